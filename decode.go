@@ -1,0 +1,722 @@
+package toolnexus
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// This file holds the argument checker: one pass over the raw JSON bytes,
+// driven by tables built once per argument type at registration. It checks
+// what encoding/json does not: exact (case-sensitive) key names, unknown
+// and duplicate keys, required properties, null only where a property is
+// optional, and JSON types with their JSON paths. It allocates nothing on
+// valid input.
+
+// jkind is the JSON type a Go value expects.
+type jkind uint8
+
+const (
+	kAny      jkind = iota // any JSON value (interface{}, json.RawMessage, custom unmarshalers)
+	kString                // JSON string
+	kInteger               // JSON number without fraction or exponent
+	kNumber                // any JSON number
+	kBool                  // true or false
+	kObject                // JSON object checked against an objSpec (a struct)
+	kArray                 // JSON array whose items match elem
+	kMap                   // JSON object whose values match elem
+	kDateTime              // JSON string holding an RFC 3339 date-time (time.Time)
+)
+
+var kindNames = [...]string{
+	kAny:      "any JSON value",
+	kString:   "a string",
+	kInteger:  "an integer",
+	kNumber:   "a number",
+	kBool:     "a boolean",
+	kObject:   "an object",
+	kArray:    "an array",
+	kMap:      "an object",
+	kDateTime: "a date-time string (RFC 3339, e.g. 2026-01-02T15:04:05Z)",
+}
+
+type valSpec struct {
+	kind jkind
+	obj  *objSpec // kObject
+	elem *valSpec // kArray, kMap
+}
+
+type fieldSpec struct {
+	name     string
+	required bool
+	val      *valSpec
+}
+
+type objSpec struct {
+	fields []fieldSpec
+	index  map[string]int
+	nreq   int
+	names  string // "city, unit, days" for messages
+}
+
+var anySpec = &valSpec{kind: kAny}
+var rawObjectSpec = &valSpec{kind: kMap, elem: anySpec}
+
+type seg struct {
+	key   []byte
+	idx   int
+	isIdx bool
+}
+
+const (
+	maxDepth    = 512 // nesting limit of arguments
+	maxProblems = 20  // problems reported per call
+)
+
+type scanner struct {
+	data   []byte
+	i      int
+	tool   string
+	errs   []*ArgumentError
+	fatal  bool
+	depth  int
+	path   []seg
+	pathSt [16]seg
+}
+
+// checkObject verifies that args is exactly one JSON object (raw tools).
+func checkObject(tool string, args []byte) *ArgumentError {
+	s := scanner{data: args, tool: tool}
+	s.path = s.pathSt[:0]
+	s.top(rawObjectSpec)
+	if len(s.errs) > 0 {
+		return s.errs[0]
+	}
+	return nil
+}
+
+// checkArgs checks args against spec and returns every problem found.
+func checkArgs(tool string, args []byte, spec *valSpec) []*ArgumentError {
+	s := scanner{data: args, tool: tool}
+	s.path = s.pathSt[:0]
+	s.top(spec)
+	return s.errs
+}
+
+func (s *scanner) top(spec *valSpec) {
+	s.ws()
+	if s.i >= len(s.data) {
+		s.syntax("arguments are empty")
+		return
+	}
+	if c := s.data[s.i]; c != '{' {
+		got := describeStart(c)
+		s.add(&ArgumentError{Rule: "type", Param: "object",
+			Msg: "arguments must be a JSON object, got " + got})
+		s.fatal = true
+		return
+	}
+	s.value(spec)
+	if s.fatal {
+		return
+	}
+	s.ws()
+	if s.i < len(s.data) {
+		s.syntax("arguments have data after the JSON object at byte " + strconv.Itoa(s.i) +
+			" (send exactly one JSON object)")
+	}
+}
+
+func describeStart(c byte) string {
+	switch {
+	case c == '[':
+		return "an array"
+	case c == '"':
+		return "a string"
+	case c == 't' || c == 'f':
+		return "a boolean"
+	case c == '-' || c >= '0' && c <= '9':
+		return "a number"
+	case c == 'n':
+		return "null"
+	case c == '{':
+		return "an object"
+	}
+	return "invalid JSON"
+}
+
+func (s *scanner) add(e *ArgumentError) {
+	e.Tool = s.tool
+	if len(s.errs) < maxProblems {
+		s.errs = append(s.errs, e)
+	} else {
+		s.fatal = true
+	}
+}
+
+func (s *scanner) syntax(msg string) {
+	if s.fatal {
+		return
+	}
+	s.add(&ArgumentError{Rule: "syntax", Msg: msg})
+	s.fatal = true
+}
+
+func (s *scanner) syntaxAt(what string) {
+	if s.i >= len(s.data) {
+		s.syntax("arguments are not valid JSON: unexpected end of input (truncated?)")
+		return
+	}
+	s.syntax(fmt.Sprintf("arguments are not valid JSON: %s at byte %d", what, s.i))
+}
+
+func (s *scanner) ws() {
+	for s.i < len(s.data) {
+		switch s.data[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// pathString renders the current JSON path: stops[2].city
+func (s *scanner) pathString() string {
+	var b strings.Builder
+	for _, p := range s.path {
+		if p.isIdx {
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(p.idx))
+			b.WriteByte(']')
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.Write(unescapeKey(p.key))
+	}
+	return b.String()
+}
+
+func (s *scanner) typeErr(spec *valSpec, got string) {
+	p := s.pathString()
+	s.add(&ArgumentError{Path: p, Rule: "type", Param: kindParam(spec.kind),
+		Msg: fmt.Sprintf("%q must be %s, got %s", p, kindNames[spec.kind], got)})
+}
+
+func kindParam(k jkind) string {
+	switch k {
+	case kString:
+		return "string"
+	case kInteger:
+		return "integer"
+	case kNumber:
+		return "number"
+	case kBool:
+		return "boolean"
+	case kObject, kMap:
+		return "object"
+	case kArray:
+		return "array"
+	case kDateTime:
+		return "date-time"
+	}
+	return ""
+}
+
+// value checks one value at s.i against spec.
+func (s *scanner) value(spec *valSpec) {
+	if s.i >= len(s.data) {
+		s.syntaxAt("")
+		return
+	}
+	switch c := s.data[s.i]; {
+	case c == '{':
+		switch spec.kind {
+		case kObject:
+			s.object(spec.obj)
+		case kMap:
+			s.mapObject(spec.elem)
+		case kAny:
+			s.skipValue()
+		default:
+			s.typeErr(spec, "an object")
+			s.skipValue()
+		}
+	case c == '[':
+		switch spec.kind {
+		case kArray:
+			s.array(spec.elem)
+		case kAny:
+			s.skipValue()
+		default:
+			s.typeErr(spec, "an array")
+			s.skipValue()
+		}
+	case c == '"':
+		start := s.i
+		if !s.skipString() {
+			return
+		}
+		switch spec.kind {
+		case kString, kAny:
+		case kDateTime:
+			var v string
+			if err := json.Unmarshal(s.data[start:s.i], &v); err == nil {
+				if _, err := time.Parse(time.RFC3339, v); err != nil {
+					p := s.pathString()
+					s.add(&ArgumentError{Path: p, Rule: "format", Param: "date-time",
+						Msg: fmt.Sprintf("%q must be %s, got %s", p, kindNames[kDateTime], quoteShort(v))})
+				}
+			}
+		default:
+			s.typeErr(spec, "a string")
+		}
+	case c == 't' || c == 'f':
+		if !s.literal() {
+			return
+		}
+		if spec.kind != kBool && spec.kind != kAny {
+			s.typeErr(spec, "a boolean")
+		}
+	case c == 'n':
+		if !s.literal() {
+			return
+		}
+		if spec.kind != kAny {
+			s.typeErr(spec, "null")
+		}
+	case c == '-' || c >= '0' && c <= '9':
+		start := s.i
+		integral, ok := s.number()
+		if !ok {
+			return
+		}
+		switch spec.kind {
+		case kNumber, kAny:
+		case kInteger:
+			if !integral {
+				p := s.pathString()
+				s.add(&ArgumentError{Path: p, Rule: "type", Param: "integer",
+					Msg: fmt.Sprintf("%q must be an integer, got %s", p, s.data[start:s.i])})
+			}
+		default:
+			s.typeErr(spec, "a number")
+		}
+	default:
+		s.syntaxAt(fmt.Sprintf("unexpected character %q", rune(c)))
+	}
+}
+
+func quoteShort(v string) string {
+	if len(v) > 40 {
+		v = v[:40] + "…"
+	}
+	return strconv.Quote(strings.ToValidUTF8(v, "\uFFFD"))
+}
+
+func (s *scanner) enter() bool {
+	s.depth++
+	if s.depth > maxDepth {
+		s.syntax(fmt.Sprintf("arguments are nested more than %d levels deep", maxDepth))
+		return false
+	}
+	return true
+}
+
+func (s *scanner) object(o *objSpec) {
+	if !s.enter() {
+		return
+	}
+	defer func() { s.depth-- }()
+	s.i++ // '{'
+	var seen uint64
+	var seenBig []bool
+	if len(o.fields) > 64 {
+		seenBig = make([]bool, len(o.fields))
+	}
+	s.ws()
+	if s.i < len(s.data) && s.data[s.i] == '}' {
+		s.i++
+	} else {
+		for {
+			s.ws()
+			if s.i >= len(s.data) || s.data[s.i] != '"' {
+				s.syntaxAt("expected a property name")
+				return
+			}
+			kstart := s.i + 1
+			if !s.skipString() {
+				return
+			}
+			key := s.data[kstart : s.i-1]
+			s.ws()
+			if s.i >= len(s.data) || s.data[s.i] != ':' {
+				s.syntaxAt("expected ':' after a property name")
+				return
+			}
+			s.i++
+			s.ws()
+			idx, ok := o.index[string(key)]
+			if !ok && hasEscape(key) {
+				idx, ok = o.index[string(unescapeKey(key))]
+			}
+			if !ok {
+				s.unknownKey(o, key)
+				s.skipValue()
+			} else {
+				dup := false
+				if seenBig != nil {
+					dup = seenBig[idx]
+					seenBig[idx] = true
+				} else {
+					dup = seen&(1<<uint(idx)) != 0
+					seen |= 1 << uint(idx)
+				}
+				f := &o.fields[idx]
+				s.path = append(s.path, seg{key: key})
+				if dup {
+					p := s.pathString()
+					s.add(&ArgumentError{Path: p, Rule: "duplicate", Msg: fmt.Sprintf("%q is given more than once", p)})
+				}
+				if s.i < len(s.data) && s.data[s.i] == 'n' && !f.required {
+					s.literal() // null for an optional property means absent
+				} else {
+					s.value(f.val)
+				}
+				s.path = s.path[:len(s.path)-1]
+			}
+			if s.fatal {
+				return
+			}
+			s.ws()
+			if s.i >= len(s.data) {
+				s.syntaxAt("")
+				return
+			}
+			if s.data[s.i] == ',' {
+				s.i++
+				continue
+			}
+			if s.data[s.i] == '}' {
+				s.i++
+				break
+			}
+			s.syntaxAt("expected ',' or '}' after a property value")
+			return
+		}
+	}
+	if o.nreq == 0 {
+		return
+	}
+	for idx := range o.fields {
+		f := &o.fields[idx]
+		if !f.required {
+			continue
+		}
+		present := false
+		if seenBig != nil {
+			present = seenBig[idx]
+		} else {
+			present = seen&(1<<uint(idx)) != 0
+		}
+		if !present {
+			s.path = append(s.path, seg{key: []byte(f.name)})
+			p := s.pathString()
+			s.path = s.path[:len(s.path)-1]
+			s.add(&ArgumentError{Path: p, Rule: "required", Msg: fmt.Sprintf("%q is required", p)})
+		}
+	}
+}
+
+func (s *scanner) unknownKey(o *objSpec, key []byte) {
+	k := string(unescapeKey(key))
+	s.path = append(s.path, seg{key: key})
+	p := s.pathString()
+	s.path = s.path[:len(s.path)-1]
+	for _, f := range o.fields {
+		if strings.EqualFold(f.name, k) {
+			s.add(&ArgumentError{Path: p, Rule: "unknown", Param: f.name,
+				Msg: fmt.Sprintf("unknown property %s; property names are case-sensitive: did you mean %q?", quoteShort(p), f.name)})
+			return
+		}
+	}
+	allowed := o.names
+	if allowed == "" {
+		allowed = "none"
+	}
+	s.add(&ArgumentError{Path: p, Rule: "unknown",
+		Msg: fmt.Sprintf("unknown property %s; allowed: %s", quoteShort(p), allowed)})
+}
+
+func (s *scanner) mapObject(elem *valSpec) {
+	if !s.enter() {
+		return
+	}
+	defer func() { s.depth-- }()
+	s.i++
+	s.ws()
+	if s.i < len(s.data) && s.data[s.i] == '}' {
+		s.i++
+		return
+	}
+	for {
+		s.ws()
+		if s.i >= len(s.data) || s.data[s.i] != '"' {
+			s.syntaxAt("expected a property name")
+			return
+		}
+		kstart := s.i + 1
+		if !s.skipString() {
+			return
+		}
+		key := s.data[kstart : s.i-1]
+		s.ws()
+		if s.i >= len(s.data) || s.data[s.i] != ':' {
+			s.syntaxAt("expected ':' after a property name")
+			return
+		}
+		s.i++
+		s.ws()
+		s.path = append(s.path, seg{key: key})
+		s.value(elem)
+		s.path = s.path[:len(s.path)-1]
+		if s.fatal {
+			return
+		}
+		s.ws()
+		if s.i >= len(s.data) {
+			s.syntaxAt("")
+			return
+		}
+		if s.data[s.i] == ',' {
+			s.i++
+			continue
+		}
+		if s.data[s.i] == '}' {
+			s.i++
+			return
+		}
+		s.syntaxAt("expected ',' or '}' after a property value")
+		return
+	}
+}
+
+func (s *scanner) array(elem *valSpec) {
+	if !s.enter() {
+		return
+	}
+	defer func() { s.depth-- }()
+	s.i++
+	s.ws()
+	if s.i < len(s.data) && s.data[s.i] == ']' {
+		s.i++
+		return
+	}
+	for n := 0; ; n++ {
+		s.ws()
+		s.path = append(s.path, seg{idx: n, isIdx: true})
+		s.value(elem)
+		s.path = s.path[:len(s.path)-1]
+		if s.fatal {
+			return
+		}
+		s.ws()
+		if s.i >= len(s.data) {
+			s.syntaxAt("")
+			return
+		}
+		if s.data[s.i] == ',' {
+			s.i++
+			continue
+		}
+		if s.data[s.i] == ']' {
+			s.i++
+			return
+		}
+		s.syntaxAt("expected ',' or ']' after an array item")
+		return
+	}
+}
+
+// skipValue validates and skips any JSON value.
+func (s *scanner) skipValue() {
+	if s.i >= len(s.data) {
+		s.syntaxAt("")
+		return
+	}
+	switch c := s.data[s.i]; {
+	case c == '{':
+		s.mapObject(anySpec)
+	case c == '[':
+		s.array(anySpec)
+	case c == '"':
+		s.skipString()
+	case c == 't' || c == 'f' || c == 'n':
+		s.literal()
+	case c == '-' || c >= '0' && c <= '9':
+		s.number()
+	default:
+		s.syntaxAt(fmt.Sprintf("unexpected character %q", rune(c)))
+	}
+}
+
+// skipString skips a string starting at the opening quote.
+func (s *scanner) skipString() bool {
+	i := s.i + 1
+	for i < len(s.data) {
+		c := s.data[i]
+		switch {
+		case c == '"':
+			s.i = i + 1
+			return true
+		case c == '\\':
+			if i+1 >= len(s.data) {
+				s.i = len(s.data)
+				s.syntaxAt("")
+				return false
+			}
+			switch s.data[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(s.data) {
+					s.i = len(s.data)
+					s.syntaxAt("")
+					return false
+				}
+				for _, h := range s.data[i+2 : i+6] {
+					if !isHex(h) {
+						s.i = i
+						s.syntaxAt("invalid \\u escape in a string")
+						return false
+					}
+				}
+				i += 6
+			default:
+				s.i = i
+				s.syntaxAt("invalid escape in a string")
+				return false
+			}
+		case c < 0x20:
+			s.i = i
+			s.syntaxAt("control character in a string")
+			return false
+		default:
+			i++
+		}
+	}
+	s.i = len(s.data)
+	s.syntaxAt("")
+	return false
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func (s *scanner) literal() bool {
+	for _, lit := range [...]string{"true", "false", "null"} {
+		if len(s.data)-s.i >= len(lit) && string(s.data[s.i:s.i+len(lit)]) == lit {
+			s.i += len(lit)
+			return true
+		}
+	}
+	if len(s.data)-s.i < 5 {
+		// could be a truncated literal
+		s.i = len(s.data)
+		s.syntaxAt("")
+		return false
+	}
+	s.syntaxAt("invalid literal")
+	return false
+}
+
+// number skips a JSON number and reports whether it has no fraction or
+// exponent.
+func (s *scanner) number() (integral, ok bool) {
+	i := s.i
+	d := s.data
+	if i < len(d) && d[i] == '-' {
+		i++
+	}
+	if i >= len(d) {
+		s.i = i
+		s.syntaxAt("")
+		return false, false
+	}
+	switch {
+	case d[i] == '0':
+		i++
+	case d[i] >= '1' && d[i] <= '9':
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	default:
+		s.i = i
+		s.syntaxAt("invalid number")
+		return false, false
+	}
+	integral = true
+	if i < len(d) && d[i] == '.' {
+		integral = false
+		i++
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			s.i = i
+			s.syntaxAt("invalid number")
+			return false, false
+		}
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		integral = false
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			s.i = i
+			s.syntaxAt("invalid number")
+			return false, false
+		}
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	}
+	s.i = i
+	return integral, true
+}
+
+func hasEscape(b []byte) bool {
+	for _, c := range b {
+		if c == '\\' {
+			return true
+		}
+	}
+	return false
+}
+
+// unescapeKey returns the decoded form of a raw (validated) JSON string body.
+func unescapeKey(b []byte) []byte {
+	if !hasEscape(b) {
+		if utf8.Valid(b) {
+			return b
+		}
+		return []byte(strings.ToValidUTF8(string(b), "\uFFFD"))
+	}
+	q := make([]byte, 0, len(b)+2)
+	q = append(q, '"')
+	q = append(q, b...)
+	q = append(q, '"')
+	var out string
+	if err := json.Unmarshal(q, &out); err != nil {
+		return b
+	}
+	return []byte(out)
+}

@@ -1,0 +1,451 @@
+package toolnexus
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+)
+
+// DefaultMaxArgumentBytes is the default limit on the size of one call's raw
+// arguments: 1 MiB.
+const DefaultMaxArgumentBytes = 1 << 20
+
+// MaxDescriptionLength is the longest tool description accepted, in
+// characters (runes): 1024, the OpenAI Chat Completions limit on
+// function.description.
+const MaxDescriptionLength = 1024
+
+// Options configure a [Registry]. The zero value is ready to use.
+type Options struct {
+	// MaxArgumentBytes limits the size of one call's raw arguments, in bytes;
+	// zero means DefaultMaxArgumentBytes (1 MiB). Larger arguments give an
+	// error result and the handler does not run.
+	MaxArgumentBytes int
+
+	// Timeout limits every call of a tool whose own Tool.Timeout is zero;
+	// zero means no limit. On expiry the Result says "timed out after 30s".
+	Timeout time.Duration
+}
+
+// Registry holds tools by name and executes them.
+//
+// A Registry is safe for concurrent use by multiple goroutines: Add,
+// Register, Remove, Get, Tools and Execute may run at the same time. Lookups
+// never take a lock; they read an immutable snapshot that Add and Remove
+// replace. The zero value is an empty registry with default Options.
+type Registry struct {
+	opts Options
+
+	mu   sync.Mutex               // serialises writers
+	snap atomic.Pointer[snapshot] // readers load this
+	subs map[int]func()
+	next int
+}
+
+type entry struct {
+	tool  Tool
+	typed bool // handler checks the arguments itself (typed tools)
+	site  string
+}
+
+type snapshot struct {
+	byName map[string]*entry
+	sorted []Tool // sorted by name
+}
+
+var emptySnapshot = &snapshot{byName: map[string]*entry{}}
+
+// NewRegistry returns an empty Registry with default Options.
+func NewRegistry() *Registry { return &Registry{} }
+
+// NewRegistryWith returns an empty Registry with the given Options.
+func NewRegistryWith(opts Options) *Registry { return &Registry{opts: opts} }
+
+func (r *Registry) load() *snapshot {
+	if s := r.snap.Load(); s != nil {
+		return s
+	}
+	return emptySnapshot
+}
+
+// Add adds raw tools: the caller supplies InputSchema and a Handler that
+// decodes the arguments itself. Add checks the name (ErrInvalidName), that
+// it is not taken (ErrDuplicateTool), the description length, that the
+// handler is non-nil, and that InputSchema is nil or a JSON object schema
+// whose root "type" is "object" (ErrInvalidSchema).
+//
+// Add does not validate arguments against InputSchema: Execute only
+// guarantees the handler gets one JSON object within the size limit. Tools
+// made by [NewTool] carry a typed handler and get the full checks.
+//
+// Either all tools are added or, on any error, none is. Tools must not be
+// modified after this call.
+func (r *Registry) Add(tools ...Tool) error {
+	site := callerSite()
+	prepared := make([]*entry, 0, len(tools))
+	seen := make(map[string]bool, len(tools))
+	for _, t := range tools {
+		if err := checkTool(&t); err != nil {
+			return err
+		}
+		if seen[t.Name] {
+			return fmt.Errorf("%w: %q given twice in one Add (%s)", ErrDuplicateTool, t.Name, site)
+		}
+		seen[t.Name] = true
+		_, typed := t.Handler.(typedMarker)
+		if t.Source == "" {
+			t.Source = "native"
+		}
+		prepared = append(prepared, &entry{tool: t, typed: typed, site: site})
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old := r.load()
+	for _, e := range prepared {
+		if prev, ok := old.byName[e.tool.Name]; ok {
+			return fmt.Errorf("%w: %q is already registered (first at %s, again at %s)",
+				ErrDuplicateTool, e.tool.Name, prev.site, e.site)
+		}
+	}
+	next := &snapshot{byName: make(map[string]*entry, len(old.byName)+len(prepared))}
+	for k, v := range old.byName {
+		next.byName[k] = v
+	}
+	for _, e := range prepared {
+		next.byName[e.tool.Name] = e
+	}
+	next.sorted = sortedTools(next.byName)
+	r.snap.Store(next)
+	r.notify()
+	return nil
+}
+
+// Remove removes the named tools; names that are not registered are
+// ignored. It reports how many tools were removed.
+func (r *Registry) Remove(names ...string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old := r.load()
+	n := 0
+	next := &snapshot{byName: make(map[string]*entry, len(old.byName))}
+	for k, v := range old.byName {
+		next.byName[k] = v
+	}
+	for _, name := range names {
+		if _, ok := next.byName[name]; ok {
+			delete(next.byName, name)
+			n++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	next.sorted = sortedTools(next.byName)
+	r.snap.Store(next)
+	r.notify()
+	return n
+}
+
+// OnChange registers fn to be called after every Add or Remove that changed
+// the registry (for example to send an MCP tools/list_changed notification).
+// fn runs synchronously with the registry's write lock held, so it must not
+// call Add or Remove. The returned function unregisters fn.
+func (r *Registry) OnChange(fn func()) (cancel func()) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.subs == nil {
+		r.subs = map[int]func(){}
+	}
+	id := r.next
+	r.next++
+	r.subs[id] = fn
+	return func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		delete(r.subs, id)
+	}
+}
+
+func (r *Registry) notify() {
+	ids := make([]int, 0, len(r.subs))
+	for id := range r.subs {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		r.subs[id]()
+	}
+}
+
+func sortedTools(m map[string]*entry) []Tool {
+	out := make([]Tool, 0, len(m))
+	for _, e := range m {
+		out = append(out, e.tool)
+	}
+	slices.SortFunc(out, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// Get returns the tool registered under name.
+func (r *Registry) Get(name string) (Tool, bool) {
+	e, ok := r.load().byName[name]
+	if !ok {
+		return Tool{}, false
+	}
+	return e.tool, true
+}
+
+// Len returns the number of registered tools.
+func (r *Registry) Len() int { return len(r.load().byName) }
+
+// Tools returns a copy of the registered tools, sorted by name. The slice is
+// the caller's; the InputSchema bytes are shared and must not be modified.
+func (r *Registry) Tools() []Tool { return slices.Clone(r.load().sorted) }
+
+// Names returns the registered tool names, sorted.
+func (r *Registry) Names() []string {
+	s := r.load().sorted
+	out := make([]string, len(s))
+	for i, t := range s {
+		out[i] = t.Name
+	}
+	return out
+}
+
+// Execute runs the named tool with raw JSON arguments and always returns a
+// Result; it never panics because of a tool or its arguments.
+//
+// Arguments "", whitespace and null mean {}. Anything else must be exactly
+// one JSON object within Options.MaxArgumentBytes. For typed tools the
+// arguments are then checked key by key against the reflected schema
+// (exact key names, required properties, JSON types), decoded, validated
+// with the `validate` tags, and the handler is called. Every failure is an
+// error result (IsError true) whose Output names the field and the rule and
+// whose Err holds the Go cause:
+//
+//   - unknown tool: ErrUnknownTool; the Output lists the available tools
+//   - invalid arguments: *ArgumentError (several joined with errors.Join)
+//   - handler error: the handler's error
+//   - handler panic: *PanicError with the stack; the Output is short
+//   - timeout (Tool.Timeout, else Options.Timeout): context.DeadlineExceeded
+//   - ctx cancelled or expired: ctx.Err()
+//
+// When ctx can be cancelled or a timeout applies, Execute returns as soon as
+// ctx is done even if the handler does not watch ctx; that handler's late
+// result is discarded.
+func (r *Registry) Execute(ctx context.Context, name string, args json.RawMessage) Result {
+	e, ok := r.load().byName[name]
+	if !ok {
+		return r.unknown(name)
+	}
+	return r.run(ctx, e, args)
+}
+
+func (r *Registry) unknown(name string) Result {
+	names := r.Names()
+	const maxListed = 64
+	more := ""
+	if len(names) > maxListed {
+		more = fmt.Sprintf(" and %d more", len(names)-maxListed)
+		names = names[:maxListed]
+	}
+	list := "none"
+	if len(names) > 0 {
+		list = strings.Join(names, ", ") + more
+	}
+	shown := name
+	if len(shown) > 80 || !utf8.ValidString(shown) {
+		shown = strings.ToValidUTF8(truncate(shown, 80), "\uFFFD") + "…"
+	}
+	return Result{
+		Output:  fmt.Sprintf("unknown tool %q; available tools: %s", shown, list),
+		IsError: true,
+		Err:     fmt.Errorf("%w: %q", ErrUnknownTool, name),
+	}
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
+
+var emptyObject = json.RawMessage("{}")
+
+func (r *Registry) run(ctx context.Context, e *entry, args json.RawMessage) Result {
+	name := e.tool.Name
+	limit := r.opts.MaxArgumentBytes
+	if limit <= 0 {
+		limit = DefaultMaxArgumentBytes
+	}
+	if len(args) > limit {
+		return argumentsResult(name, []*ArgumentError{{Tool: name, Rule: "size", Param: fmt.Sprint(limit),
+			Msg: fmt.Sprintf("arguments are %d bytes, more than the limit of %d bytes", len(args), limit)}})
+	}
+	args = normalizeArgs(args)
+	if !e.typed {
+		if ae := checkObject(name, args); ae != nil {
+			return argumentsResult(name, []*ArgumentError{ae})
+		}
+	}
+	timeout := e.tool.Timeout
+	if timeout == 0 {
+		timeout = r.opts.Timeout
+	}
+	if err := ctx.Err(); err != nil {
+		return cancelled(name, err, 0, false)
+	}
+	if timeout <= 0 && ctx.Done() == nil {
+		return call(ctx, e, args) // fast path: nothing can interrupt the call
+	}
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	done := make(chan Result, 1)
+	go func() { done <- call(ctx, e, args) }()
+	select {
+	case res := <-done:
+		if res.IsError && ctx.Err() != nil {
+			return cancelled(name, ctx.Err(), timeout, true)
+		}
+		return res
+	case <-ctx.Done():
+		return cancelled(name, ctx.Err(), timeout, true)
+	}
+}
+
+func cancelled(name string, err error, timeout time.Duration, started bool) Result {
+	if errors.Is(err, context.DeadlineExceeded) && timeout > 0 {
+		return Result{Output: fmt.Sprintf("tool %q timed out after %s", name, timeout), IsError: true,
+			Err: fmt.Errorf("tool %q: timed out after %s: %w", name, timeout, err)}
+	}
+	what := "was cancelled before it started"
+	if started {
+		what = "was cancelled before it finished"
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		what = "did not run: the deadline passed before it started"
+		if started {
+			what = "did not finish before the deadline"
+		}
+	}
+	return Result{Output: fmt.Sprintf("tool %q %s", name, what), IsError: true,
+		Err: fmt.Errorf("tool %q: %w", name, err)}
+}
+
+func call(ctx context.Context, e *entry, args json.RawMessage) (res Result) {
+	defer func() {
+		if v := recover(); v != nil {
+			pe := &PanicError{Tool: e.tool.Name, Value: v, Stack: debug.Stack()}
+			res = Result{Output: fmt.Sprintf("tool %q failed: internal error", e.tool.Name), IsError: true, Err: pe}
+		}
+	}()
+	if e.tool.Handler == nil {
+		return Result{Output: fmt.Sprintf("tool %q has no handler", e.tool.Name), IsError: true,
+			Err: fmt.Errorf("tool %q has no handler", e.tool.Name)}
+	}
+	return e.tool.Handler.Call(ctx, args)
+}
+
+// normalizeArgs maps "", whitespace and null to {}.
+func normalizeArgs(args json.RawMessage) json.RawMessage {
+	if len(args) == 0 {
+		return emptyObject
+	}
+	if args[0] == '{' {
+		return args
+	}
+	t := bytes.TrimSpace(args)
+	if len(t) == 0 || string(t) == "null" {
+		return emptyObject
+	}
+	return args
+}
+
+// checkTool validates a tool's static fields.
+func checkTool(t *Tool) error {
+	if err := CheckName(t.Name); err != nil {
+		return err
+	}
+	if n := utf8.RuneCountInString(t.Description); n > MaxDescriptionLength {
+		return fmt.Errorf("toolnexus: tool %q: description is %d characters, more than the limit of %d", t.Name, n, MaxDescriptionLength)
+	}
+	if t.Handler == nil {
+		return fmt.Errorf("toolnexus: tool %q: Handler is nil", t.Name)
+	}
+	if t.InputSchema != nil {
+		if err := checkObjectSchema(t.InputSchema); err != nil {
+			return &wrapError{msg: fmt.Sprintf("toolnexus: tool %q: invalid input schema: %v", t.Name, err), target: ErrInvalidSchema}
+		}
+	}
+	return nil
+}
+
+func checkObjectSchema(raw json.RawMessage) error {
+	var s struct {
+		Type any `json:"type"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := dec.Decode(&s); err != nil {
+		return fmt.Errorf("schema is not a JSON object: %v", err)
+	}
+	if dec.More() {
+		return errors.New("schema has data after the JSON object")
+	}
+	if t, ok := s.Type.(string); !ok || t != "object" {
+		return fmt.Errorf(`schema root must have "type":"object", got %v`, s.Type)
+	}
+	if !json.Valid(raw) {
+		return errors.New("schema is not valid JSON")
+	}
+	return nil
+}
+
+// CheckName reports whether name is a valid tool name: 1 to 64 characters of
+// [a-zA-Z0-9_-], the pattern OpenAI (function.name) and Anthropic
+// (tools[].name, ^[a-zA-Z0-9_-]{1,64}$) both document. The error wraps
+// ErrInvalidName.
+func CheckName(name string) error {
+	if len(name) == 0 || len(name) > 64 {
+		return fmt.Errorf("%w %q: must be 1 to 64 characters of [a-zA-Z0-9_-], got %d bytes", ErrInvalidName, name, len(name))
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return fmt.Errorf("%w %q: character %q at byte %d is not one of [a-zA-Z0-9_-]", ErrInvalidName, name, rune(c), i)
+		}
+	}
+	return nil
+}
+
+func callerSite() string {
+	for skip := 2; skip < 8; skip++ {
+		_, file, line, ok := runtime.Caller(skip)
+		if !ok {
+			break
+		}
+		if strings.HasSuffix(file, "/registry.go") || strings.HasSuffix(file, "/typed.go") {
+			continue
+		}
+		if i := strings.LastIndexByte(file, '/'); i >= 0 {
+			if j := strings.LastIndexByte(file[:i], '/'); j >= 0 {
+				file = file[j+1:]
+			}
+		}
+		return fmt.Sprintf("%s:%d", file, line)
+	}
+	return "unknown"
+}

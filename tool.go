@@ -1,0 +1,125 @@
+package toolnexus
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Tool is one tool a model can call: a name, a description, an input schema
+// and the handler that runs it.
+//
+// A Tool is plain data. Once added to a [Registry] it must not be modified;
+// the registry hands out copies, but InputSchema bytes are shared and must be
+// treated as read-only by everyone.
+type Tool struct {
+	// Name is the name the model calls the tool by. It must match
+	// ^[a-zA-Z0-9_-]{1,64}$, the rule every provider accepts (OpenAI
+	// function.name, Anthropic tools[].name); it is checked when the tool is
+	// added to a Registry.
+	Name string
+
+	// Title is an optional human-readable name (MCP "title"). Renderers for
+	// providers that have no such field ignore it.
+	Title string
+
+	// Description tells the model what the tool does and when to use it. At
+	// most 1024 characters (the OpenAI limit). "" is rendered as "", never null.
+	Description string
+
+	// InputSchema is the JSON Schema of the tool's arguments: a JSON object
+	// whose "type" is "object". nil means {"type":"object"} (no arguments
+	// declared). For typed tools it is reflected from the argument struct.
+	InputSchema json.RawMessage
+
+	// Annotations are optional behaviour hints (MCP tool annotations). nil
+	// means none.
+	Annotations *Annotations
+
+	// Source says where the tool comes from: "native" for typed and raw tools
+	// added by the program, "skill", "builtin", "mcp", ... It is metadata
+	// only and never sent to a model.
+	Source string
+
+	// Timeout limits one execution of this tool; zero means the registry's
+	// default (Options.Timeout), and a negative value means no limit. On
+	// expiry the Result is an error that says "timed out after <Timeout>".
+	Timeout time.Duration
+
+	// Handler runs the tool. It receives arguments that are one JSON object
+	// (never empty, never null: those are replaced by {}).
+	Handler Handler
+}
+
+// Annotations are hints about a tool's behaviour, as defined by the MCP
+// specification (ToolAnnotations, spec revision 2025-06-18). They are hints,
+// not guarantees; renderers for providers without annotations ignore them.
+type Annotations struct {
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    bool   `json:"readOnlyHint,omitempty"`
+	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
+	IdempotentHint  bool   `json:"idempotentHint,omitempty"`
+	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
+}
+
+// Result is the outcome of one tool execution. Output is always what the
+// model gets to read; Err is for the Go caller only.
+type Result struct {
+	// Output is the text handed back to the model. For an error result it is
+	// written for the model to correct itself: JSON field names, the rule
+	// broken, the allowed values; never Go type names or stack traces.
+	Output string `json:"output"`
+
+	// IsError reports a failed call (unknown tool, invalid arguments, handler
+	// error, panic, timeout, cancellation).
+	IsError bool `json:"is_error,omitempty"`
+
+	// Metadata is free-form data for the host (for example a pending request,
+	// see [Pending]); it is never sent to the model. Omitted when empty.
+	Metadata map[string]any `json:"metadata,omitempty"`
+
+	// Err is the Go cause of an error result: an *ArgumentError (or several
+	// joined with errors.Join), a *PanicError, ErrUnknownTool,
+	// context.DeadlineExceeded, or the handler's own error. nil on success.
+	// It is never sent to the model.
+	Err error `json:"-"`
+}
+
+// ErrorResult returns a Result with IsError set, Output err.Error() and Err
+// err. It is a convenience for handlers that return Results directly.
+func ErrorResult(err error) Result {
+	return Result{Output: err.Error(), IsError: true, Err: err}
+}
+
+// Handler runs a tool with raw JSON arguments.
+//
+// The Registry guarantees that args is exactly one JSON object within the
+// size limit, that ctx carries the tool's timeout, and that a panic in Call
+// becomes an error result. Everything else (decoding, checking keys and
+// types, validation) is the handler's responsibility; typed tools made by
+// [NewTool] and [Register] do all of it.
+type Handler interface {
+	Call(ctx context.Context, args json.RawMessage) Result
+}
+
+// HandlerFunc adapts a plain function to a [Handler]: a non-nil error becomes
+// an error result whose Output is err.Error().
+type HandlerFunc func(ctx context.Context, args json.RawMessage) (string, error)
+
+// Call implements [Handler].
+func (f HandlerFunc) Call(ctx context.Context, args json.RawMessage) Result {
+	out, err := f(ctx, args)
+	if err != nil {
+		return Result{Output: err.Error(), IsError: true, Err: err}
+	}
+	return Result{Output: out}
+}
+
+// ResultHandlerFunc adapts a function that builds its own [Result] (for
+// example to attach Metadata) to a [Handler].
+type ResultHandlerFunc func(ctx context.Context, args json.RawMessage) Result
+
+// Call implements [Handler].
+func (f ResultHandlerFunc) Call(ctx context.Context, args json.RawMessage) Result {
+	return f(ctx, args)
+}

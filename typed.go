@@ -1,0 +1,366 @@
+package toolnexus
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/go-playground/validator/v10"
+)
+
+// typedMarker marks handlers that check their arguments themselves, so the
+// Registry skips its own object check.
+type typedMarker interface{ typedArgs() }
+
+// NewTool builds a typed tool from a function. A is the arguments type: a
+// struct or a pointer to a struct. Its JSON Schema is reflected once (and
+// cached per type) from the struct's tags:
+//
+//   - json: property names; a field is required unless its json tag has
+//     omitempty or omitzero (or its jsonschema tag says required, or its
+//     validate tag starts with required)
+//   - jsonschema, jsonschema_description: invopop/jsonschema keywords
+//     (description=, enum=, default=, minimum=, pattern=, format=, ...)
+//   - validate: go-playground/validator rules, checked on every call and
+//     mirrored in the schema (oneof → enum, min/max/len → bounds, email,
+//     url, uuid → format)
+//
+// Every call of the tool then, before fn runs: requires one JSON object,
+// rejects unknown keys and keys that differ only in case, requires every
+// required property, accepts null for optional properties only (as absent),
+// checks JSON types with their paths, decodes into A, and runs the
+// validator. All problems come back in one error result; fn is not called.
+//
+// Errors (test with errors.Is): ErrInvalidName, ErrInvalidSchema (A is not a
+// struct, a field has an unsupported type such as chan, func or complex, a
+// jsonschema tag is prose, ...), and a description longer than 1024
+// characters. NewTool never panics.
+func NewTool[A any](name, description string, fn func(context.Context, A) (string, error)) (Tool, error) {
+	if fn == nil {
+		return Tool{}, fmt.Errorf("toolnexus: NewTool %q: function is nil", name)
+	}
+	return newTyped[A](name, description, func(ctx context.Context, a A) Result {
+		out, err := fn(ctx, a)
+		if err != nil {
+			return Result{Output: err.Error(), IsError: true, Err: err}
+		}
+		return Result{Output: out}
+	})
+}
+
+// NewResultTool is [NewTool] for a function that builds its own [Result],
+// for example to attach Metadata such as a pending request.
+func NewResultTool[A any](name, description string, fn func(context.Context, A) Result) (Tool, error) {
+	if fn == nil {
+		return Tool{}, fmt.Errorf("toolnexus: NewResultTool %q: function is nil", name)
+	}
+	return newTyped[A](name, description, fn)
+}
+
+func newTyped[A any](name, description string, fn func(context.Context, A) Result) (Tool, error) {
+	if err := CheckName(name); err != nil {
+		return Tool{}, err
+	}
+	t := reflect.TypeFor[A]()
+	info, err := typeInfoFor(t)
+	if err != nil {
+		return Tool{}, &wrapError{msg: fmt.Sprintf("toolnexus: tool %q: invalid input schema: %v", name, err), target: ErrInvalidSchema}
+	}
+	h := &typedHandler[A]{name: name, info: info, fn: fn}
+	if t.Kind() == reflect.Pointer {
+		h.elem = t.Elem()
+	}
+	tool := Tool{Name: name, Description: description, InputSchema: info.schema, Source: "native", Handler: h}
+	if err := checkTool(&tool); err != nil {
+		return Tool{}, err
+	}
+	return tool, nil
+}
+
+// Register builds a typed tool with [NewTool] and adds it to r. It returns
+// the errors of NewTool and of [Registry.Add] (ErrDuplicateTool when the
+// name is taken); on error nothing is added.
+func Register[A any](r *Registry, name, description string, fn func(context.Context, A) (string, error)) error {
+	t, err := NewTool(name, description, fn)
+	if err != nil {
+		return err
+	}
+	return r.Add(t)
+}
+
+// RegisterResult is [Register] for a function that builds its own [Result].
+func RegisterResult[A any](r *Registry, name, description string, fn func(context.Context, A) Result) error {
+	t, err := NewResultTool(name, description, fn)
+	if err != nil {
+		return err
+	}
+	return r.Add(t)
+}
+
+// MustRegister is like [Register] but panics on error. Use it only where a
+// failure is a programming error, such as package initialisation.
+func MustRegister[A any](r *Registry, name, description string, fn func(context.Context, A) (string, error)) {
+	if err := Register(r, name, description, fn); err != nil {
+		panic(err)
+	}
+}
+
+// SchemaFor returns the input schema reflected from A, the same bytes a
+// typed tool with arguments A carries. The bytes are shared; do not modify
+// them.
+func SchemaFor[A any]() (json.RawMessage, error) {
+	info, err := typeInfoFor(reflect.TypeFor[A]())
+	if err != nil {
+		return nil, err
+	}
+	return info.schema, nil
+}
+
+type typedHandler[A any] struct {
+	name string
+	info *typeInfo
+	elem reflect.Type // non-nil when A is a pointer type
+	fn   func(context.Context, A) Result
+}
+
+func (*typedHandler[A]) typedArgs() {}
+
+// Call implements Handler: check, decode, validate, call.
+func (h *typedHandler[A]) Call(ctx context.Context, args json.RawMessage) Result {
+	args = normalizeArgs(args)
+	if errs := checkArgs(h.name, args, h.info.spec); len(errs) > 0 {
+		return argumentsResult(h.name, errs)
+	}
+	var a A
+	var target any = &a
+	if h.elem != nil {
+		p := reflect.New(h.elem)
+		a = p.Interface().(A)
+		target = a
+	}
+	if err := json.Unmarshal(args, target); err != nil {
+		return argumentsResult(h.name, []*ArgumentError{decodeError(h.name, err)})
+	}
+	if h.info.validate {
+		if err := validate().Struct(target); err != nil {
+			return argumentsResult(h.name, validationErrors(h.name, reflect.TypeOf(target).Elem(), err))
+		}
+	}
+	return h.fn(ctx, a)
+}
+
+// decodeError turns an encoding/json error that the checker could not
+// foresee (a number out of range, a custom unmarshaler's error) into a
+// model-facing problem without Go type names.
+func decodeError(tool string, err error) *ArgumentError {
+	var ute *json.UnmarshalTypeError
+	if errors.As(err, &ute) {
+		path := ute.Field
+		what := "a valid value"
+		switch ute.Type.Kind() {
+		case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Int:
+			what = fmt.Sprintf("an integer between %d and %d", minInt(ute.Type.Bits()), maxInt(ute.Type.Bits()))
+		case reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uint, reflect.Uintptr:
+			what = fmt.Sprintf("an integer between 0 and %d", maxUint(ute.Type.Bits()))
+		case reflect.Float32, reflect.Float64:
+			what = "a number in range"
+		}
+		return &ArgumentError{Tool: tool, Path: path, Rule: "range",
+			Msg: fmt.Sprintf("%q must be %s, got %s", path, what, ute.Value)}
+	}
+	return &ArgumentError{Tool: tool, Rule: "decode", Msg: "arguments could not be decoded: " + stripGo(err.Error())}
+}
+
+func minInt(bits int) int64 { return -1 << (bits - 1) }
+func maxInt(bits int) int64 { return 1<<(bits-1) - 1 }
+func maxUint(bits int) uint64 {
+	if bits == 64 {
+		return ^uint64(0)
+	}
+	return 1<<bits - 1
+}
+
+// stripGo removes the "json: " prefix and Go type names from an
+// encoding/json error text.
+func stripGo(s string) string {
+	s = strings.TrimPrefix(s, "json: ")
+	if i := strings.Index(s, " of type "); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+var (
+	validatorOnce sync.Once
+	validatorInst *validator.Validate
+)
+
+// validate returns the shared validator. It is configured once, before its
+// first use, as validator requires.
+func validate() *validator.Validate {
+	validatorOnce.Do(func() {
+		validatorInst = validator.New(validator.WithRequiredStructEnabled())
+	})
+	return validatorInst
+}
+
+// validationErrors maps validator failures to problems named by JSON path.
+func validationErrors(tool string, root reflect.Type, err error) []*ArgumentError {
+	var verrs validator.ValidationErrors
+	if !errors.As(err, &verrs) {
+		return []*ArgumentError{{Tool: tool, Rule: "validate", Msg: "arguments failed validation: " + stripGo(err.Error())}}
+	}
+	out := make([]*ArgumentError, 0, len(verrs))
+	for _, fe := range verrs {
+		path := jsonPath(root, fe.StructNamespace())
+		out = append(out, &ArgumentError{Tool: tool, Path: path, Rule: fe.Tag(), Param: fe.Param(),
+			Msg: ruleMessage(path, fe)})
+		if len(out) == maxProblems {
+			break
+		}
+	}
+	return out
+}
+
+// jsonPath converts a validator namespace of Go field names
+// ("Args.Stops[2].City") into a JSON path ("stops[2].city").
+func jsonPath(root reflect.Type, ns string) string {
+	parts := strings.Split(ns, ".")
+	if len(parts) > 0 {
+		parts = parts[1:] // the root type name
+	}
+	t := root
+	var b strings.Builder
+	for _, part := range parts {
+		name, rest, _ := strings.Cut(part, "[")
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct {
+			b.WriteString("." + part)
+			continue
+		}
+		sf, ok := t.FieldByName(name)
+		if !ok {
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(part)
+			continue
+		}
+		t = sf.Type
+		jname, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if sf.Anonymous && jname == "" {
+			et := sf.Type
+			if et.Kind() == reflect.Pointer {
+				et = et.Elem()
+			}
+			if et.Kind() == reflect.Struct {
+				continue // embedded: its fields are promoted
+			}
+		}
+		if jname == "" {
+			jname = sf.Name
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(jname)
+		if rest != "" {
+			b.WriteString("[" + rest)
+			for strings.Contains(rest, "[") || rest != "" {
+				for t.Kind() == reflect.Pointer {
+					t = t.Elem()
+				}
+				if t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+					t = t.Elem()
+				}
+				_, rest, _ = strings.Cut(rest, "[")
+			}
+		}
+	}
+	return b.String()
+}
+
+func ruleMessage(path string, fe validator.FieldError) string {
+	p := fmt.Sprintf("%q", path)
+	param := fe.Param()
+	k := fe.Kind()
+	for k == reflect.Pointer {
+		k = reflect.Invalid
+	}
+	isStr := fe.Kind() == reflect.String
+	isList := fe.Kind() == reflect.Slice || fe.Kind() == reflect.Array || fe.Kind() == reflect.Map
+	unit := ""
+	if isStr {
+		unit = " characters"
+	} else if isList {
+		unit = " items"
+	}
+	switch fe.Tag() {
+	case "required", "required_if", "required_unless", "required_with", "required_without":
+		return p + " is required"
+	case "oneof":
+		return fmt.Sprintf("%s must be one of [%s]", p, param)
+	case "min", "gte":
+		if isStr || isList {
+			return fmt.Sprintf("%s must have at least %s%s", p, param, unit)
+		}
+		return fmt.Sprintf("%s must be at least %s", p, param)
+	case "max", "lte":
+		if isStr || isList {
+			return fmt.Sprintf("%s must have at most %s%s", p, param, unit)
+		}
+		return fmt.Sprintf("%s must be at most %s", p, param)
+	case "gt":
+		if isStr || isList {
+			return fmt.Sprintf("%s must have more than %s%s", p, param, unit)
+		}
+		return fmt.Sprintf("%s must be greater than %s", p, param)
+	case "lt":
+		if isStr || isList {
+			return fmt.Sprintf("%s must have fewer than %s%s", p, param, unit)
+		}
+		return fmt.Sprintf("%s must be less than %s", p, param)
+	case "len":
+		if isStr || isList {
+			return fmt.Sprintf("%s must have exactly %s%s", p, param, unit)
+		}
+		return fmt.Sprintf("%s must be exactly %s", p, param)
+	case "eq":
+		return fmt.Sprintf("%s must be %s", p, param)
+	case "ne":
+		return fmt.Sprintf("%s must not be %s", p, param)
+	case "email":
+		return p + " must be a valid email address"
+	case "url", "uri", "http_url":
+		return p + " must be a valid URL"
+	case "uuid", "uuid3", "uuid4", "uuid5", "uuid_rfc4122", "uuid4_rfc4122":
+		return p + " must be a valid UUID"
+	case "alpha":
+		return p + " must contain only letters"
+	case "alphanum":
+		return p + " must contain only letters and digits"
+	case "numeric", "number":
+		return p + " must contain only digits"
+	case "unique":
+		return p + " must not contain duplicates"
+	case "ip", "ipv4", "ipv6", "hostname", "hostname_rfc1123", "datetime", "json", "base64":
+		return fmt.Sprintf("%s must be a valid %s%s", p, fe.Tag(), suffixParam(param))
+	}
+	if param != "" {
+		return fmt.Sprintf("%s failed the rule %s=%s", p, fe.Tag(), param)
+	}
+	return fmt.Sprintf("%s failed the rule %s", p, fe.Tag())
+}
+
+func suffixParam(p string) string {
+	if p == "" {
+		return ""
+	}
+	return " (" + p + ")"
+}
