@@ -432,20 +432,24 @@ func CheckName(name string) error {
 }
 
 func callerSite() string {
-	for skip := 2; skip < 8; skip++ {
-		_, file, line, ok := runtime.Caller(skip)
-		if !ok {
-			break
-		}
-		if strings.HasSuffix(file, "/registry.go") || strings.HasSuffix(file, "/typed.go") {
-			continue
-		}
-		if i := strings.LastIndexByte(file, '/'); i >= 0 {
-			if j := strings.LastIndexByte(file[:i], '/'); j >= 0 {
-				file = file[j+1:]
+	var pcs [16]uintptr
+	n := runtime.Callers(2, pcs[:])
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		// Skip frames of this package (not its tests), to name the caller.
+		fn := f.Function
+		if !strings.HasPrefix(fn, "github.com/toolnexus/toolnexus.") || strings.HasSuffix(f.File, "_test.go") {
+			file := f.File
+			if i := strings.LastIndexByte(file, '/'); i >= 0 {
+				if j := strings.LastIndexByte(file[:i], '/'); j >= 0 {
+					file = file[j+1:]
+				}
 			}
+			return fmt.Sprintf("%s:%d", file, f.Line)
 		}
-		return fmt.Sprintf("%s:%d", file, line)
+		if !more {
+			return "unknown"
+		}
 	}
-	return "unknown"
 }

@@ -342,7 +342,11 @@ func checkSchemaTag(t reflect.Type, sf reflect.StructField, tag string) error {
 		if p == "" || strings.Contains(p, "=") || knownBareSchemaWs[p] {
 			continue
 		}
-		return fmt.Errorf("field %s.%s: jsonschema tag entry %q is not key=value; write jsonschema:\"description=%s\" (escape commas inside values as \\,)",
+		if strings.Contains(tag, "=") {
+			return fmt.Errorf("field %s.%s: jsonschema tag entry %q is not key=value; escape commas inside values as \\, (invopop splits the tag on commas)",
+				typeName(t), sf.Name, p)
+		}
+		return fmt.Errorf("field %s.%s: jsonschema tag entry %q is not key=value; write jsonschema:\"description=%s\"",
 			typeName(t), sf.Name, p, strings.ReplaceAll(tag, `"`, `\"`))
 	}
 	return nil

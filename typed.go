@@ -301,6 +301,9 @@ func ruleMessage(path string, fe validator.FieldError) string {
 	} else if isList {
 		unit = " items"
 	}
+	if param == "1" {
+		unit = strings.TrimSuffix(unit, "s")
+	}
 	switch fe.Tag() {
 	case "required", "required_if", "required_unless", "required_with", "required_without":
 		return p + " is required"
