@@ -1,0 +1,109 @@
+package exec
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// AnthropicContentBlock is one block of an Anthropic Messages assistant
+// message's content, with the fields of a tool_use block:
+//
+//	{"type":"tool_use","id":"toolu_01","name":"get_weather","input":{"city":"Paris"}}
+//
+// Blocks of other types (text, thinking, ...) are skipped. Fields not
+// listed here are dropped by json.Unmarshal; echo the assistant message
+// from the raw reply to keep them. Source: Anthropic API reference,
+// Messages, response content[] "Tool use" block.
+type AnthropicContentBlock struct {
+	Type  string          `json:"type"`
+	Text  string          `json:"text,omitempty"`
+	ID    string          `json:"id,omitempty"`
+	Name  string          `json:"name,omitempty"`
+	Input json.RawMessage `json:"input,omitempty"`
+}
+
+// AnthropicMessage is the user message that answers every tool_use block
+// of one assistant turn: one message, tool_result blocks in tool_use order.
+//
+//	{"role":"user","content":[
+//	  {"type":"tool_result","tool_use_id":"toolu_01","content":"22C"},
+//	  {"type":"tool_result","tool_use_id":"toolu_02","content":"invalid arguments …","is_error":true}]}
+//
+// Role is always "user". Source: Anthropic docs, "Handle tool calls"
+// (tool_result blocks come first in the user message that immediately
+// follows, all results of a turn in one message).
+type AnthropicMessage struct {
+	Role    string                `json:"role"`
+	Content []AnthropicToolResult `json:"content"`
+}
+
+// AnthropicToolResult is one tool_result content block. Content is the
+// result Output as a string (valid UTF-8); IsError is set, and emitted,
+// only for failures.
+type AnthropicToolResult struct {
+	Type      string `json:"type"` // always "tool_result"
+	ToolUseID string `json:"tool_use_id"`
+	Content   string `json:"content"`
+	IsError   bool   `json:"is_error,omitempty"`
+}
+
+// Anthropic runs the tool_use blocks of an Anthropic assistant message's
+// content and returns the one user message answering them all, in tool_use
+// order. Other blocks are skipped; with no tool_use block the message has
+// empty Content (and should not be sent). Errors as for
+// [Executor.OpenAIChat].
+func (e *Executor) Anthropic(ctx context.Context, content []AnthropicContentBlock) (AnthropicMessage, error) {
+	idx := make([]int, 0, len(content))
+	for i := range content {
+		if content[i].Type == "tool_use" {
+			idx = append(idx, i)
+		}
+	}
+	msg := AnthropicMessage{Role: "user", Content: make([]AnthropicToolResult, len(idx))}
+	if len(idx) == 0 {
+		return msg, nil
+	}
+	results := make([]Result, len(idx))
+	e.runInto(ctx, len(idx), func(i int) Call {
+		b := &content[idx[i]]
+		return Call{ID: b.ID, Name: b.Name, Arguments: b.Input}
+	}, results)
+	for i := range results {
+		msg.Content[i] = AnthropicToolResult{Type: "tool_result", ToolUseID: results[i].ID,
+			Content: results[i].Output, IsError: results[i].IsError}
+	}
+	return msg, e.batchErr(ctx, results)
+}
+
+// AnthropicJSON is [Executor.Anthropic] on raw JSON bytes: the content
+// array or a whole message object ({"role":"assistant","content":[…]}).
+func (e *Executor) AnthropicJSON(ctx context.Context, raw []byte) (AnthropicMessage, error) {
+	content, err := ParseAnthropic(raw)
+	if err != nil {
+		return AnthropicMessage{}, err
+	}
+	return e.Anthropic(ctx, content)
+}
+
+// ParseAnthropic extracts the content blocks from raw JSON bytes in any of
+// the forms [Executor.AnthropicJSON] accepts.
+func ParseAnthropic(raw []byte) ([]AnthropicContentBlock, error) {
+	switch firstByte(raw) {
+	case '[':
+		var blocks []AnthropicContentBlock
+		if err := json.Unmarshal(raw, &blocks); err != nil {
+			return nil, fmt.Errorf("exec: Anthropic content: %w", err)
+		}
+		return blocks, nil
+	case '{':
+		var m struct {
+			Content []AnthropicContentBlock `json:"content"`
+		}
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, fmt.Errorf("exec: Anthropic message: %w", err)
+		}
+		return m.Content, nil
+	}
+	return nil, fmt.Errorf("exec: Anthropic reply: want a JSON object or array, got %s", describe(raw))
+}

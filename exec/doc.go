@@ -1,0 +1,61 @@
+// Package exec runs a model's tool calls against a [toolnexus.Registry] and
+// turns the results into the messages each provider expects next:
+//
+//   - OpenAI Chat Completions: assistant tool_calls (arguments are a JSON
+//     string) → one {"role":"tool","tool_call_id","content"} message per
+//     call ([Executor.OpenAIChat], [Executor.OpenAIChatJSON]).
+//   - OpenAI Responses: function_call output items → function_call_output
+//     input items with the same call_id ([Executor.Responses],
+//     [Executor.ResponsesJSON]).
+//   - Anthropic Messages: tool_use blocks → ONE user message whose content
+//     is the tool_result blocks in tool_use order, is_error on failures
+//     ([Executor.Anthropic], [Executor.AnthropicJSON]).
+//   - Gemini: functionCall parts → one user content with exactly as many
+//     functionResponse parts, response {"output": …} or {"error": …}, ids
+//     echoed, calls without ids matched by position ([Executor.Gemini],
+//     [Executor.GeminiJSON]).
+//   - Any provider: [Call] → [Result] ([Executor.Run], [Executor.RunAll]).
+//
+// Each provider shape comes as plain Go structs a raw reply can be
+// json.Unmarshal'ed into, and as a *JSON function taking the raw bytes.
+// The returned structs json.Marshal to byte-stable provider JSON. The
+// package imports no provider SDK; see examples/agentloop for loops driven
+// by the official OpenAI, Anthropic and Gemini Go clients.
+//
+// # Guarantees
+//
+// Every call gets exactly one result, in call order, whatever happens:
+// unknown tool, malformed or truncated arguments, handler error, panic
+// (in the tool or a hook), timeout, cancellation. Calls run concurrently up
+// to [Options.Concurrency] (default [DefaultConcurrency]; 1 is sequential).
+// Two calls to the same tool in one reply are independent. When the
+// context is done, running calls end with a cancellation result, calls not
+// yet started get a result wrapping [ErrNotStarted], and the function
+// returns promptly. Outputs are valid UTF-8 in every message: invalid bytes
+// from a tool become U+FFFD.
+//
+// # Arguments
+//
+// Arguments go to [toolnexus.Registry.Execute] as sent, which checks them
+// (one JSON object; "", whitespace and null mean {}). One repair is made
+// first: arguments that are a JSON string whose content is a JSON object,
+// e.g. "{\"city\":\"Paris\"}" sent as a string (encoded twice, a known
+// model habit), are unwrapped exactly one level. A string holding anything
+// else, or a string holding a string, is an error result.
+//
+// # Errors sent to the model
+//
+// The Output of a failed call is written for the model to correct itself
+// (see [toolnexus.Registry.Execute]). Anthropic marks it with is_error and
+// Gemini with the "error" key; the OpenAI APIs have no flag, so the content
+// starts with [ErrorPrefix] ("error: ").
+//
+// # Hooks and logging
+//
+// [Options.Before] can rewrite a call's arguments or answer it without
+// running the tool (approval, caching, sandboxing); [Options.After] can
+// rewrite a result (redaction, truncation). [Options.Logger] gets one
+// log/slog record per call with the tool name, call id, duration and error
+// status, never argument values or outputs unless [Options.LogArguments]
+// or [Options.LogOutput] is set.
+package exec

@@ -1,0 +1,398 @@
+package exec
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+
+	"github.com/toolnexus/toolnexus"
+)
+
+// DefaultConcurrency is the number of calls of one reply that run at the
+// same time when Options.Concurrency is zero.
+const DefaultConcurrency = 4
+
+// ErrNotStarted is wrapped by the Result.Err of a call that was never
+// started because the context was done first (cancelled or past its
+// deadline). The context's cause is wrapped too, so errors.Is(err,
+// context.Canceled) also holds.
+var ErrNotStarted = errors.New("exec: call not started")
+
+// Call is one tool call in provider-neutral form.
+type Call struct {
+	// ID is the provider's call id (OpenAI tool_calls[].id, Responses
+	// call_id, Anthropic tool_use.id, Gemini functionCall.id). It may be
+	// empty (Gemini ids are optional); results are matched by position.
+	ID string `json:"id,omitempty"`
+
+	// Name is the tool name the model asked for.
+	Name string `json:"name"`
+
+	// Arguments are the raw JSON arguments: normally one JSON object. nil,
+	// "" and null mean {}. A JSON string whose content is a JSON object
+	// (arguments encoded twice, as some models do) is unwrapped exactly one
+	// level before the tool runs; any other non-object is an error result.
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+
+	// reject, if set, is the error answer for a call that cannot run at
+	// all (an unsupported provider call type); no hook or tool runs.
+	reject string
+}
+
+// Result is the outcome of one [Call]. It embeds the registry's
+// [toolnexus.Result]: Output (always valid UTF-8 here), IsError, Metadata
+// and Err (the Go cause, never sent to a model).
+type Result struct {
+	// ID and Name are the call's, as the model sent them (a Before hook
+	// that changes Call.Name does not change them).
+	ID   string `json:"id,omitempty"`
+	Name string `json:"name"`
+
+	toolnexus.Result
+
+	// Duration is the wall-clock time from the start of the call (the
+	// Before hook) to its end (after the After hook); zero for calls that
+	// were not started.
+	Duration time.Duration `json:"-"`
+}
+
+// Options configure an [Executor]. A nil *Options and the zero value mean
+// the defaults.
+type Options struct {
+	// Concurrency is how many calls of one batch run at the same time;
+	// zero means DefaultConcurrency (4), 1 means one after the other, in
+	// order, on the caller's goroutine, and a negative value means no limit
+	// (one goroutine per call). Results keep call order whatever the value.
+	Concurrency int
+
+	// Timeout limits each call, hooks included; zero means no limit of the
+	// executor's own (a tool's Tool.Timeout and the registry's
+	// Options.Timeout still apply). On expiry the Result is an error whose
+	// Output says `tool "x" timed out after 30s`.
+	Timeout time.Duration
+
+	// Before, if non-nil, runs before each call, on the call's goroutine,
+	// with the call's context (the per-call timeout applies). It may
+	// rewrite call.Arguments or call.Name (which tool runs, with what); the
+	// id and name sent back to the model stay the model's. If it returns a
+	// non-nil Result, the tool does not run and that Result is the answer
+	// (approval gates, caches, sandboxes). A panic in Before becomes an
+	// error result.
+	Before func(ctx context.Context, call *Call) *toolnexus.Result
+
+	// After, if non-nil, runs after each started call, including calls
+	// answered by Before, and may rewrite the result in place (redaction,
+	// truncation). The call is the one the tool ran with (after Before).
+	// It does not run for calls that were never started. A panic in After
+	// becomes an error result.
+	After func(ctx context.Context, call Call, res *Result)
+
+	// Logger, if non-nil, gets one record per call: message "tool call",
+	// attributes tool, call_id, duration, is_error and, on failure,
+	// error_kind (unknown_tool, invalid_arguments, panic, timeout,
+	// cancelled, not_started, tool_error). Level Info for success, Warn
+	// for failures. Argument values and outputs are never logged (they may
+	// carry secrets) unless LogArguments or LogOutput is set.
+	Logger *slog.Logger
+
+	// LogArguments adds the raw arguments to each log record (attribute
+	// "arguments"). Off by default.
+	LogArguments bool
+
+	// LogOutput adds the result Output to each log record (attribute
+	// "output"). Off by default.
+	LogOutput bool
+}
+
+// Executor runs a model's tool calls against a [toolnexus.Registry]: in
+// parallel up to a limit, results in call order, exactly one result per
+// call whatever happens (unknown tool, bad arguments, handler error, panic,
+// timeout, cancellation).
+//
+// An Executor is safe for concurrent use by multiple goroutines; its
+// Options must not be changed after New.
+type Executor struct {
+	reg  *toolnexus.Registry
+	opts Options
+}
+
+// New returns an Executor that runs calls with reg.Execute. A nil reg is an
+// empty registry (every call answers "unknown tool"); nil opts mean the
+// defaults. opts is copied.
+func New(reg *toolnexus.Registry, opts *Options) *Executor {
+	if reg == nil {
+		reg = toolnexus.NewRegistry()
+	}
+	e := &Executor{reg: reg}
+	if opts != nil {
+		e.opts = *opts
+	}
+	return e
+}
+
+// Run executes one call and returns its result. It never panics because
+// of the call, the tool or a hook. If ctx is already done the tool does not
+// run and the result is an error wrapping [ErrNotStarted].
+func (e *Executor) Run(ctx context.Context, call Call) Result {
+	if err := ctx.Err(); err != nil {
+		return e.notStarted(ctx, call)
+	}
+	return e.run(ctx, call)
+}
+
+// RunAll executes calls, up to Options.Concurrency at a time, and returns
+// exactly len(calls) results in the order of calls. Calls to the same tool
+// are independent of each other.
+//
+// When ctx is done before every call has finished, RunAll returns promptly:
+// running calls end with a cancellation result (Registry.Execute does not
+// wait for a handler that ignores ctx), calls not yet started get an error
+// result wrapping [ErrNotStarted], and the error returned is ctx's error.
+// The results are complete either way; the error only tells the caller the
+// batch was cut short. Otherwise the error is nil.
+func (e *Executor) RunAll(ctx context.Context, calls []Call) ([]Result, error) {
+	results := make([]Result, len(calls))
+	e.runInto(ctx, len(calls), func(i int) Call { return calls[i] }, results)
+	return results, e.batchErr(ctx, results)
+}
+
+// batchErr is ctx's error if any call of the batch was cut short by it.
+func (e *Executor) batchErr(ctx context.Context, results []Result) error {
+	err := ctx.Err()
+	if err == nil {
+		return nil
+	}
+	for i := range results {
+		if results[i].IsError && results[i].Err != nil &&
+			(errors.Is(results[i].Err, context.Canceled) || errors.Is(results[i].Err, context.DeadlineExceeded)) {
+			return err
+		}
+	}
+	return nil
+}
+
+// runInto runs n calls (call(i) gives the i-th) and stores the results in
+// out[i].
+func (e *Executor) runInto(ctx context.Context, n int, call func(int) Call, out []Result) {
+	limit := e.opts.Concurrency
+	switch {
+	case limit == 0:
+		limit = DefaultConcurrency
+	case limit < 0 || limit > n:
+		limit = n
+	}
+	if limit <= 1 || n <= 1 {
+		for i := 0; i < n; i++ {
+			out[i] = e.Run(ctx, call(i))
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	worker := func() {
+		defer wg.Done()
+		for {
+			i := int(next.Add(1) - 1)
+			if i >= n {
+				return
+			}
+			out[i] = e.Run(ctx, call(i))
+		}
+	}
+	wg.Add(limit)
+	for w := 1; w < limit; w++ {
+		go worker()
+	}
+	worker() // the caller's goroutine works too
+	wg.Wait()
+}
+
+func (e *Executor) notStarted(ctx context.Context, call Call) Result {
+	cause := context.Cause(ctx)
+	why := "the request was cancelled"
+	if errors.Is(cause, context.DeadlineExceeded) {
+		why = "the request's deadline passed"
+	}
+	r := Result{ID: call.ID, Name: call.Name}
+	r.Output = validUTF8(fmt.Sprintf("tool %q was not run: %s before it started", call.Name, why))
+	r.IsError = true
+	r.Err = fmt.Errorf("%w: tool %q: %w", ErrNotStarted, call.Name, cause)
+	e.log(ctx, call.Arguments, &r)
+	return r
+}
+
+// run executes one started call: hooks, timeout, registry, UTF-8, log.
+func (e *Executor) run(ctx context.Context, call Call) (r Result) {
+	start := time.Now()
+	r.ID, r.Name = call.ID, call.Name
+	parent := ctx
+	if e.opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, e.opts.Timeout)
+		defer cancel()
+	}
+	call.Arguments = unwrapArguments(call.Arguments)
+	if call.reject != "" {
+		r.Output, r.IsError, r.Err = call.reject, true, errors.New("exec: "+call.reject)
+		r.Output = validUTF8(r.Output)
+		r.Duration = time.Since(start)
+		e.log(ctx, nil, &r)
+		return r
+	}
+	r.Result = e.execute(ctx, &call)
+	if r.IsError && e.opts.Timeout > 0 && parent.Err() == nil &&
+		errors.Is(ctx.Err(), context.DeadlineExceeded) && errors.Is(r.Err, context.DeadlineExceeded) {
+		r.Output = fmt.Sprintf("tool %q timed out after %s", call.Name, e.opts.Timeout)
+		r.Err = fmt.Errorf("tool %q: timed out after %s: %w", call.Name, e.opts.Timeout, context.DeadlineExceeded)
+	}
+	if e.opts.After != nil {
+		e.after(ctx, call, &r)
+	}
+	r.Output = validUTF8(r.Output)
+	r.Duration = time.Since(start)
+	e.log(ctx, call.Arguments, &r)
+	return r
+}
+
+// execute runs the Before hook and, unless it answered, the tool.
+func (e *Executor) execute(ctx context.Context, call *Call) (res toolnexus.Result) {
+	if e.opts.Before != nil {
+		var answer *toolnexus.Result
+		func() {
+			defer func() {
+				if v := recover(); v != nil {
+					answer = hookPanic("Before", call.Name, v)
+				}
+			}()
+			answer = e.opts.Before(ctx, call)
+		}()
+		if answer != nil {
+			return *answer
+		}
+	}
+	return e.reg.Execute(ctx, call.Name, call.Arguments)
+}
+
+func (e *Executor) after(ctx context.Context, call Call, r *Result) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.Result = *hookPanic("After", call.Name, v)
+		}
+	}()
+	e.opts.After(ctx, call, r)
+}
+
+// HookPanicError is the Result.Err of a call whose Before or After hook
+// panicked. The model only sees `tool "x" failed: internal error`.
+type HookPanicError struct {
+	Hook  string // "Before" or "After"
+	Tool  string // tool name
+	Value any    // the value passed to panic
+	Stack []byte // the goroutine stack at the panic
+}
+
+// Error describes the panic without the stack.
+func (e *HookPanicError) Error() string {
+	return fmt.Sprintf("exec: %s hook panicked on tool %q: %v", e.Hook, e.Tool, e.Value)
+}
+
+func hookPanic(hook, tool string, v any) *toolnexus.Result {
+	return &toolnexus.Result{
+		Output:  fmt.Sprintf("tool %q failed: internal error", tool),
+		IsError: true,
+		Err:     &HookPanicError{Hook: hook, Tool: tool, Value: v, Stack: debug.Stack()},
+	}
+}
+
+// validUTF8 replaces each run of invalid bytes with U+FFFD.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// unwrapArguments applies the one documented repair: arguments that are a
+// JSON string whose content (trimmed) starts with '{' are replaced by that
+// content, once. Everything else is passed through unchanged for the
+// registry to accept or reject.
+func unwrapArguments(a json.RawMessage) json.RawMessage {
+	i := 0
+	for i < len(a) && (a[i] == ' ' || a[i] == '\t' || a[i] == '\n' || a[i] == '\r') {
+		i++
+	}
+	if i >= len(a) || a[i] != '"' {
+		return a
+	}
+	var s string
+	if json.Unmarshal(a, &s) != nil {
+		return a
+	}
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "{") {
+		return a
+	}
+	return json.RawMessage(s)
+}
+
+// errorKind classifies an error result for logs without revealing content.
+func errorKind(r *Result) string {
+	err := r.Err
+	var pe *toolnexus.PanicError
+	var he *HookPanicError
+	switch {
+	case err == nil:
+		return "tool_error"
+	case errors.Is(err, ErrNotStarted):
+		return "not_started"
+	case errors.Is(err, toolnexus.ErrUnknownTool):
+		return "unknown_tool"
+	case errors.Is(err, toolnexus.ErrInvalidArguments):
+		return "invalid_arguments"
+	case errors.As(err, &pe), errors.As(err, &he):
+		return "panic"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timeout"
+	case errors.Is(err, context.Canceled):
+		return "cancelled"
+	}
+	return "tool_error"
+}
+
+func (e *Executor) log(ctx context.Context, args json.RawMessage, r *Result) {
+	l := e.opts.Logger
+	if l == nil {
+		return
+	}
+	level := slog.LevelInfo
+	if r.IsError {
+		level = slog.LevelWarn
+	}
+	if !l.Enabled(ctx, level) {
+		return
+	}
+	attrs := make([]slog.Attr, 0, 7)
+	attrs = append(attrs,
+		slog.String("tool", r.Name),
+		slog.String("call_id", r.ID),
+		slog.Duration("duration", r.Duration),
+		slog.Bool("is_error", r.IsError))
+	if r.IsError {
+		attrs = append(attrs, slog.String("error_kind", errorKind(r)))
+	}
+	if e.opts.LogArguments {
+		attrs = append(attrs, slog.String("arguments", validUTF8(string(args))))
+	}
+	if e.opts.LogOutput {
+		attrs = append(attrs, slog.String("output", r.Output))
+	}
+	l.LogAttrs(ctx, level, "tool call", attrs...)
+}

@@ -1,0 +1,132 @@
+package exec
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// GeminiContent is a Gemini content: a role and its parts.
+//
+//	{"role":"model","parts":[{"functionCall":{"id":"fc_1","name":"get_weather","args":{"city":"Paris"}}}]}
+//
+// Source: Gemini API reference, "Content" and "Part"
+// (generateContent response candidates[].content).
+type GeminiContent struct {
+	Role  string       `json:"role,omitempty"`
+	Parts []GeminiPart `json:"parts"`
+}
+
+// GeminiPart is one part of a [GeminiContent], with the fields used by
+// function calling. ThoughtSignature (base64 on the wire) must be echoed
+// with the model's turn; fields not listed here are dropped by
+// json.Unmarshal, so echo the model turn from the raw reply to keep them.
+type GeminiPart struct {
+	Text             string                  `json:"text,omitempty"`
+	Thought          bool                    `json:"thought,omitempty"`
+	FunctionCall     *GeminiFunctionCall     `json:"functionCall,omitempty"`
+	FunctionResponse *GeminiFunctionResponse `json:"functionResponse,omitempty"`
+	ThoughtSignature string                  `json:"thoughtSignature,omitempty"`
+}
+
+// GeminiFunctionCall is a functionCall part: the tool name, its arguments
+// object and an optional id.
+type GeminiFunctionCall struct {
+	ID   string          `json:"id,omitempty"`
+	Name string          `json:"name"`
+	Args json.RawMessage `json:"args,omitempty"`
+}
+
+// GeminiFunctionResponse answers one functionCall:
+//
+//	{"id":"fc_1","name":"get_weather","response":{"output":"22C"}}
+//	{"name":"get_weather","response":{"error":"invalid arguments …"}}
+//
+// ID and Name are the call's (ID omitted when the call had none; such calls
+// are matched by position). Response has exactly one key: "output" with the
+// result Output, or "error" with it for failures; the value is a valid
+// UTF-8 string. Response has the type of genai.FunctionResponse.Response,
+// so it can be copied over as is. Source: Gemini API reference,
+// "FunctionResponse" ("Use "output" key to specify function output and
+// "error" key to specify error details").
+type GeminiFunctionResponse struct {
+	ID       string         `json:"id,omitempty"`
+	Name     string         `json:"name"`
+	Response map[string]any `json:"response"`
+}
+
+// Gemini runs the functionCall parts of a Gemini model content and returns
+// one user content with exactly as many functionResponse parts, in call
+// order. Other parts are skipped; with no functionCall part the content has
+// no parts (and should not be sent). Errors as for [Executor.OpenAIChat].
+func (e *Executor) Gemini(ctx context.Context, parts []GeminiPart) (GeminiContent, error) {
+	idx := make([]int, 0, len(parts))
+	for i := range parts {
+		if parts[i].FunctionCall != nil {
+			idx = append(idx, i)
+		}
+	}
+	out := GeminiContent{Role: "user", Parts: make([]GeminiPart, len(idx))}
+	if len(idx) == 0 {
+		return out, nil
+	}
+	results := make([]Result, len(idx))
+	e.runInto(ctx, len(idx), func(i int) Call {
+		fc := parts[idx[i]].FunctionCall
+		return Call{ID: fc.ID, Name: fc.Name, Arguments: fc.Args}
+	}, results)
+	for i := range results {
+		key := "output"
+		if results[i].IsError {
+			key = "error"
+		}
+		out.Parts[i] = GeminiPart{FunctionResponse: &GeminiFunctionResponse{
+			ID: results[i].ID, Name: results[i].Name,
+			Response: map[string]any{key: results[i].Output},
+		}}
+	}
+	return out, e.batchErr(ctx, results)
+}
+
+// GeminiJSON is [Executor.Gemini] on raw JSON bytes: a content object
+// ({"role":"model","parts":[…]}), its parts array, or a whole
+// generateContent response ({"candidates":[{"content":…}]}, whose first
+// candidate is used).
+func (e *Executor) GeminiJSON(ctx context.Context, raw []byte) (GeminiContent, error) {
+	parts, err := ParseGemini(raw)
+	if err != nil {
+		return GeminiContent{}, err
+	}
+	return e.Gemini(ctx, parts)
+}
+
+// ParseGemini extracts the parts from raw JSON bytes in any of the forms
+// [Executor.GeminiJSON] accepts.
+func ParseGemini(raw []byte) ([]GeminiPart, error) {
+	switch firstByte(raw) {
+	case '[':
+		var parts []GeminiPart
+		if err := json.Unmarshal(raw, &parts); err != nil {
+			return nil, fmt.Errorf("exec: Gemini parts: %w", err)
+		}
+		return parts, nil
+	case '{':
+		var c struct {
+			GeminiContent
+			Candidates []struct {
+				Content GeminiContent `json:"content"`
+			} `json:"candidates"`
+		}
+		if err := json.Unmarshal(raw, &c); err != nil {
+			return nil, fmt.Errorf("exec: Gemini content: %w", err)
+		}
+		if c.Candidates != nil {
+			if len(c.Candidates) == 0 {
+				return nil, nil
+			}
+			return c.Candidates[0].Content.Parts, nil
+		}
+		return c.Parts, nil
+	}
+	return nil, fmt.Errorf("exec: Gemini reply: want a JSON object or array, got %s", describe(raw))
+}

@@ -1,0 +1,229 @@
+package exec
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// ErrorPrefix starts the content sent back for a failed call on the two
+// OpenAI APIs, whose tool messages have no error flag: the model reads
+// "error: " followed by the result Output. Anthropic (is_error) and Gemini
+// (response.error) mark failures structurally and get no prefix.
+const ErrorPrefix = "error: "
+
+// OpenAIMessage is the part of an OpenAI Chat Completions assistant message
+// that matters for tool calls (choices[].message in the response):
+//
+//	{"role":"assistant","content":null,"tool_calls":[
+//	  {"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]}
+//
+// Fields not listed here are dropped by json.Unmarshal; echo the assistant
+// message from the raw reply to keep them. Source: OpenAI API reference,
+// Chat Completions, "The chat completion object", choices[].message.tool_calls.
+type OpenAIMessage struct {
+	Role      string           `json:"role"`
+	Content   *string          `json:"content"`
+	ToolCalls []OpenAIToolCall `json:"tool_calls,omitempty"`
+}
+
+// OpenAIToolCall is one entry of an assistant message's tool_calls.
+// Type is "function" (custom tool calls, type "custom", are answered with
+// an error result: they carry free text, not JSON arguments).
+type OpenAIToolCall struct {
+	ID       string             `json:"id"`
+	Type     string             `json:"type"`
+	Function OpenAIFunctionCall `json:"function"`
+}
+
+// OpenAIFunctionCall is the function of an [OpenAIToolCall]. Arguments is a
+// JSON-encoded string; the model "does not always generate valid JSON"
+// (OpenAI API reference), so it is checked like any other arguments: a
+// malformed or truncated string gives an error result naming the problem.
+type OpenAIFunctionCall struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// OpenAIToolMessage is the message that answers one tool call:
+//
+//	{"role":"tool","tool_call_id":"call_1","content":"22C"}
+//
+// Role is always "tool". Content is the result Output, valid UTF-8,
+// prefixed with [ErrorPrefix] for failures. json.Marshal output is
+// byte-stable. Source: OpenAI API reference, Chat Completions, request body
+// messages[] "Tool message".
+type OpenAIToolMessage struct {
+	Role       string `json:"role"`
+	ToolCallID string `json:"tool_call_id"`
+	Content    string `json:"content"`
+}
+
+// OpenAIChat runs the tool calls of an OpenAI Chat Completions assistant
+// message and returns one tool message per call, in call order, ready to
+// append to messages after the assistant message. An empty list gives an
+// empty (nil) result.
+//
+// The error is nil unless ctx ended before every call finished; the
+// messages are complete even then (the calls cut short answer with an
+// error saying so), so they can still be sent.
+func (e *Executor) OpenAIChat(ctx context.Context, toolCalls []OpenAIToolCall) ([]OpenAIToolMessage, error) {
+	if len(toolCalls) == 0 {
+		return nil, nil
+	}
+	results := make([]Result, len(toolCalls))
+	e.runInto(ctx, len(toolCalls), func(i int) Call { return chatCall(&toolCalls[i]) }, results)
+	out := make([]OpenAIToolMessage, len(results))
+	for i := range results {
+		out[i] = OpenAIToolMessage{Role: "tool", ToolCallID: results[i].ID, Content: openAIContent(&results[i])}
+	}
+	return out, e.batchErr(ctx, results)
+}
+
+// OpenAIChatJSON is [Executor.OpenAIChat] on raw JSON bytes: an assistant
+// message object ({"role":"assistant","tool_calls":[…]}), its bare
+// tool_calls array, or a whole chat completion ({"choices":[{"message":…}]},
+// whose first choice is used). Bytes that are not one of these give an
+// error and no messages.
+func (e *Executor) OpenAIChatJSON(ctx context.Context, raw []byte) ([]OpenAIToolMessage, error) {
+	calls, err := ParseOpenAIChat(raw)
+	if err != nil {
+		return nil, err
+	}
+	return e.OpenAIChat(ctx, calls)
+}
+
+// ParseOpenAIChat extracts the tool calls from raw JSON bytes in any of
+// the forms [Executor.OpenAIChatJSON] accepts.
+func ParseOpenAIChat(raw []byte) ([]OpenAIToolCall, error) {
+	switch firstByte(raw) {
+	case '[':
+		var calls []OpenAIToolCall
+		if err := json.Unmarshal(raw, &calls); err != nil {
+			return nil, fmt.Errorf("exec: OpenAI tool_calls: %w", err)
+		}
+		return calls, nil
+	case '{':
+		var m struct {
+			OpenAIMessage
+			Choices []struct {
+				Message OpenAIMessage `json:"message"`
+			} `json:"choices"`
+		}
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, fmt.Errorf("exec: OpenAI assistant message: %w", err)
+		}
+		if m.Choices != nil {
+			if len(m.Choices) == 0 {
+				return nil, nil
+			}
+			return m.Choices[0].Message.ToolCalls, nil
+		}
+		return m.ToolCalls, nil
+	}
+	return nil, fmt.Errorf("exec: OpenAI reply: want a JSON object or array, got %s", describe(raw))
+}
+
+func chatCall(tc *OpenAIToolCall) Call {
+	c := Call{ID: tc.ID, Name: tc.Function.Name, Arguments: json.RawMessage(tc.Function.Arguments)}
+	if tc.Type != "" && tc.Type != "function" {
+		c.reject = fmt.Sprintf("tool call type %q is not supported; only function tools can be called", tc.Type)
+	}
+	return c
+}
+
+// openAIContent is the content of a tool message or function_call_output.
+func openAIContent(r *Result) string {
+	if r.IsError {
+		return ErrorPrefix + r.Output
+	}
+	return r.Output
+}
+
+// ResponsesItem is one item of an OpenAI Responses "output" array, with the
+// fields of a function call:
+//
+//	{"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather","arguments":"{\"city\":\"Paris\"}","status":"completed"}
+//
+// Items of other types (message, reasoning, ...) are skipped. Source:
+// OpenAI API reference, Responses, "The response object", output[]
+// "Function tool call".
+type ResponsesItem struct {
+	Type      string `json:"type"`
+	ID        string `json:"id,omitempty"`
+	CallID    string `json:"call_id,omitempty"`
+	Name      string `json:"name,omitempty"`
+	Arguments string `json:"arguments,omitempty"`
+	Status    string `json:"status,omitempty"`
+}
+
+// ResponsesOutput is the input item that answers one function call:
+//
+//	{"type":"function_call_output","call_id":"call_1","output":"22C"}
+//
+// Type is always "function_call_output"; CallID is the call's call_id;
+// Output is the result Output, valid UTF-8, prefixed with [ErrorPrefix] for
+// failures. Source: OpenAI API reference, Responses, request body input[]
+// "Function tool call output".
+type ResponsesOutput struct {
+	Type   string `json:"type"`
+	CallID string `json:"call_id"`
+	Output string `json:"output"`
+}
+
+// Responses runs the function_call items of an OpenAI Responses output
+// array and returns one function_call_output item per call, in order.
+// Other items are skipped. Errors as for [Executor.OpenAIChat].
+func (e *Executor) Responses(ctx context.Context, items []ResponsesItem) ([]ResponsesOutput, error) {
+	idx := make([]int, 0, len(items))
+	for i := range items {
+		if items[i].Type == "function_call" {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return nil, nil
+	}
+	results := make([]Result, len(idx))
+	e.runInto(ctx, len(idx), func(i int) Call {
+		it := &items[idx[i]]
+		return Call{ID: it.CallID, Name: it.Name, Arguments: json.RawMessage(it.Arguments)}
+	}, results)
+	out := make([]ResponsesOutput, len(results))
+	for i := range results {
+		out[i] = ResponsesOutput{Type: "function_call_output", CallID: results[i].ID, Output: openAIContent(&results[i])}
+	}
+	return out, e.batchErr(ctx, results)
+}
+
+// ResponsesJSON is [Executor.Responses] on raw JSON bytes: the output array
+// or a whole response object ({"output":[…]}).
+func (e *Executor) ResponsesJSON(ctx context.Context, raw []byte) ([]ResponsesOutput, error) {
+	items, err := ParseResponses(raw)
+	if err != nil {
+		return nil, err
+	}
+	return e.Responses(ctx, items)
+}
+
+// ParseResponses extracts the output items from raw JSON bytes in any of
+// the forms [Executor.ResponsesJSON] accepts.
+func ParseResponses(raw []byte) ([]ResponsesItem, error) {
+	switch firstByte(raw) {
+	case '[':
+		var items []ResponsesItem
+		if err := json.Unmarshal(raw, &items); err != nil {
+			return nil, fmt.Errorf("exec: Responses output: %w", err)
+		}
+		return items, nil
+	case '{':
+		var r struct {
+			Output []ResponsesItem `json:"output"`
+		}
+		if err := json.Unmarshal(raw, &r); err != nil {
+			return nil, fmt.Errorf("exec: Responses response: %w", err)
+		}
+		return r.Output, nil
+	}
+	return nil, fmt.Errorf("exec: Responses reply: want a JSON object or array, got %s", describe(raw))
+}
