@@ -83,14 +83,32 @@ type scanner struct {
 	errs   []*ArgumentError
 	fatal  bool
 	depth  int
-	path   []seg
-	pathSt [16]seg
+	npath  int     // path length
+	pathSt [32]seg // the first 32 path segments (no allocation)
+	pathOv []seg   // segments beyond 32
+}
+
+func (s *scanner) push(g seg) {
+	if s.npath < len(s.pathSt) {
+		s.pathSt[s.npath] = g
+	} else {
+		s.pathOv = append(s.pathOv[:s.npath-len(s.pathSt)], g)
+	}
+	s.npath++
+}
+
+func (s *scanner) pop() { s.npath-- }
+
+func (s *scanner) seg(i int) seg {
+	if i < len(s.pathSt) {
+		return s.pathSt[i]
+	}
+	return s.pathOv[i-len(s.pathSt)]
 }
 
 // checkObject verifies that args is exactly one JSON object (raw tools).
 func checkObject(tool string, args []byte) *ArgumentError {
 	s := scanner{data: args, tool: tool}
-	s.path = s.pathSt[:0]
 	s.top(rawObjectSpec)
 	if len(s.errs) > 0 {
 		return s.errs[0]
@@ -101,7 +119,6 @@ func checkObject(tool string, args []byte) *ArgumentError {
 // checkArgs checks args against spec and returns every problem found.
 func checkArgs(tool string, args []byte, spec *valSpec) []*ArgumentError {
 	s := scanner{data: args, tool: tool}
-	s.path = s.pathSt[:0]
 	s.top(spec)
 	return s.errs
 }
@@ -187,7 +204,8 @@ func (s *scanner) ws() {
 // pathString renders the current JSON path: stops[2].city
 func (s *scanner) pathString() string {
 	var b strings.Builder
-	for _, p := range s.path {
+	for i := 0; i < s.npath; i++ {
+		p := s.seg(i)
 		if p.isIdx {
 			b.WriteByte('[')
 			b.WriteString(strconv.Itoa(p.idx))
@@ -378,7 +396,7 @@ func (s *scanner) object(o *objSpec) {
 					seen |= 1 << uint(idx)
 				}
 				f := &o.fields[idx]
-				s.path = append(s.path, seg{key: key})
+				s.push(seg{key: key})
 				if dup {
 					p := s.pathString()
 					s.add(&ArgumentError{Path: p, Rule: "duplicate", Msg: fmt.Sprintf("%q is given more than once", p)})
@@ -388,7 +406,7 @@ func (s *scanner) object(o *objSpec) {
 				} else {
 					s.value(f.val)
 				}
-				s.path = s.path[:len(s.path)-1]
+				s.pop()
 			}
 			if s.fatal {
 				return
@@ -425,9 +443,9 @@ func (s *scanner) object(o *objSpec) {
 			present = seen&(1<<uint(idx)) != 0
 		}
 		if !present {
-			s.path = append(s.path, seg{key: []byte(f.name)})
+			s.push(seg{key: []byte(f.name)})
 			p := s.pathString()
-			s.path = s.path[:len(s.path)-1]
+			s.pop()
 			s.add(&ArgumentError{Path: p, Rule: "required", Msg: fmt.Sprintf("%q is required", p)})
 		}
 	}
@@ -435,9 +453,9 @@ func (s *scanner) object(o *objSpec) {
 
 func (s *scanner) unknownKey(o *objSpec, key []byte) {
 	k := string(unescapeKey(key))
-	s.path = append(s.path, seg{key: key})
+	s.push(seg{key: key})
 	p := s.pathString()
-	s.path = s.path[:len(s.path)-1]
+	s.pop()
 	for _, f := range o.fields {
 		if strings.EqualFold(f.name, k) {
 			s.add(&ArgumentError{Path: p, Rule: "unknown", Param: f.name,
@@ -482,9 +500,9 @@ func (s *scanner) mapObject(elem *valSpec) {
 		}
 		s.i++
 		s.ws()
-		s.path = append(s.path, seg{key: key})
+		s.push(seg{key: key})
 		s.value(elem)
-		s.path = s.path[:len(s.path)-1]
+		s.pop()
 		if s.fatal {
 			return
 		}
@@ -519,9 +537,9 @@ func (s *scanner) array(elem *valSpec) {
 	}
 	for n := 0; ; n++ {
 		s.ws()
-		s.path = append(s.path, seg{idx: n, isIdx: true})
+		s.push(seg{idx: n, isIdx: true})
 		s.value(elem)
-		s.path = s.path[:len(s.path)-1]
+		s.pop()
 		if s.fatal {
 			return
 		}

@@ -1,0 +1,5 @@
+package toolnexus
+
+import "reflect"
+
+func reflectTypeFor[T any]() reflect.Type { return reflect.TypeFor[T]() }
