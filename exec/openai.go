@@ -62,14 +62,14 @@ type OpenAIToolMessage struct {
 // OpenAIChat runs the tool calls of an OpenAI Chat Completions assistant
 // message and returns one tool message per call, in call order, ready to
 // append to messages after the assistant message. An empty list gives an
-// empty (nil) result.
+// empty, non-nil slice (JSON []).
 //
 // The error is nil unless ctx ended before every call finished; the
 // messages are complete even then (the calls cut short answer with an
 // error saying so), so they can still be sent.
 func (e *Executor) OpenAIChat(ctx context.Context, toolCalls []OpenAIToolCall) ([]OpenAIToolMessage, error) {
 	if len(toolCalls) == 0 {
-		return nil, nil
+		return []OpenAIToolMessage{}, nil
 	}
 	results := make([]Result, len(toolCalls))
 	e.runInto(ctx, len(toolCalls), func(i int) Call { return chatCall(&toolCalls[i]) }, results)
@@ -173,7 +173,8 @@ type ResponsesOutput struct {
 
 // Responses runs the function_call items of an OpenAI Responses output
 // array and returns one function_call_output item per call, in order.
-// Other items are skipped. Errors as for [Executor.OpenAIChat].
+// Other items are skipped; none gives an empty, non-nil slice. Errors as
+// for [Executor.OpenAIChat].
 func (e *Executor) Responses(ctx context.Context, items []ResponsesItem) ([]ResponsesOutput, error) {
 	idx := make([]int, 0, len(items))
 	for i := range items {
@@ -182,7 +183,7 @@ func (e *Executor) Responses(ctx context.Context, items []ResponsesItem) ([]Resp
 		}
 	}
 	if len(idx) == 0 {
-		return nil, nil
+		return []ResponsesOutput{}, nil
 	}
 	results := make([]Result, len(idx))
 	e.runInto(ctx, len(idx), func(i int) Call {
