@@ -80,6 +80,11 @@ func buildTypeInfo(t reflect.Type) (*typeInfo, error) {
 	if err != nil {
 		return nil, err
 	}
+	if w.validate {
+		if err := checkValidateTags(w.objs); err != nil {
+			return nil, err
+		}
+	}
 	return &typeInfo{schema: schema, spec: spec, validate: w.validate}, nil
 }
 
@@ -709,4 +714,30 @@ func setFormat(s *jsonschema.Schema, isStr bool, f string) {
 	if isStr && s.Format == "" {
 		s.Format = f
 	}
+}
+
+// checkValidateTags makes go-playground/validator parse the `validate` tags
+// of every struct type now: it panics on an unknown rule at the first
+// validation of a type, which must be a registration error, not a failed
+// call later.
+func checkValidateTags(objs map[reflect.Type]*objSpec) error {
+	types := make([]reflect.Type, 0, len(objs))
+	for t := range objs {
+		types = append(types, t)
+	}
+	slices.SortFunc(types, func(a, b reflect.Type) int { return strings.Compare(a.String(), b.String()) })
+	for _, t := range types {
+		if err := func() (err error) {
+			defer func() {
+				if v := recover(); v != nil {
+					err = fmt.Errorf("struct %s: invalid validate tag: %v", typeName(t), v)
+				}
+			}()
+			_ = validate().Struct(reflect.New(t).Interface())
+			return nil
+		}(); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -188,6 +188,14 @@ func TestBadArgumentTypes(t *testing.T) {
 			return "", nil
 		}), `toolnexus: tool "s": invalid input schema: field arguments.M (map[struct { A int }]int): unsupported map key type struct { A int } (JSON object keys are strings)`},
 	}
+	type badRule struct {
+		N int `json:"n" validate:"min=1,bogus_rule"`
+	}
+	cases = append(cases, struct {
+		err  error
+		want string
+	}{Register(NewRegistry(), "s", "", func(context.Context, badRule) (string, error) { return "", nil }),
+		`toolnexus: tool "s": invalid input schema: struct badRule: invalid validate tag: Undefined validation function 'bogus_rule' on field 'N'`})
 	for _, c := range cases {
 		require.Error(t, c.err)
 		assert.ErrorIs(t, c.err, ErrInvalidSchema)
