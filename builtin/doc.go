@@ -1,0 +1,68 @@
+// Package builtin provides the ten built-in tools of toolnexus, each an
+// ordinary typed tool (made with [toolnexus.NewResultTool], schema reflected
+// from its arguments struct, Source "builtin"):
+//
+//	name         input (? = optional)                                    does
+//	apply_patch  patchText                                               apply a *** Begin Patch patch, all files or none
+//	bash         command, workdir?, timeout? (ms), description?          run a shell command (NOT confined, see below)
+//	edit         path, oldString, newString, replaceAll?                 exact-string replace in a file
+//	glob         pattern, path?, limit?                                  list files matching a glob
+//	grep         pattern, path?, include?, limit?                        file:line:text matches of a regexp
+//	question     questions[{question, header?, options?, multiple?}]     ask the human (a pending request)
+//	read         path, offset? (1-based line), limit? (lines)            read a text file or a window of it
+//	todowrite    todos[{id, text, completed}]                            replace the todo list, return it
+//	webfetch     url, format? (text|markdown|html), timeout? (s)         HTTP GET, HTML as Markdown or text
+//	write        path, content                                           create or overwrite a file
+//
+// # The workspace
+//
+// read, write, edit, grep, glob and apply_patch are confined to a workspace
+// directory ([Options.Workspace], default the current directory). Every
+// file operation goes through an [os.Root] opened on it, so a path with
+// "..", an absolute path outside the workspace, and a symbolic link that
+// leads out of it are all refused with an error result. Relative paths are
+// relative to the workspace root; absolute paths inside it work too. Paths
+// in outputs are relative to the workspace root, with forward slashes.
+//
+// # bash is not confined
+//
+// bash runs whatever command the model writes, with the permissions of the
+// process, and can read, change or delete anything that process can reach:
+// no path check can confine a shell. It only starts in the workspace. What
+// it does enforce: the command runs in its own process group, and the whole
+// group is killed on timeout (default 60 s, at most 10 min) or
+// cancellation; the output is capped, keeping the head and tail. If the
+// model must not run arbitrary commands, leave bash out (toolkit can switch
+// it off) or replace it with a sandboxed tool of the same name.
+//
+// # webfetch
+//
+// http and https only; at most [MaxFetchRedirects] redirects; the body is
+// cut at [Options.MaxFetchBytes]; a timeout per call (default 30 s). It
+// refuses loopback, private, shared (CGNAT), link-local, multicast and
+// unspecified addresses unless [Options.AllowPrivateNetwork] is set; the
+// check runs on every connection after DNS resolution (a net.Dialer Control
+// hook), so redirects and DNS rebinding cannot bypass it, and no proxy is
+// used. A status outside 2xx is an error result "HTTP <code> <text>". HTML
+// is converted with github.com/JohannesKaufmann/html-to-markdown/v2
+// (markdown) or golang.org/x/net/html (text); binary content is reported,
+// not returned.
+//
+// # Outputs
+//
+// Every Output is valid UTF-8 (invalid bytes become U+FFFD) and at most
+// [Options.MaxOutputBytes] long; a longer one keeps its head and tail and
+// says how many bytes were cut. read, grep and glob stop early instead and
+// say how to get the rest. Files that are not UTF-8 text (a NUL byte or
+// invalid UTF-8 in the first 8 KiB) are reported as binary. Nothing in this
+// package logs commands, file contents or fetched bodies.
+//
+// # Pending requests
+//
+// question does not block: its first call returns a successful Result with
+// a [toolnexus.PendingRequest] (kind "question") under
+// Metadata[toolnexus.PendingKey]; detect it with [toolnexus.PendingFrom].
+// Re-run the same call with the answer attached by [toolnexus.WithAnswer]:
+// the tool then returns the answer's data as JSON, or an error result when
+// the answer has ok:false.
+package builtin

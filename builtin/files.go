@@ -1,0 +1,315 @@
+package builtin
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolnexus/toolnexus"
+)
+
+const (
+	// defaultReadLimit is the number of lines read returns when the call
+	// gives no limit.
+	defaultReadLimit = 2000
+	// maxLineBytes cuts longer lines in read and grep output.
+	maxLineBytes = 2000
+	// sniffBytes is how much of a file is examined to tell text from binary.
+	sniffBytes = 8 << 10
+)
+
+// isBinary reports whether a file that starts with b is not UTF-8 text: a
+// NUL byte, or invalid UTF-8 other than a rune cut at the end of b.
+func isBinary(b []byte) bool {
+	if bytes.IndexByte(b, 0) >= 0 {
+		return true
+	}
+	for i := 0; i < utf8.UTFMax && i <= len(b); i++ {
+		if utf8.Valid(b[:len(b)-i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func binaryError(p string, size int64) error {
+	return fmt.Errorf("%q is a binary file (%d bytes), not shown; these tools work on UTF-8 text files only", p, size)
+}
+
+// ---- read ------------------------------------------------------------------
+
+type readArgs struct {
+	Path   string `json:"path" jsonschema_description:"File to read: relative to the workspace root, or absolute inside the workspace."`
+	Offset int    `json:"offset,omitempty" jsonschema_description:"First line to return, 1-based (default 1)." validate:"omitempty,min=1"`
+	Limit  int    `json:"limit,omitempty" jsonschema_description:"Maximum number of lines to return (default 2000)." validate:"omitempty,min=1"`
+}
+
+const readDesc = `Read a UTF-8 text file in the workspace and return its lines exactly as stored. ` +
+	`Use offset (1-based line number) and limit (number of lines) to read a window of a long file; ` +
+	`by default the first 2000 lines are returned. When more lines follow, the output ends with a note ` +
+	`giving the offset to continue from. Lines longer than 2000 bytes are cut. ` +
+	`Binary files are reported as binary, not shown. Paths outside the workspace are refused.`
+
+func readTool(e *env) (toolnexus.Tool, error) {
+	return newTool(e, "read", "Read file", readDesc,
+		toolnexus.Annotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}, 0,
+		func(ctx context.Context, a readArgs) toolnexus.Result { return textResult(e.read(a)) })
+}
+
+func (e *env) read(a readArgs) (string, error) {
+	rel, err := e.rel(a.Path)
+	if err != nil {
+		return "", err
+	}
+	root, err := e.open()
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	f, err := root.Open(rel)
+	if err != nil {
+		return "", fsErr(a.Path, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", fsErr(a.Path, err)
+	}
+	if fi.IsDir() {
+		return "", fmt.Errorf("%q is a directory; use glob to list its files", a.Path)
+	}
+	br := bufio.NewReaderSize(f, 64<<10)
+	head, _ := br.Peek(sniffBytes)
+	if isBinary(head) {
+		return "", binaryError(a.Path, fi.Size())
+	}
+	if fi.Size() == 0 {
+		return "(empty file)", nil
+	}
+	offset := max(a.Offset, 1)
+	limit := a.Limit
+	if limit <= 0 {
+		limit = defaultReadLimit
+	}
+	budget := e.opts.MaxOutputBytes - 200 // room for the closing note
+	var out strings.Builder
+	n := 0     // lines seen
+	shown := 0 // lines written
+	more := false
+	for {
+		line, err := readLine(br)
+		if len(line) > 0 {
+			n++
+			if n >= offset {
+				if shown == limit {
+					more = true
+					break
+				}
+				if out.Len()+len(line) > budget && shown > 0 {
+					more = true
+					n-- // this line is not shown
+					break
+				}
+				out.WriteString(line)
+				shown++
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return "", fsErr(a.Path, err)
+		}
+	}
+	if shown == 0 {
+		return "", fmt.Errorf("offset %d is past the end of %q, which has %d lines", offset, a.Path, n)
+	}
+	if more {
+		s := out.String()
+		if !strings.HasSuffix(s, "\n") {
+			out.WriteByte('\n')
+		}
+		last := offset + shown - 1
+		fmt.Fprintf(&out, "[showing lines %d-%d; more lines follow: continue with offset=%d]", offset, last, last+1)
+	}
+	return out.String(), nil
+}
+
+// readLine returns the next line including its "\n" (the last line may lack
+// it). A line longer than maxLineBytes is cut and marked; the rest of it is
+// skipped.
+func readLine(br *bufio.Reader) (string, error) {
+	var b []byte
+	cut := 0
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if room := maxLineBytes - len(b); room > 0 {
+			b = append(b, chunk[:min(room, len(chunk))]...)
+			cut += len(chunk) - min(room, len(chunk))
+		} else {
+			cut += len(chunk)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if cut > 0 {
+			nl := bytes.HasSuffix(chunk, []byte("\n"))
+			b = b[:runeStart(string(b), len(b))]
+			b = fmt.Appendf(b, "... [line cut: %d more bytes]", cut)
+			if nl {
+				b = append(b, '\n')
+			}
+		}
+		return string(b), err
+	}
+}
+
+// ---- write -----------------------------------------------------------------
+
+type writeArgs struct {
+	Path    string `json:"path" jsonschema_description:"File to create or overwrite: relative to the workspace root, or absolute inside the workspace."`
+	Content string `json:"content" jsonschema_description:"The complete new content of the file."`
+}
+
+const writeDesc = `Create a file in the workspace, or overwrite it, with the given content; missing parent ` +
+	`directories are created. The output says how many bytes were written. To change part of an existing ` +
+	`file prefer edit. Paths outside the workspace are refused.`
+
+func writeTool(e *env) (toolnexus.Tool, error) {
+	return newTool(e, "write", "Write file", writeDesc,
+		toolnexus.Annotations{DestructiveHint: new(true), IdempotentHint: true, OpenWorldHint: new(false)}, 0,
+		func(ctx context.Context, a writeArgs) toolnexus.Result { return textResult(e.write(a)) })
+}
+
+func (e *env) write(a writeArgs) (string, error) {
+	rel, err := e.rel(a.Path)
+	if err != nil {
+		return "", err
+	}
+	if rel == "." {
+		return "", fmt.Errorf("path %q is the workspace root, not a file", a.Path)
+	}
+	root, err := e.open()
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	if dir := filepath.Dir(rel); dir != "." {
+		if err := root.MkdirAll(dir, 0o755); err != nil {
+			return "", fsErr(a.Path, err)
+		}
+	}
+	if fi, err := root.Stat(rel); err == nil && fi.IsDir() {
+		return "", fmt.Errorf("%q is a directory", a.Path)
+	}
+	if err := root.WriteFile(rel, []byte(a.Content), 0o644); err != nil {
+		return "", fsErr(a.Path, err)
+	}
+	return fmt.Sprintf("wrote %d bytes to %s", len(a.Content), display(rel)), nil
+}
+
+// ---- edit ------------------------------------------------------------------
+
+type editArgs struct {
+	Path       string `json:"path" jsonschema_description:"File to change: relative to the workspace root, or absolute inside the workspace."`
+	OldString  string `json:"oldString" jsonschema_description:"The exact text to replace, including whitespace and indentation."`
+	NewString  string `json:"newString" jsonschema_description:"The text to put in its place."`
+	ReplaceAll bool   `json:"replaceAll,omitempty" jsonschema_description:"Replace every occurrence (default false: oldString must occur exactly once)."`
+}
+
+const editDesc = `Replace an exact string in a text file in the workspace. oldString must match the file ` +
+	`exactly, including whitespace and indentation, and must occur exactly once unless replaceAll is true; ` +
+	`otherwise the call fails and the file is left unchanged. Read the file first. ` +
+	`Paths outside the workspace are refused.`
+
+func editTool(e *env) (toolnexus.Tool, error) {
+	return newTool(e, "edit", "Edit file", editDesc,
+		toolnexus.Annotations{DestructiveHint: new(true), OpenWorldHint: new(false)}, 0,
+		func(ctx context.Context, a editArgs) toolnexus.Result { return textResult(e.edit(a)) })
+}
+
+func (e *env) edit(a editArgs) (string, error) {
+	if a.OldString == "" {
+		return "", errors.New("oldString must not be empty; use write to create a file")
+	}
+	if a.OldString == a.NewString {
+		return "", errors.New("oldString and newString are identical; nothing to change")
+	}
+	rel, err := e.rel(a.Path)
+	if err != nil {
+		return "", err
+	}
+	root, err := e.open()
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	data, mode, err := readText(root, rel, a.Path)
+	if err != nil {
+		return "", err
+	}
+	content := string(data)
+	n := strings.Count(content, a.OldString)
+	switch {
+	case n == 0:
+		return "", fmt.Errorf("oldString was not found in %q; it must match exactly, including whitespace and indentation (read the file first)", a.Path)
+	case n > 1 && !a.ReplaceAll:
+		return "", fmt.Errorf("oldString occurs %d times in %q; include more surrounding text to make it unique, or set replaceAll to replace every occurrence", n, a.Path)
+	}
+	if a.ReplaceAll {
+		content = strings.ReplaceAll(content, a.OldString, a.NewString)
+	} else {
+		content = strings.Replace(content, a.OldString, a.NewString, 1)
+	}
+	if err := root.WriteFile(rel, []byte(content), mode); err != nil {
+		return "", fsErr(a.Path, err)
+	}
+	word := "occurrences"
+	if n == 1 {
+		word = "occurrence"
+	}
+	return fmt.Sprintf("replaced %d %s in %s", n, word, display(rel)), nil
+}
+
+// readText reads a whole text file of at most MaxFileBytes through root and
+// returns it with its permission bits. p is the path as the model wrote it,
+// for messages.
+func readText(root *os.Root, rel, p string) ([]byte, fs.FileMode, error) {
+	f, err := root.Open(rel)
+	if err != nil {
+		return nil, 0, fsErr(p, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, fsErr(p, err)
+	}
+	if fi.IsDir() {
+		return nil, 0, fmt.Errorf("%q is a directory", p)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, fmt.Errorf("%q is not a regular file", p)
+	}
+	if fi.Size() > MaxFileBytes {
+		return nil, 0, fmt.Errorf("%q is too large (%d bytes; the limit is %d)", p, fi.Size(), MaxFileBytes)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, 0, fsErr(p, err)
+	}
+	if len(data) > MaxFileBytes {
+		return nil, 0, fmt.Errorf("%q is too large (the limit is %d bytes)", p, MaxFileBytes)
+	}
+	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
+		return nil, 0, binaryError(p, int64(len(data)))
+	}
+	return data, fi.Mode().Perm(), nil
+}

@@ -1,0 +1,281 @@
+package builtin
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/toolnexus/toolnexus"
+)
+
+const (
+	// defaultSearchLimit is the limit of grep and glob when a call gives none.
+	defaultSearchLimit = 100
+	// maxMatchLineBytes cuts matched lines in grep output.
+	maxMatchLineBytes = 500
+)
+
+// skipDirs are directories grep and glob never descend into (unless the
+// search starts inside one).
+var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, "node_modules": true}
+
+// walk calls fn for every non-directory entry under dir (slash-separated,
+// relative to the root), in lexical order, skipping skipDirs and entries it
+// cannot read. fn returns errStop to end the walk.
+func walk(ctx context.Context, fsys fs.FS, dir string, fn func(p string, d fs.DirEntry) error) error {
+	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		if err != nil {
+			if p == dir {
+				return err
+			}
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if p != dir && skipDirs[d.Name()] {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		return fn(p, d)
+	})
+	if errors.Is(err, errStop) {
+		return nil
+	}
+	return err
+}
+
+var errStop = errors.New("stop")
+
+// searchRoot resolves the directory argument of grep and glob. It returns
+// the slash path for root.FS() and whether it names a single file.
+func (e *env) searchRoot(root *os.Root, p string) (string, bool, error) {
+	rel, err := e.rel(p)
+	if err != nil {
+		return "", false, err
+	}
+	fi, err := root.Stat(rel)
+	if err != nil {
+		return "", false, fsErr(p, err)
+	}
+	return display(rel), !fi.IsDir(), nil
+}
+
+// ---- grep ------------------------------------------------------------------
+
+type grepArgs struct {
+	Pattern string `json:"pattern" jsonschema_description:"Regular expression (RE2 syntax) to search for, matched against each line."`
+	Path    string `json:"path,omitempty" jsonschema_description:"Directory (or file) to search, relative to the workspace root (default: the workspace root)."`
+	Include string `json:"include,omitempty" jsonschema_description:"Only search files matching this glob, e.g. *.go or src/**/*.{ts,tsx}; a pattern without / is matched against file names."`
+	Limit   int    `json:"limit,omitempty" jsonschema_description:"Maximum number of matching lines to return (default 100)." validate:"omitempty,min=1"`
+}
+
+const grepDesc = `Search the contents of text files in the workspace with a regular expression (RE2 syntax). ` +
+	`Returns one line per match as file:line:text, with file relative to the workspace root, in path order, ` +
+	`at most limit matches (default 100). Binary files and .git, .hg, .svn and node_modules directories are ` +
+	`skipped. Use include to restrict the files searched.`
+
+func grepTool(e *env) (toolnexus.Tool, error) {
+	return newTool(e, "grep", "Search file contents", grepDesc,
+		toolnexus.Annotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}, 0,
+		func(ctx context.Context, a grepArgs) toolnexus.Result { return textResult(e.grep(ctx, a)) })
+}
+
+// includeMatcher returns a function reporting whether a file (slash path
+// relative to the search directory) passes the include glob.
+func includeMatcher(include string) (func(rel string) bool, error) {
+	if include == "" {
+		return func(string) bool { return true }, nil
+	}
+	if !doublestar.ValidatePattern(include) {
+		return nil, fmt.Errorf("include %q is not a valid glob pattern", include)
+	}
+	if !strings.Contains(include, "/") {
+		return func(rel string) bool { ok, _ := doublestar.Match(include, path.Base(rel)); return ok }, nil
+	}
+	return func(rel string) bool { ok, _ := doublestar.Match(include, rel); return ok }, nil
+}
+
+func (e *env) grep(ctx context.Context, a grepArgs) (string, error) {
+	re, err := regexp.Compile(a.Pattern)
+	if err != nil {
+		return "", fmt.Errorf("pattern is not a valid regular expression: %v", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+	}
+	include, err := includeMatcher(a.Include)
+	if err != nil {
+		return "", err
+	}
+	limit := a.Limit
+	if limit <= 0 {
+		limit = defaultSearchLimit
+	}
+	root, err := e.open()
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	dir, single, err := e.searchRoot(root, a.Path)
+	if err != nil {
+		return "", err
+	}
+	fsys := root.FS()
+	var out strings.Builder
+	matches := 0
+	more := false
+	search := func(p string) error {
+		f, err := fsys.Open(p)
+		if err != nil {
+			return nil // unreadable, or a link out of the workspace
+		}
+		defer f.Close()
+		data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+		if err != nil || len(data) > MaxFileBytes || isBinary(data[:min(len(data), sniffBytes)]) {
+			return nil
+		}
+		for n := 1; len(data) > 0; n++ {
+			line := data
+			if i := bytes.IndexByte(data, '\n'); i >= 0 {
+				line, data = data[:i], data[i+1:]
+			} else {
+				data = nil
+			}
+			line = bytes.TrimSuffix(line, []byte("\r"))
+			if !re.Match(line) {
+				continue
+			}
+			if matches == limit {
+				more = true
+				return errStop
+			}
+			matches++
+			text := string(line)
+			if len(text) > maxMatchLineBytes {
+				text = text[:runeStart(text, maxMatchLineBytes)] + "..."
+			}
+			fmt.Fprintf(&out, "%s:%d:%s\n", p, n, text)
+			if out.Len() > e.opts.MaxOutputBytes {
+				more = true
+				return errStop
+			}
+		}
+		return nil
+	}
+	if single {
+		err = search(dir)
+		if errors.Is(err, errStop) {
+			err = nil
+		}
+	} else {
+		err = walk(ctx, fsys, dir, func(p string, d fs.DirEntry) error {
+			rel := p
+			if dir != "." {
+				rel = strings.TrimPrefix(p, dir+"/")
+			}
+			if !include(rel) {
+				return nil
+			}
+			return search(p)
+		})
+	}
+	if err != nil {
+		return "", searchErr(a.Path, err)
+	}
+	if matches == 0 {
+		return "no matches", nil
+	}
+	if more {
+		fmt.Fprintf(&out, "[showing the first %d matches; there are more: narrow the pattern, path or include, or raise limit]", matches)
+	}
+	return strings.TrimSuffix(out.String(), "\n"), nil
+}
+
+func searchErr(p string, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("search stopped: %v", err)
+	}
+	return fsErr(p, err)
+}
+
+// ---- glob ------------------------------------------------------------------
+
+type globArgs struct {
+	Pattern string `json:"pattern" jsonschema_description:"Glob pattern matched against paths relative to path, e.g. **/*.go or src/*.{ts,tsx}; ** matches any number of directories."`
+	Path    string `json:"path,omitempty" jsonschema_description:"Directory to search in, relative to the workspace root (default: the workspace root)."`
+	Limit   int    `json:"limit,omitempty" jsonschema_description:"Maximum number of paths to return (default 100)." validate:"omitempty,min=1"`
+}
+
+const globDesc = `Find files in the workspace whose path matches a glob pattern (** matches any number of ` +
+	`directories, {a,b} alternatives). Returns matching files relative to the workspace root, one per line, ` +
+	`in path order, at most limit (default 100). The .git, .hg, .svn and node_modules directories are skipped.`
+
+func globTool(e *env) (toolnexus.Tool, error) {
+	return newTool(e, "glob", "Find files", globDesc,
+		toolnexus.Annotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}, 0,
+		func(ctx context.Context, a globArgs) toolnexus.Result { return textResult(e.glob(ctx, a)) })
+}
+
+func (e *env) glob(ctx context.Context, a globArgs) (string, error) {
+	pattern := strings.TrimPrefix(a.Pattern, "./")
+	if pattern == "" || !doublestar.ValidatePattern(pattern) {
+		return "", fmt.Errorf("pattern %q is not a valid glob pattern", a.Pattern)
+	}
+	limit := a.Limit
+	if limit <= 0 {
+		limit = defaultSearchLimit
+	}
+	root, err := e.open()
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	dir, single, err := e.searchRoot(root, a.Path)
+	if err != nil {
+		return "", err
+	}
+	if single {
+		return "", fmt.Errorf("path %q is a file, not a directory", a.Path)
+	}
+	var out strings.Builder
+	found := 0
+	more := false
+	err = walk(ctx, root.FS(), dir, func(p string, d fs.DirEntry) error {
+		rel := p
+		if dir != "." {
+			rel = strings.TrimPrefix(p, dir+"/")
+		}
+		if ok, _ := doublestar.Match(pattern, rel); !ok {
+			return nil
+		}
+		if found == limit {
+			more = true
+			return errStop
+		}
+		found++
+		out.WriteString(p)
+		out.WriteByte('\n')
+		return nil
+	})
+	if err != nil {
+		return "", searchErr(a.Path, err)
+	}
+	if found == 0 {
+		return "no files match", nil
+	}
+	if more {
+		fmt.Fprintf(&out, "[showing the first %d files; there are more: narrow the pattern or path, or raise limit]", found)
+	}
+	return strings.TrimSuffix(out.String(), "\n"), nil
+}
