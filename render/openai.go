@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"errors"
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/internal/jsonx"
@@ -93,4 +94,99 @@ func (ts OpenAITools) AppendJSON(dst []byte) []byte {
 		dst = append(dst, "}}"...)
 	}
 	return append(dst, ']')
+}
+
+// OpenAIOptions configure [OpenAIWith] and [OpenAIResponsesWith]. The zero
+// value renders every schema unchanged with strict mode off.
+type OpenAIOptions struct {
+	// Strict turns on OpenAI strict mode (Structured Outputs for function
+	// calling): each tool gets "strict":true and a rewritten copy of its
+	// schema, as documented on [OpenAIStrict]. A schema that cannot be made
+	// strict is an error (*SchemaError wrapping ErrNotStrict or
+	// ErrSchemaLimit) naming the tool and the JSON path, unless Fallback is
+	// set.
+	Strict bool
+
+	// Fallback, together with Strict, renders a tool whose schema cannot be
+	// made strict (free-form map, a value of any type, a limit exceeded)
+	// with "strict":false and its schema unchanged, instead of failing the
+	// whole list. Other tools stay strict. This mirrors what the Responses
+	// API does by itself when "strict" is omitted. Schemas that are not
+	// valid JSON object schemas (ErrUnsupportedSchema) still fail.
+	Fallback bool
+}
+
+// OpenAIStrict renders tools for Chat Completions in strict mode:
+// OpenAIWith(tools, OpenAIOptions{Strict: true}).
+//
+// Each tool's schema is rewritten into a copy (the input bytes are never
+// modified) following "Supported schemas" in OpenAI's Structured Outputs
+// guide (https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas):
+//   - every object gets "additionalProperties":false and lists all of its
+//     properties in "required", in property order; an object without
+//     properties gets "properties":{} and "required":[]
+//   - a property that was optional becomes nullable: "type":"T" turns into
+//     ["T","null"], null is appended to its enum, a const becomes a
+//     two-value enum, an anyOf gains {"type":"null"}, a $ref is wrapped as
+//     {"anyOf":[{"$ref":…},{"type":"null"}]}. Registry.Execute treats null
+//     for an optional property as absent, so a model obeying the strict
+//     schema never gets an error for it, while the string "null" is still
+//     no valid enum value.
+//   - oneOf becomes anyOf; $defs and local $ref (recursion included) are kept
+//   - keywords strict mode does not take (default, examples, uniqueItems,
+//     formats outside date-time, time, date, duration, email, hostname,
+//     ipv4, ipv6, uuid, …) are dropped from the copy; Execute still
+//     enforces them
+//
+// Not strictable, an error wrapping [ErrNotStrict]: a free-form map
+// (additionalProperties is a schema or true), a value of any type ({}, or
+// an array without items), allOf, not, if/then/else, patternProperties,
+// propertyNames, dependent*, unevaluated*, contains, prefixItems, a type
+// array with two non-null types, a non-local $ref, anyOf at the root. Over
+// a limit ([StrictMaxDepth] object levels, [StrictMaxProperties]
+// properties, [StrictMaxEnumValues] enum values, [StrictMaxStringLength]
+// characters): an error wrapping [ErrSchemaLimit]. Set
+// OpenAIOptions.Fallback to render such tools with "strict":false instead.
+//
+// Rewritten schemas are cached by their input bytes, so rendering the same
+// tools again costs a map lookup per tool.
+func OpenAIStrict(tools []toolnexus.Tool) (OpenAITools, error) {
+	return OpenAIWith(tools, OpenAIOptions{Strict: true})
+}
+
+// OpenAIWith renders tools for Chat Completions with options. With the zero
+// OpenAIOptions its output equals [OpenAI]'s and the error is nil; with
+// Strict it is [OpenAIStrict]'s, and every entry carries an explicit
+// "strict" (true, or false for a Fallback tool).
+func OpenAIWith(tools []toolnexus.Tool, opts OpenAIOptions) (OpenAITools, error) {
+	if !opts.Strict {
+		return OpenAI(tools), nil
+	}
+	out := make(OpenAITools, len(tools))
+	flags := make([]bool, len(tools)) // Strict points here; one allocation per list
+	for i := range tools {
+		t := &tools[i]
+		params, strict, err := strictParams(t, opts, "render.OpenAIStrict")
+		if err != nil {
+			return nil, err
+		}
+		flags[i] = strict
+		out[i] = OpenAITool{Type: "function", Function: OpenAIFunction{
+			Name: t.Name, Description: t.Description, Parameters: params, Strict: &flags[i],
+		}}
+	}
+	return out, nil
+}
+
+// strictParams returns the strict form of t's schema, or with Fallback its
+// unchanged schema and strict=false when it cannot be made strict.
+func strictParams(t *toolnexus.Tool, opts OpenAIOptions, renderer string) (json.RawMessage, bool, error) {
+	params, err := strictCache.get(schemaOf(t), strictSchema)
+	if err == nil {
+		return params, true, nil
+	}
+	if opts.Fallback && (errors.Is(err, ErrNotStrict) || errors.Is(err, ErrSchemaLimit)) {
+		return schemaOf(t), false, nil
+	}
+	return nil, false, withTool(err, renderer, t.Name)
 }

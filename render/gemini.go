@@ -1,0 +1,573 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/internal/jsonx"
+)
+
+// geminiKeywords is the one allowlist of schema keywords Gemini's
+// "parameters" accepts: exactly the JSON fields of genai.Schema
+// (google.golang.org/genai v1.77.0, types.go), Gemini's OpenAPI 3.0 subset.
+// The proto parser behind the API rejects any other key ("Unknown name
+// \"additionalProperties\" … Cannot find field"). Sorted.
+var geminiKeywords = []string{
+	"anyOf", "default", "description", "enum", "example", "format", "items",
+	"maxItems", "maxLength", "maxProperties", "maximum", "minItems", "minLength",
+	"minProperties", "minimum", "nullable", "pattern", "properties",
+	"propertyOrdering", "required", "title", "type",
+}
+
+var geminiAllowed = func() map[string]bool {
+	m := make(map[string]bool, len(geminiKeywords))
+	for _, k := range geminiKeywords {
+		m[k] = true
+	}
+	return m
+}()
+
+// GeminiKeywords returns the schema keywords [Gemini] may emit in
+// "parameters", sorted: the JSON fields of genai.Schema. Every other
+// keyword is rewritten or dropped. The slice is a copy.
+func GeminiKeywords() []string { return slices.Clone(geminiKeywords) }
+
+// DefaultGeminiRecursionDepth is how many times [Gemini] inlines a $ref
+// inside its own expansion when GeminiOptions.RecursionDepth is zero.
+const DefaultGeminiRecursionDepth = 3
+
+// GeminiOptions configure [GeminiWith]. The zero value gives [Gemini].
+type GeminiOptions struct {
+	// JSONSchema sends each tool's InputSchema unchanged as
+	// "parametersJsonSchema" (full JSON Schema: $ref, $defs, type arrays,
+	// additionalProperties) instead of the rewritten "parameters". The two
+	// fields are mutually exclusive in the API (genai FunctionDeclaration).
+	// A nil schema is sent as {"type":"object"}.
+	JSONSchema bool
+
+	// RecursionDepth is how many times one $ref may be inlined inside its
+	// own expansion (recursive types such as a tree Node); zero means
+	// DefaultGeminiRecursionDepth. Below that depth the reference becomes
+	// {"type":"OBJECT"} with the definition's description: the model cannot
+	// see deeper levels, and Execute still accepts them.
+	RecursionDepth int
+}
+
+// GeminiFunctionDeclaration is one function declaration of a Gemini tool
+// (genai.FunctionDeclaration):
+//
+//	{"name":…,"description":…,"parameters":{…}}
+//
+// Exactly one of Parameters and ParametersJSONSchema is set, or neither
+// for a tool without arguments. Source: Gemini API reference,
+// FunctionDeclaration (https://ai.google.dev/api/caching#FunctionDeclaration).
+type GeminiFunctionDeclaration struct {
+	Name                 string          `json:"name"`
+	Description          string          `json:"description"`
+	Parameters           json.RawMessage `json:"parameters,omitempty"`           // OpenAPI subset, see Gemini
+	ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema,omitempty"` // full JSON Schema, see GeminiOptions
+}
+
+// GeminiTool is one Gemini tool (genai.Tool) holding function declarations.
+type GeminiTool struct {
+	FunctionDeclarations []GeminiFunctionDeclaration `json:"functionDeclarations"`
+}
+
+// GeminiTools is the "tools" array of a Gemini generateContent request.
+// [Gemini] always returns exactly one element wrapping every declaration.
+type GeminiTools []GeminiTool
+
+// Gemini renders tools for the Gemini API: GeminiWith(tools, GeminiOptions{}).
+//
+// The result is always ONE tool wrapping all declarations,
+// [{"functionDeclarations":[…]}], in the order given; with no tools it is
+// still [{"functionDeclarations":[]}]. Gemini rejects an empty declaration
+// list ("tools[0].tool_type: required one_of 'tool_type' must have one
+// initialized field"), so a caller with no tools omits "tools" (and
+// "toolConfig") from the request instead of sending this value.
+//
+// "parameters" takes only Gemini's OpenAPI subset ([GeminiKeywords]), so
+// each schema is rewritten into a copy (the input bytes are never modified):
+//   - keywords outside the allowlist are dropped (additionalProperties,
+//     $schema, $defs, exclusiveMinimum/Maximum, multipleOf, uniqueItems,
+//     allOf, not, …); only schema keywords are touched, so a property
+//     NAMED "pattern", "format", "default", "type" or "items" survives
+//   - types are upper-cased ("STRING", "OBJECT", …); ["T","null"] becomes
+//     "type":"T","nullable":true; a type array with several non-null types
+//     becomes an anyOf of one schema per type
+//   - every $ref is inlined (local JSON Pointers: "#", "#/$defs/Name", …);
+//     a recursive reference is inlined GeminiOptions.RecursionDepth times
+//     and then becomes {"type":"OBJECT"} (with the definition's description)
+//   - const becomes a one-value enum; oneOf becomes anyOf; an anyOf member
+//     {"type":"null"} becomes nullable:true
+//   - enums must be strings of a STRING: a string enum is kept (type
+//     "STRING"); a null enum value becomes nullable:true; an enum with
+//     non-string values (integers, numbers, booleans) is removed and its
+//     values are appended to the description ("Allowed values: 1, 2, 3."),
+//     keeping the INTEGER/NUMBER/BOOLEAN type so the model still sends a
+//     number, which Execute checks against the enum
+//   - formats other than "date-time" and "enum" are dropped
+//   - a schema with no type ({}, "any" in Go) becomes
+//     {"type":"STRING"} with "Any JSON value." added to its description
+//     (Gemini has no "any" type; Execute accepts whatever JSON is sent); an
+//     ARRAY without items gets such items
+//   - an object with no properties (a Go map, a free-form object) is
+//     rendered without "properties" ({"type":"OBJECT"}), never with an
+//     empty one; "required" keeps only names that are in "properties"
+//   - a tool with no parameters (no properties at the root) gets no
+//     "parameters" at all, as the Gemini API requires
+//
+// Every constraint dropped here is still enforced by Registry.Execute for
+// typed tools. Errors are *SchemaError values wrapping ErrUnsupportedSchema
+// (not valid JSON, root not {"type":"object",…}, a $ref that does not
+// resolve). Rewritten schemas are cached by their input bytes.
+//
+// Source: WIRE.md §5; genai.Schema and FunctionDeclaration
+// (google.golang.org/genai v1.77.0); Gemini function-calling guide
+// (https://ai.google.dev/gemini-api/docs/function-calling).
+func Gemini(tools []toolnexus.Tool) (GeminiTools, error) {
+	return GeminiWith(tools, GeminiOptions{})
+}
+
+// GeminiWith renders tools for the Gemini API with options; see [Gemini]
+// for the schema rules and [GeminiOptions] for the choices.
+func GeminiWith(tools []toolnexus.Tool, opts GeminiOptions) (GeminiTools, error) {
+	decls := make([]GeminiFunctionDeclaration, len(tools))
+	depth := opts.RecursionDepth
+	if depth <= 0 {
+		depth = DefaultGeminiRecursionDepth
+	}
+	var cache *rewriteCache
+	if !opts.JSONSchema {
+		cache = geminiCache(depth)
+	}
+	for i := range tools {
+		t := &tools[i]
+		d := GeminiFunctionDeclaration{Name: t.Name, Description: t.Description}
+		if opts.JSONSchema {
+			d.ParametersJSONSchema = schemaOf(t)
+		} else {
+			p, err := cache.get(schemaOf(t), func(in []byte) (json.RawMessage, error) { return geminiSchema(in, depth) })
+			if err != nil {
+				return nil, withTool(err, "render.Gemini", t.Name)
+			}
+			d.Parameters = p
+		}
+		decls[i] = d
+	}
+	return GeminiTools{{FunctionDeclarations: decls}}, nil
+}
+
+var geminiCaches sync.Map // recursion depth (int) -> *rewriteCache
+
+func geminiCache(depth int) *rewriteCache {
+	if c, ok := geminiCaches.Load(depth); ok {
+		return c.(*rewriteCache)
+	}
+	c, _ := geminiCaches.LoadOrStore(depth, new(rewriteCache))
+	return c.(*rewriteCache)
+}
+
+// MarshalJSON implements json.Marshaler.
+func (ts GeminiTools) MarshalJSON() ([]byte, error) { return ts.AppendJSON(nil), nil }
+
+// AppendJSON appends the JSON array to dst and returns the extended buffer.
+func (ts GeminiTools) AppendJSON(dst []byte) []byte {
+	dst = append(dst, '[')
+	for i := range ts {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `{"functionDeclarations":[`...)
+		for j := range ts[i].FunctionDeclarations {
+			if j > 0 {
+				dst = append(dst, ',')
+			}
+			d := &ts[i].FunctionDeclarations[j]
+			dst = append(dst, `{"name":`...)
+			dst = jsonx.AppendString(dst, d.Name)
+			dst = append(dst, `,"description":`...)
+			dst = jsonx.AppendString(dst, d.Description)
+			if len(d.Parameters) > 0 {
+				dst = append(append(dst, `,"parameters":`...), d.Parameters...)
+			}
+			if len(d.ParametersJSONSchema) > 0 {
+				dst = append(append(dst, `,"parametersJsonSchema":`...), d.ParametersJSONSchema...)
+			}
+			dst = append(dst, '}')
+		}
+		dst = append(dst, "]}"...)
+	}
+	return append(dst, ']')
+}
+
+// geminiSchema returns the "parameters" form of the schema in, or nil when
+// the tool takes no parameters.
+func geminiSchema(in []byte, depth int) (json.RawMessage, error) {
+	tree, err := jsonx.Parse(in)
+	if err != nil {
+		return nil, &SchemaError{Msg: "the schema is not valid JSON: " + err.Error(), Err: ErrUnsupportedSchema}
+	}
+	root, ok := tree.(*jsonx.Object)
+	if !ok || !hasType(root, "object") {
+		return nil, &SchemaError{Msg: `the root must be {"type":"object",…}`, Err: ErrUnsupportedSchema}
+	}
+	g := &geminiRewriter{root: root, depth: depth}
+	out, err := g.node(root, "")
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := out.Get("properties"); !ok {
+		return nil, nil // no-argument tool: Gemini wants no "parameters"
+	}
+	return jsonx.Marshal(out), nil
+}
+
+type geminiRewriter struct {
+	root  *jsonx.Object
+	depth int
+	stack []string // $refs being inlined
+}
+
+func anyValue(desc any) *jsonx.Object {
+	d := "Any JSON value."
+	if s, ok := desc.(string); ok && s != "" {
+		d = s + " " + d
+	}
+	return &jsonx.Object{Keys: []string{"type", "description"}, Vals: []any{"STRING", d}}
+}
+
+func (g *geminiRewriter) node(v any, path string) (*jsonx.Object, error) {
+	o, ok := v.(*jsonx.Object)
+	if !ok {
+		if v == true {
+			return anyValue(nil), nil
+		}
+		return nil, &SchemaError{Path: path, Msg: fmt.Sprintf("the boolean schema %s cannot be expressed for Gemini", jsonx.Marshal(v)), Err: ErrUnsupportedSchema}
+	}
+	if ref, ok := o.Get("$ref"); ok {
+		return g.ref(o, ref, path)
+	}
+
+	out := &jsonx.Object{}
+	typ := ""       // upper-case single type, "" when none
+	var multi []any // several non-null types -> anyOf
+	nullable := false
+	if t, ok := o.Get("type"); ok {
+		switch t := t.(type) {
+		case string:
+			typ = strings.ToUpper(t)
+		case []any:
+			var names []string
+			for _, e := range t {
+				s, _ := e.(string)
+				if s == "null" {
+					nullable = true
+					continue
+				}
+				names = append(names, strings.ToUpper(s))
+			}
+			switch len(names) {
+			case 0:
+				typ = "NULL"
+			case 1:
+				typ = names[0]
+			default:
+				for _, n := range names {
+					multi = append(multi, &jsonx.Object{Keys: []string{"type"}, Vals: []any{n}})
+				}
+			}
+		}
+	}
+	if n, ok := o.Get("nullable"); ok && n == true {
+		nullable = true
+	}
+	var props *jsonx.Object
+	var required []any
+	hasRequired := false
+	var enum []any
+	hasEnum := false
+	for i, k := range o.Keys {
+		val := o.Vals[i]
+		p := path + "/" + pointerToken(k)
+		switch k {
+		case "type":
+			if multi != nil {
+				out.Keys, out.Vals = append(out.Keys, "anyOf"), append(out.Vals, multi)
+			} else {
+				out.Keys, out.Vals = append(out.Keys, "type"), append(out.Vals, typ)
+			}
+		case "nullable":
+			// emitted once, after the type
+		case "const":
+			hasEnum, enum = true, append(enum, val)
+		case "enum":
+			arr, ok := val.([]any)
+			if !ok {
+				return nil, &SchemaError{Path: p, Msg: "enum is not an array", Err: ErrUnsupportedSchema}
+			}
+			hasEnum, enum = true, append(enum, arr...)
+		case "anyOf", "oneOf":
+			arr, ok := val.([]any)
+			if !ok {
+				return nil, &SchemaError{Path: p, Msg: k + " is not an array", Err: ErrUnsupportedSchema}
+			}
+			var alts []any
+			for j, a := range arr {
+				c, err := g.node(a, p+"/"+strconv.Itoa(j))
+				if err != nil {
+					return nil, err
+				}
+				if len(c.Keys) == 1 && c.Keys[0] == "type" && c.Vals[0] == "NULL" {
+					nullable = true
+					continue
+				}
+				alts = append(alts, c)
+			}
+			if len(alts) > 0 {
+				out.Keys, out.Vals = append(out.Keys, "anyOf"), append(out.Vals, alts)
+			}
+		case "properties":
+			po, ok := val.(*jsonx.Object)
+			if !ok {
+				return nil, &SchemaError{Path: p, Msg: "properties is not an object", Err: ErrUnsupportedSchema}
+			}
+			props = &jsonx.Object{}
+			for j, name := range po.Keys {
+				c, err := g.node(po.Vals[j], p+"/"+pointerToken(name))
+				if err != nil {
+					return nil, err
+				}
+				props.Keys, props.Vals = append(props.Keys, name), append(props.Vals, c)
+			}
+			if len(props.Keys) > 0 {
+				out.Keys, out.Vals = append(out.Keys, "properties"), append(out.Vals, props)
+			}
+		case "required":
+			hasRequired = true
+			required, _ = val.([]any)
+		case "items":
+			c, err := g.node(val, p)
+			if err != nil {
+				return nil, err
+			}
+			out.Keys, out.Vals = append(out.Keys, "items"), append(out.Vals, c)
+		case "format":
+			if f, _ := val.(string); f == "date-time" || f == "enum" {
+				out.Keys, out.Vals = append(out.Keys, k), append(out.Vals, val)
+			}
+		default:
+			if geminiAllowed[k] {
+				out.Keys, out.Vals = append(out.Keys, k), append(out.Vals, val)
+			}
+			// anything else is not a Gemini keyword: dropped
+		}
+	}
+
+	if hasEnum {
+		var strs []any
+		var others []string
+		for _, e := range enum {
+			switch e := e.(type) {
+			case nil:
+				nullable = true
+			case string:
+				strs = append(strs, e)
+			default:
+				others = append(others, string(jsonx.Marshal(e)))
+			}
+		}
+		switch {
+		case len(others) == 0 && len(strs) > 0:
+			if typ == "" && multi == nil {
+				typ = "STRING"
+				out.Keys, out.Vals = append([]string{"type"}, out.Keys...), append([]any{"STRING"}, out.Vals...)
+			} else if typ != "STRING" {
+				typ = "STRING"
+				out.Set("type", "STRING")
+			}
+			out.Set("enum", strs)
+		case len(others) > 0:
+			all := others
+			if len(strs) > 0 {
+				all = nil
+				for _, e := range enum {
+					if e != nil {
+						all = append(all, string(jsonx.Marshal(e)))
+					}
+				}
+			}
+			note := "Allowed values: " + strings.Join(all, ", ") + "."
+			if d, ok := out.Get("description"); ok {
+				if s, _ := d.(string); s != "" {
+					note = s + " " + note
+				}
+			}
+			if typ == "" && multi == nil {
+				typ = inferType(enum)
+				out.Keys, out.Vals = append([]string{"type"}, out.Keys...), append([]any{typ}, out.Vals...)
+			}
+			out.Set("description", note)
+		}
+	}
+
+	if typ == "" && multi == nil {
+		if _, ok := out.Get("anyOf"); !ok {
+			switch {
+			case props != nil:
+				typ = "OBJECT"
+			case hasKey(out, "items"):
+				typ = "ARRAY"
+			default:
+				return anyJSONValue(out, nullable), nil
+			}
+			out.Keys, out.Vals = append([]string{"type"}, out.Keys...), append([]any{typ}, out.Vals...)
+		}
+	}
+	if nullable {
+		i := indexOf(out, "type") + 1 // 0 when there is no type: nullable goes first
+		out.Keys = slices.Insert(out.Keys, i, "nullable")
+		out.Vals = slices.Insert(out.Vals, i, any(true))
+	}
+	if typ == "ARRAY" && !hasKey(out, "items") {
+		out.Set("items", anyValue(nil))
+	}
+	if hasRequired && props != nil {
+		var req []any
+		for _, r := range required {
+			if name, ok := r.(string); ok && hasKey(props, name) && !slices.Contains(req, any(name)) {
+				req = append(req, name)
+			}
+		}
+		if len(req) > 0 {
+			out.Set("required", req)
+		}
+	}
+	return out, nil
+}
+
+func hasKey(o *jsonx.Object, k string) bool {
+	_, ok := o.Get(k)
+	return ok
+}
+
+// anyJSONValue turns the keywords of an untyped node into the STRING schema
+// Gemini gets for "any JSON value".
+func anyJSONValue(kw *jsonx.Object, nullable bool) *jsonx.Object {
+	res := &jsonx.Object{Keys: []string{"type"}, Vals: []any{"STRING"}}
+	if nullable {
+		res.Keys, res.Vals = append(res.Keys, "nullable"), append(res.Vals, true)
+	}
+	described := false
+	for i, k := range kw.Keys {
+		v := kw.Vals[i]
+		if k == "description" {
+			v, described = anyValue(v).Vals[1], true
+		}
+		res.Keys, res.Vals = append(res.Keys, k), append(res.Vals, v)
+	}
+	if !described {
+		res.Keys, res.Vals = append(res.Keys, "description"), append(res.Vals, anyValue(nil).Vals[1])
+	}
+	return res
+}
+
+// inferType names the Gemini type of untyped enum values.
+func inferType(vals []any) string {
+	for _, v := range vals {
+		switch v := v.(type) {
+		case json.Number:
+			if strings.ContainsAny(string(v), ".eE") {
+				return "NUMBER"
+			}
+			return "INTEGER"
+		case bool:
+			return "BOOLEAN"
+		case string:
+			return "STRING"
+		}
+	}
+	return "STRING"
+}
+
+// ref inlines the target of a $ref node, keeping its sibling description
+// and title.
+func (g *geminiRewriter) ref(o *jsonx.Object, ref any, path string) (*jsonx.Object, error) {
+	r, _ := ref.(string)
+	target, ok := resolvePointer(g.root, r)
+	if !ok {
+		return nil, &SchemaError{Path: path + "/$ref", Msg: fmt.Sprintf("the $ref %q does not resolve inside the schema", r), Err: ErrUnsupportedSchema}
+	}
+	seen := 0
+	for _, s := range g.stack {
+		if s == r {
+			seen++
+		}
+	}
+	var out *jsonx.Object
+	if seen >= g.depth {
+		// Recursion cut: an object the model cannot look into.
+		out = &jsonx.Object{Keys: []string{"type"}, Vals: []any{"OBJECT"}}
+		if to, ok := target.(*jsonx.Object); ok {
+			if t, ok := to.Get("type"); ok {
+				if s, ok := t.(string); ok {
+					out.Vals[0] = strings.ToUpper(s)
+				}
+			}
+			if d, ok := to.Get("description"); ok {
+				out.Set("description", d)
+			}
+		}
+	} else {
+		g.stack = append(g.stack, r)
+		var err error
+		out, err = g.node(target, path)
+		g.stack = g.stack[:len(g.stack)-1]
+		if err != nil {
+			return nil, err
+		}
+	}
+	for i, k := range o.Keys {
+		if k == "description" || k == "title" {
+			out.Set(k, o.Vals[i])
+		}
+	}
+	return out, nil
+}
+
+// resolvePointer resolves a local JSON reference ("#", "#/$defs/Node").
+func resolvePointer(root *jsonx.Object, ref string) (any, bool) {
+	if ref == "#" {
+		return root, true
+	}
+	rest, ok := strings.CutPrefix(ref, "#/")
+	if !ok {
+		return nil, false
+	}
+	var cur any = root
+	for _, tok := range strings.Split(rest, "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch c := cur.(type) {
+		case *jsonx.Object:
+			v, ok := c.Get(tok)
+			if !ok {
+				return nil, false
+			}
+			cur = v
+		case []any:
+			n, err := strconv.Atoi(tok)
+			if err != nil || n < 0 || n >= len(c) {
+				return nil, false
+			}
+			cur = c[n]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
+}

@@ -1,0 +1,112 @@
+package render
+
+import (
+	"encoding/json"
+
+	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/internal/jsonx"
+)
+
+// MCPTool is one tool of an MCP "tools/list" result:
+//
+//	{"name":…,"title":…,"description":…,"inputSchema":{…},"annotations":{…}}
+//
+// "title" is omitted when empty and "annotations" when nil. Source: MCP
+// specification 2025-06-18 and 2025-11-25, "Tools" (Tool, ToolAnnotations);
+// go-sdk type mcp.Tool.
+type MCPTool struct {
+	Name        string                 `json:"name"`
+	Title       string                 `json:"title,omitempty"`
+	Description string                 `json:"description"`
+	InputSchema json.RawMessage        `json:"inputSchema"` // JSON Schema (2020-12) object
+	Annotations *toolnexus.Annotations `json:"annotations,omitempty"`
+}
+
+// MCPTools is the "tools" array of an MCP tools/list result. Its
+// json.Marshal output is exactly the array; nil marshals as [].
+type MCPTools []MCPTool
+
+// MCP renders tools as MCP tools/list entries, in the order given. The
+// schema is the tool's InputSchema, full JSON Schema, bytes shared not
+// copied ({"type":"object"} when nil, the spec's no-parameter form); MCP
+// needs no schema rewrite. Title and Annotations are copied from the
+// Tool; the annotations object has the keys of [toolnexus.Annotations]
+// (title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint),
+// each omitted when zero as encoding/json's omitempty would.
+func MCP(tools []toolnexus.Tool) MCPTools {
+	out := make(MCPTools, len(tools))
+	for i := range tools {
+		t := &tools[i]
+		out[i] = MCPTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: schemaOf(t), Annotations: t.Annotations}
+	}
+	return out
+}
+
+// MarshalJSON implements json.Marshaler.
+func (ts MCPTools) MarshalJSON() ([]byte, error) { return ts.AppendJSON(nil), nil }
+
+// AppendJSON appends the JSON array to dst and returns the extended buffer.
+func (ts MCPTools) AppendJSON(dst []byte) []byte {
+	dst = append(dst, '[')
+	for i := range ts {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		t := &ts[i]
+		dst = append(dst, `{"name":`...)
+		dst = jsonx.AppendString(dst, t.Name)
+		if t.Title != "" {
+			dst = append(dst, `,"title":`...)
+			dst = jsonx.AppendString(dst, t.Title)
+		}
+		dst = append(dst, `,"description":`...)
+		dst = jsonx.AppendString(dst, t.Description)
+		dst = append(dst, `,"inputSchema":`...)
+		dst = appendSchema(dst, t.InputSchema)
+		if a := t.Annotations; a != nil {
+			dst = appendAnnotations(append(dst, `,"annotations":`...), a)
+		}
+		dst = append(dst, '}')
+	}
+	return append(dst, ']')
+}
+
+// appendAnnotations writes a as encoding/json would (field order, omitempty).
+func appendAnnotations(dst []byte, a *toolnexus.Annotations) []byte {
+	dst = append(dst, '{')
+	n := 0
+	sep := func() {
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		n++
+	}
+	if a.Title != "" {
+		sep()
+		dst = jsonx.AppendString(append(dst, `"title":`...), a.Title)
+	}
+	if a.ReadOnlyHint {
+		sep()
+		dst = append(dst, `"readOnlyHint":true`...)
+	}
+	if a.DestructiveHint != nil {
+		sep()
+		dst = appendBool(append(dst, `"destructiveHint":`...), *a.DestructiveHint)
+	}
+	if a.IdempotentHint {
+		sep()
+		dst = append(dst, `"idempotentHint":true`...)
+	}
+	if a.OpenWorldHint != nil {
+		sep()
+		dst = appendBool(append(dst, `"openWorldHint":`...), *a.OpenWorldHint)
+	}
+	return append(dst, '}')
+}
+
+func appendBool(dst []byte, b bool) []byte {
+	if b {
+		return append(dst, "true"...)
+	}
+	return append(dst, "false"...)
+}

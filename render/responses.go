@@ -1,0 +1,105 @@
+package render
+
+import (
+	"encoding/json"
+
+	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/internal/jsonx"
+)
+
+// OpenAIResponsesTool is one function tool of the OpenAI Responses API
+// "tools" array. It is flat (no "function" wrapper):
+//
+//	{"type":"function","name":…,"description":…,"parameters":{…},"strict":false}
+//
+// Source: OpenAI API reference, Responses, "Create a model response",
+// request body "tools" (FunctionTool); Go SDK type responses.FunctionToolParam.
+type OpenAIResponsesTool struct {
+	Type        string          `json:"type"` // always "function"
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"` // JSON Schema object
+	Strict      bool            `json:"strict"`     // always emitted
+}
+
+// OpenAIResponsesTools is the Responses API "tools" array of function
+// tools. Its json.Marshal output is exactly the array; nil marshals as [].
+type OpenAIResponsesTools []OpenAIResponsesTool
+
+// OpenAIResponses renders tools for the OpenAI Responses API, one
+// {"type":"function","name","description","parameters","strict":false}
+// entry per tool in the order given, with each schema's bytes shared, not
+// copied ({"type":"object"} when nil).
+//
+// "strict" is always explicit because the Responses API, unlike Chat
+// Completions, treats an omitted "strict" as "try to make it strict and fall
+// back silently" (OpenAI function-calling guide, "Strict mode"). Use
+// [OpenAIResponsesWith] with OpenAIOptions{Strict: true} for strict mode.
+func OpenAIResponses(tools []toolnexus.Tool) OpenAIResponsesTools {
+	out := make(OpenAIResponsesTools, len(tools))
+	for i := range tools {
+		t := &tools[i]
+		out[i] = OpenAIResponsesTool{Type: "function", Name: t.Name, Description: t.Description, Parameters: schemaOf(t)}
+	}
+	return out
+}
+
+// OpenAIResponsesWith renders tools for the Responses API with options.
+// With Strict each schema is rewritten exactly as [OpenAIStrict] documents
+// and "strict" is true (false for a Fallback tool); errors are
+// *SchemaError values naming the tool and the JSON path.
+func OpenAIResponsesWith(tools []toolnexus.Tool, opts OpenAIOptions) (OpenAIResponsesTools, error) {
+	if !opts.Strict {
+		return OpenAIResponses(tools), nil
+	}
+	out := make(OpenAIResponsesTools, len(tools))
+	for i := range tools {
+		t := &tools[i]
+		params, strict, err := strictParams(t, opts, "render.OpenAIResponsesWith")
+		if err != nil {
+			return nil, err
+		}
+		out[i] = OpenAIResponsesTool{Type: "function", Name: t.Name, Description: t.Description, Parameters: params, Strict: strict}
+	}
+	return out, nil
+}
+
+// MarshalJSON implements json.Marshaler.
+func (ts OpenAIResponsesTools) MarshalJSON() ([]byte, error) { return ts.AppendJSON(nil), nil }
+
+// AppendJSON appends the JSON array to dst and returns the extended buffer.
+func (ts OpenAIResponsesTools) AppendJSON(dst []byte) []byte {
+	dst = append(dst, '[')
+	for i := range ts {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		t := &ts[i]
+		typ := t.Type
+		if typ == "" {
+			typ = "function"
+		}
+		dst = append(dst, `{"type":`...)
+		dst = jsonx.AppendString(dst, typ)
+		dst = append(dst, `,"name":`...)
+		dst = jsonx.AppendString(dst, t.Name)
+		dst = append(dst, `,"description":`...)
+		dst = jsonx.AppendString(dst, t.Description)
+		dst = append(dst, `,"parameters":`...)
+		dst = appendSchema(dst, t.Parameters)
+		if t.Strict {
+			dst = append(dst, `,"strict":true}`...)
+		} else {
+			dst = append(dst, `,"strict":false}`...)
+		}
+	}
+	return append(dst, ']')
+}
+
+// appendSchema appends raw schema bytes, {"type":"object"} when empty.
+func appendSchema(dst []byte, s json.RawMessage) []byte {
+	if len(s) == 0 {
+		return append(dst, emptySchema...)
+	}
+	return append(dst, s...)
+}
