@@ -1,0 +1,320 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/toolnexus/toolnexus/builtin"
+	"github.com/toolnexus/toolnexus/skill"
+	"github.com/toolnexus/toolnexus/toolkit"
+)
+
+// kitFlags are the flags of every command that builds a toolkit.
+type kitFlags struct {
+	skills     listFlag
+	noBuiltins bool
+	disable    listFlag
+	workspace  string
+}
+
+func (k *kitFlags) register(fs *flag.FlagSet) {
+	k.disable.split = true
+	fs.Var(&k.skills, "skills", "search `DIR` for SKILL.md files (repeatable)")
+	fs.BoolVar(&k.noBuiltins, "no-builtins", false, "leave out every built-in tool")
+	fs.Var(&k.disable, "disable", "leave out the tools `NAME,...` (repeatable)")
+	fs.StringVar(&k.workspace, "workspace", "", "confine the built-in file tools to `DIR` (default: the current directory)")
+}
+
+// build assembles the toolkit the flags describe. Names given to --disable
+// that match no tool get a warning on stderr.
+func (k *kitFlags) build(e *env) (*toolkit.Toolkit, error) {
+	cfg := toolkit.Config{
+		Skills:         k.skills.vals,
+		NoBuiltins:     k.noBuiltins,
+		BuiltinOptions: builtin.Options{Workspace: k.workspace},
+	}
+	if len(k.disable.vals) > 0 {
+		cfg.Builtins = map[string]bool{}
+		for _, n := range k.disable.vals {
+			cfg.Builtins[n] = false
+		}
+	}
+	tk, err := toolkit.Build(e.ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	builtins := builtin.Names()
+	for _, n := range k.disable.vals {
+		if tk.Remove(n) == 0 && !slices.Contains(builtins, n) {
+			fmt.Fprintf(e.stderr, "toolnexus: warning: --disable %s: no tool has that name\n", n)
+		}
+	}
+	return tk, nil
+}
+
+// fail prints err to stderr and returns exitFail.
+func fail(e *env, err error) int {
+	fmt.Fprintf(e.stderr, "toolnexus: %v\n", err)
+	return exitFail
+}
+
+// ---- tools ----
+
+type toolsOpts struct {
+	kit    kitFlags
+	format string
+	indent bool
+	strict bool
+}
+
+var toolsCommand = &command{
+	name:    "tools",
+	args:    "[--skills DIR]... [--format openai|responses|anthropic|gemini|mcp] [--no-builtins] [--disable NAME,...] [--indent]",
+	summary: "print the toolkit's tools as a provider's tool definitions (JSON)",
+	detail: "Builds the toolkit (built-in tools, the skill tool when --skills finds skills)\n" +
+		"and prints its tools, sorted by name, in the shape the chosen provider's API\n" +
+		"takes in its tools field. Nothing is sent anywhere.",
+	flags: func(fs *flag.FlagSet) any {
+		o := &toolsOpts{}
+		o.kit.register(fs)
+		fs.StringVar(&o.format, "format", "openai", "provider `FORMAT`: "+strings.Join(formatNames(), ", "))
+		fs.BoolVar(&o.indent, "indent", false, "pretty-print the JSON")
+		fs.BoolVar(&o.strict, "strict", false, "OpenAI strict mode (openai and responses formats; tools whose schema cannot be strict keep strict:false)")
+		return o
+	},
+	run: func(e *env, opts any, args []string) int {
+		o := opts.(*toolsOpts)
+		if len(args) > 0 {
+			fmt.Fprintf(e.stderr, "toolnexus tools: unexpected argument %q\nRun 'toolnexus tools --help' for usage.\n", args[0])
+			return exitUsage
+		}
+		render, ok := formats[o.format]
+		if !ok {
+			fmt.Fprintf(e.stderr, "toolnexus tools: unknown format %q; formats: %s\n", o.format, strings.Join(formatNames(), ", "))
+			return exitUsage
+		}
+		if o.strict && !strictFormats[o.format] {
+			fmt.Fprintf(e.stderr, "toolnexus tools: --strict applies to the openai and responses formats, not %q\n", o.format)
+			return exitUsage
+		}
+		tk, err := o.kit.build(e)
+		if err != nil {
+			return fail(e, err)
+		}
+		defer tk.Close()
+		out, err := render(tk.Tools(), o.strict)
+		if err != nil {
+			return fail(e, err)
+		}
+		if o.indent {
+			var b bytes.Buffer
+			if err := json.Indent(&b, out, "", "  "); err != nil {
+				return fail(e, err)
+			}
+			out = b.Bytes()
+		}
+		out = append(out, '\n')
+		if _, err := e.stdout.Write(out); err != nil {
+			return fail(e, err)
+		}
+		return exitOK
+	},
+}
+
+// ---- call ----
+
+type callOpts struct {
+	kit    kitFlags
+	asJSON bool
+}
+
+var callCommand = &command{
+	name:    "call",
+	args:    "NAME [ARGS_JSON | -] [--skills DIR]... [--no-builtins] [--disable NAME,...] [--json]",
+	summary: "execute one tool and print its output",
+	detail: "Builds the toolkit and executes the tool NAME with the JSON object ARGS_JSON\n" +
+		"(default {}; - reads it from standard input), exactly as a model's tool call\n" +
+		"would run. The output goes to standard output. When the result is an error\n" +
+		"(unknown tool, invalid arguments, a failed call) its message goes to\n" +
+		"standard error and the exit status is 1.",
+	flags: func(fs *flag.FlagSet) any {
+		o := &callOpts{}
+		o.kit.register(fs)
+		fs.BoolVar(&o.asJSON, "json", false, `print the whole result as JSON ({"output":...,"is_error":...,"metadata":...}) on standard output`)
+		return o
+	},
+	run: func(e *env, opts any, args []string) int {
+		o := opts.(*callOpts)
+		if len(args) == 0 {
+			fmt.Fprintf(e.stderr, "toolnexus call: missing the tool NAME\nRun 'toolnexus call --help' for usage.\n")
+			return exitUsage
+		}
+		if len(args) > 2 {
+			fmt.Fprintf(e.stderr, "toolnexus call: unexpected argument %q (quote the JSON arguments as one word)\nRun 'toolnexus call --help' for usage.\n", args[2])
+			return exitUsage
+		}
+		var raw []byte
+		if len(args) == 2 {
+			raw = []byte(args[1])
+			if args[1] == "-" {
+				b, err := io.ReadAll(e.stdin)
+				if err != nil {
+					return fail(e, fmt.Errorf("reading arguments from standard input: %w", err))
+				}
+				raw = b
+			}
+		}
+		tk, err := o.kit.build(e)
+		if err != nil {
+			return fail(e, err)
+		}
+		defer tk.Close()
+		res := tk.Execute(e.ctx, args[0], raw)
+		if o.asJSON {
+			b, err := json.Marshal(res)
+			if err != nil {
+				return fail(e, err)
+			}
+			fmt.Fprintf(e.stdout, "%s\n", b)
+		} else {
+			w := e.stdout
+			if res.IsError {
+				w = e.stderr
+			}
+			io.WriteString(w, withNewline(res.Output))
+		}
+		if res.IsError {
+			return exitFail
+		}
+		return exitOK
+	},
+}
+
+func withNewline(s string) string {
+	if s == "" || strings.HasSuffix(s, "\n") {
+		return s
+	}
+	return s + "\n"
+}
+
+// ---- skills ----
+
+type skillsOpts struct {
+	skills listFlag
+	asJSON bool
+	prompt bool
+	strict bool
+}
+
+var skillsCommand = &command{
+	name:    "skills",
+	args:    "[--skills DIR]... [--json] [--prompt] [--strict]",
+	summary: "list the skills under folders, and the SKILL.md files skipped with their reasons",
+	detail: "Searches each --skills folder for SKILL.md files, as the toolkit would, and\n" +
+		"lists the skills that load and the files that were skipped, each with its\n" +
+		"reason (missing name, malformed YAML, unreadable, duplicate name). Nothing is\n" +
+		"built; use it to check a skills folder.",
+	flags: func(fs *flag.FlagSet) any {
+		o := &skillsOpts{}
+		fs.Var(&o.skills, "skills", "search `DIR` for SKILL.md files (repeatable)")
+		fs.BoolVar(&o.asJSON, "json", false, `print the inventory as JSON ({"skills":[...],"skipped":[...]})`)
+		fs.BoolVar(&o.prompt, "prompt", false, "print the skills prompt a model would get in its system prompt instead")
+		fs.BoolVar(&o.strict, "strict", false, "exit with status 1 when a SKILL.md file was skipped")
+		return o
+	},
+	run: func(e *env, opts any, args []string) int {
+		o := opts.(*skillsOpts)
+		if len(args) > 0 {
+			fmt.Fprintf(e.stderr, "toolnexus skills: unexpected argument %q (give folders with --skills)\nRun 'toolnexus skills --help' for usage.\n", args[0])
+			return exitUsage
+		}
+		inv, err := skill.Discover(o.skills.vals...)
+		if err != nil {
+			return fail(e, err)
+		}
+		switch {
+		case o.prompt:
+			set, err := skill.New(inv.Skills, skill.Options{})
+			if err != nil {
+				return fail(e, err)
+			}
+			io.WriteString(e.stdout, withNewline(set.SkillsPrompt()))
+		case o.asJSON:
+			if inv.Skills == nil {
+				inv.Skills = []skill.Skill{}
+			}
+			if inv.Skipped == nil {
+				inv.Skipped = []skill.Skipped{}
+			}
+			b, err := json.MarshalIndent(inv, "", "  ")
+			if err != nil {
+				return fail(e, err)
+			}
+			fmt.Fprintf(e.stdout, "%s\n", b)
+		default:
+			printInventory(e.stdout, inv)
+		}
+		if o.strict && len(inv.Skipped) > 0 {
+			return exitFail
+		}
+		return exitOK
+	},
+}
+
+func printInventory(w io.Writer, inv skill.Inventory) {
+	fmt.Fprintf(w, "Skills (%d):\n", len(inv.Skills))
+	if len(inv.Skills) == 0 {
+		fmt.Fprintf(w, "  none\n")
+	}
+	for _, s := range inv.Skills {
+		fmt.Fprintf(w, "  %s  %s\n", s.Name, shortPath(s.Path))
+		desc := strings.Join(strings.Fields(s.Description), " ")
+		if desc == "" {
+			desc = "(no description: not listed in the skills prompt)"
+		}
+		fmt.Fprintf(w, "      %s\n", desc)
+	}
+	fmt.Fprintf(w, "Skipped (%d):\n", len(inv.Skipped))
+	if len(inv.Skipped) == 0 {
+		fmt.Fprintf(w, "  none\n")
+	}
+	for _, s := range inv.Skipped {
+		fmt.Fprintf(w, "  %s: %s", shortPath(s.Path), s.Reason)
+		if s.Detail != "" {
+			fmt.Fprintf(w, ": %s", s.Detail)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// shortPath shows a path relative to the working directory when it is
+// inside it.
+func shortPath(p string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	rel, err := filepath.Rel(wd, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return p
+	}
+	return rel
+}
+
+// ---- formats ----
+
+func formatNames() []string {
+	names := make([]string, 0, len(formats))
+	for n := range formats {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}

@@ -1,0 +1,195 @@
+// Command toolnexus renders, runs and inspects the tools of a toolkit from
+// the command line: the built-in tools, agent skills and (with MCP) server
+// tools, assembled by package toolkit. It needs no API key and no network.
+//
+// Usage:
+//
+//	toolnexus tools  [--skills DIR]... [--format openai|responses|anthropic|gemini|mcp] [--no-builtins] [--disable NAME,...] [--indent]
+//	toolnexus call   NAME [ARGS_JSON | -] [--skills DIR]... [--no-builtins] [--disable NAME,...]
+//	toolnexus skills [--skills DIR]... [--json] [--prompt] [--strict]
+//	toolnexus help   [COMMAND]
+//
+// Every command takes --help. Exit status: 0 on success; 1 when a call
+// returns an error result or the toolkit cannot be built (a missing skills
+// folder, say); 2 for a usage error.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// Exit statuses.
+const (
+	exitOK    = 0
+	exitFail  = 1 // an error result, or the toolkit could not be built
+	exitUsage = 2 // bad flags, unknown command, missing argument
+)
+
+// env is what a command runs with; tests swap the streams.
+type env struct {
+	ctx    context.Context
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// command is one subcommand. New commands (serve, for MCP) are added to
+// commands below.
+type command struct {
+	name    string
+	args    string // synopsis after the name
+	summary string // one line, for the command list
+	detail  string // paragraphs for --help
+	flags   func(fs *flag.FlagSet) any
+	run     func(e *env, opts any, args []string) int
+}
+
+// commands is filled in init to let help refer to it.
+var commands []*command
+
+func init() {
+	commands = []*command{toolsCommand, callCommand, skillsCommand}
+}
+
+func lookup(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	if len(args) == 0 {
+		mainUsage(stderr)
+		return exitUsage
+	}
+	name := args[0]
+	switch name {
+	case "-h", "-help", "--help":
+		mainUsage(stdout)
+		return exitOK
+	case "help":
+		if len(args) == 1 {
+			mainUsage(stdout)
+			return exitOK
+		}
+		c := lookup(args[1])
+		if c == nil {
+			fmt.Fprintf(stderr, "toolnexus: unknown command %q\n\n", args[1])
+			mainUsage(stderr)
+			return exitUsage
+		}
+		fs, _ := c.flagSet()
+		c.usage(stdout, fs)
+		return exitOK
+	}
+	c := lookup(name)
+	if c == nil {
+		fmt.Fprintf(stderr, "toolnexus: unknown command %q\n\n", name)
+		mainUsage(stderr)
+		return exitUsage
+	}
+	fs, opts := c.flagSet()
+	pos, err := parseInterspersed(fs, args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		c.usage(stdout, fs)
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "toolnexus %s: %v\nRun 'toolnexus %s --help' for usage.\n", c.name, err, c.name)
+		return exitUsage
+	}
+	return c.run(e, opts, pos)
+}
+
+func (c *command) flagSet() (*flag.FlagSet, any) {
+	fs := flag.NewFlagSet("toolnexus "+c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors and help are printed by run
+	fs.Usage = func() {}
+	var opts any
+	if c.flags != nil {
+		opts = c.flags(fs)
+	}
+	return fs, opts
+}
+
+func (c *command) usage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "Usage: toolnexus %s %s\n\n%s\n", c.name, c.args, c.detail)
+	var b strings.Builder
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+	if b.Len() > 0 {
+		fmt.Fprintf(w, "\nFlags:\n%s", b.String())
+	}
+}
+
+func mainUsage(w io.Writer) {
+	fmt.Fprintf(w, "toolnexus renders, runs and inspects the tools of a toolkit: built-in tools,\nagent skills and your own. No API key and no network needed.\n\nUsage:\n  toolnexus COMMAND [ARGS] [FLAGS]\n\nCommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-7s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, "  %-7s %s\n", "help", "show help for a command")
+	fmt.Fprintf(w, "\nRun 'toolnexus COMMAND --help' for a command's flags.\n")
+}
+
+// parseInterspersed parses fs from args, allowing flags after positional
+// arguments (toolnexus call NAME '{}' --skills dir). Everything after "--"
+// is positional.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		consumed := len(args) - len(rest)
+		if consumed > 0 && args[consumed-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// listFlag is a repeatable flag; with split set, values are also split at
+// commas (--disable a,b --disable c).
+type listFlag struct {
+	vals  []string
+	split bool
+}
+
+func (l *listFlag) String() string { return strings.Join(l.vals, ",") }
+
+func (l *listFlag) Set(v string) error {
+	if !l.split {
+		l.vals = append(l.vals, v)
+		return nil
+	}
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			l.vals = append(l.vals, p)
+		}
+	}
+	return nil
+}

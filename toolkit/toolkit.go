@@ -1,0 +1,281 @@
+// Package toolkit assembles one [toolnexus.Registry] from every source of
+// tools: the program's own tools, agent skills (the `skill` tool), the
+// built-in tools, and (later) tools loaded from MCP servers.
+//
+//	tk, err := toolkit.Build(ctx, toolkit.Config{Skills: []string{"examples/skills"}})
+//	if err != nil { ... }
+//	defer tk.Close()
+//	tools := render.OpenAI(tk.Tools()) // apply_patch bash edit glob grep question read skill todowrite webfetch write
+//	system := basePrompt + "\n\n" + tk.SkillsPrompt()
+//
+// # Precedence
+//
+// When two sources offer the same name: an MCP tool beats the skill tool,
+// which beats a built-in. A tool in [Config.Tools] replaces a built-in of
+// the same name (a sandboxed bash, say); sharing a name with the skill tool
+// or an MCP tool is an error, since neither side can be dropped silently.
+//
+// # Built-ins
+//
+// The ten built-in tools of package builtin are on by default.
+// [Config.NoBuiltins] turns them all off; [Config.Builtins] turns single
+// ones off by name. Built-ins never appear in the skills prompt.
+package toolkit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/builtin"
+	"github.com/toolnexus/toolnexus/skill"
+)
+
+// Config says what goes into a [Toolkit]. The zero value gives the ten
+// built-in tools, confined to the current directory.
+type Config struct {
+	// Tools are the program's own tools: typed ones made with
+	// toolnexus.NewTool, or raw ones. A tool here replaces a built-in of the
+	// same name; a name shared with the skill tool, an MCP tool or another
+	// entry of Tools is an error (wrapping toolnexus.ErrDuplicateTool).
+	Tools []toolnexus.Tool
+
+	// Skills are folders searched recursively for SKILL.md files (see
+	// skill.Discover). A folder that does not exist is an error (a
+	// *skill.RootError); bad SKILL.md files are skipped and reported by
+	// Toolkit.Skills().Skipped(). When at least one skill loads (from here
+	// or SkillData), the `skill` tool is added.
+	Skills []string
+
+	// SkillData are skills given as data, for hosts that do not keep them on
+	// disk. They come before discovered skills, so a discovered skill of the
+	// same name is skipped as a duplicate.
+	SkillData []skill.Skill
+
+	// SkillFiles is how many files of a skill's folder the skill tool lists;
+	// zero means skill.DefaultMaxFiles (10), negative means none.
+	SkillFiles int
+
+	// NoBuiltins leaves out every built-in tool.
+	NoBuiltins bool
+
+	// Builtins switches single built-in tools by name: a name mapped to
+	// false is left out; true, or no entry, keeps it. Names that are not
+	// built-in tools are ignored.
+	Builtins map[string]bool
+
+	// BuiltinOptions configure the built-in tools: the workspace they are
+	// confined to ("" means the current directory), network policy, limits.
+	BuiltinOptions builtin.Options
+
+	// Registry configures the registry Build creates: the argument size
+	// limit and the default per-call timeout.
+	Registry toolnexus.Options
+
+	// MCP tools (issue 7) will be configured by fields added here: a config
+	// file path or a parsed config of MCP servers. Their tools take
+	// precedence over the skill tool and built-ins (see the package doc),
+	// and Toolkit.Close stops their server processes.
+}
+
+// Toolkit is the assembled registry plus what came with it. It embeds the
+// *toolnexus.Registry, so tk.Tools(), tk.Execute(...) and the rest work
+// directly; the registry may be changed after Build like any other.
+//
+// A Toolkit is safe for concurrent use. Call Close when done with it.
+type Toolkit struct {
+	*toolnexus.Registry
+
+	skills *skill.Set
+
+	closeOnce sync.Once
+	closers   []func() error // run by Close in reverse order (MCP server processes)
+	closeErr  error
+}
+
+// Sources of tools in increasing precedence; native (Config.Tools) is
+// handled apart, see put.
+type source int
+
+const (
+	fromBuiltin source = iota
+	fromSkill
+	fromMCP
+	fromNative
+)
+
+func (s source) String() string {
+	switch s {
+	case fromBuiltin:
+		return "built-in"
+	case fromSkill:
+		return "skill"
+	case fromMCP:
+		return "MCP"
+	}
+	return "Config.Tools"
+}
+
+type placed struct {
+	tool toolnexus.Tool
+	src  source
+}
+
+// assembly collects tools by name, applying the precedence rules.
+type assembly struct {
+	byName map[string]placed
+	order  []string // first-seen order, for a stable Add
+}
+
+// put adds t from src. Among built-in, skill and MCP tools the higher
+// source wins. A native tool beats a built-in and conflicts with anything
+// else.
+func (a *assembly) put(t toolnexus.Tool, src source) error {
+	prev, ok := a.byName[t.Name]
+	if !ok {
+		a.byName[t.Name] = placed{t, src}
+		a.order = append(a.order, t.Name)
+		return nil
+	}
+	switch {
+	case prev.src == src:
+		return fmt.Errorf("toolkit: %w: %q is given twice by %s", toolnexus.ErrDuplicateTool, t.Name, src)
+	case prev.src == fromNative && src == fromBuiltin:
+		return nil // the program's tool stays
+	case src == fromNative && prev.src == fromBuiltin:
+		a.byName[t.Name] = placed{t, src}
+	case prev.src == fromNative || src == fromNative:
+		other := prev.src
+		if other == fromNative {
+			other = src
+		}
+		return fmt.Errorf("toolkit: %w: %q is both in Config.Tools and the name of a %s tool", toolnexus.ErrDuplicateTool, t.Name, other)
+	case src > prev.src:
+		a.byName[t.Name] = placed{t, src}
+	}
+	return nil
+}
+
+// Build assembles a Toolkit from cfg. Tools come from, in this order of
+// precedence on a shared name: MCP servers, the skill tool, built-ins; the
+// program's own tools (cfg.Tools) replace built-ins (see the package doc).
+//
+// Errors: ctx is already done; a skills folder is missing or unreadable
+// (*skill.RootError, errors.Is(err, fs.ErrNotExist) for a missing one); the
+// built-in workspace is missing; a tool is invalid or a name conflict the
+// rules do not resolve (toolnexus.ErrInvalidName, ErrDuplicateTool, ...).
+// On error nothing is left running.
+func Build(ctx context.Context, cfg Config) (*Toolkit, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	tk := &Toolkit{}
+	ok := false
+	defer func() {
+		if !ok {
+			tk.Close()
+		}
+	}()
+
+	a := &assembly{byName: map[string]placed{}}
+	for _, t := range cfg.Tools {
+		if err := a.put(t, fromNative); err != nil {
+			return nil, err
+		}
+	}
+
+	set, err := skill.Load(cfg.Skills, skill.Options{MaxFiles: cfg.SkillFiles, Data: cfg.SkillData})
+	if err != nil {
+		return nil, fmt.Errorf("toolkit: %w", err)
+	}
+	tk.skills = set
+	if set.Len() > 0 {
+		if err := a.put(set.Tool(), fromSkill); err != nil {
+			return nil, err
+		}
+	}
+
+	if !cfg.NoBuiltins {
+		bts, err := builtinTools(cfg)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range bts {
+			if err := a.put(t, fromBuiltin); err != nil {
+				return nil, err
+			}
+		}
+	}
+
+	// MCP (issue 7): load the configured servers here, register each
+	// server's Close with tk.onClose, and put their tools with fromMCP.
+
+	tools := make([]toolnexus.Tool, 0, len(a.order))
+	for _, name := range a.order {
+		tools = append(tools, a.byName[name].tool)
+	}
+	reg := toolnexus.NewRegistryWith(cfg.Registry)
+	if err := reg.Add(tools...); err != nil {
+		return nil, fmt.Errorf("toolkit: %w", err)
+	}
+	tk.Registry = reg
+	ok = true
+	return tk, nil
+}
+
+// builtinTools returns the built-ins cfg keeps.
+func builtinTools(cfg Config) ([]toolnexus.Tool, error) {
+	keep := false
+	for _, name := range builtin.Names() {
+		if on, set := cfg.Builtins[name]; !set || on {
+			keep = true
+			break
+		}
+	}
+	if !keep {
+		return nil, nil
+	}
+	all, err := builtin.Tools(cfg.BuiltinOptions)
+	if err != nil {
+		return nil, fmt.Errorf("toolkit: %w", err)
+	}
+	out := all[:0]
+	for _, t := range all {
+		if on, set := cfg.Builtins[t.Name]; set && !on {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// Skills returns the skills the toolkit loaded (an empty Set when none);
+// Skills().Skipped() lists the SKILL.md files that were skipped and why.
+func (tk *Toolkit) Skills() *skill.Set { return tk.skills }
+
+// SkillsPrompt returns the text for the system prompt that lists the
+// loaded skills (see skill.Set.SkillsPrompt); "No skills are available."
+// when none has a description. It never mentions built-in tools.
+func (tk *Toolkit) SkillsPrompt() string { return tk.skills.SkillsPrompt() }
+
+// onClose registers fn to run on Close (used by MCP server connections).
+func (tk *Toolkit) onClose(fn func() error) { tk.closers = append(tk.closers, fn) }
+
+// Close releases what the toolkit started: it stops every MCP server
+// process (none yet). It is safe to call more than once; later calls
+// return the first call's error. The registry stays usable, but tools of
+// closed servers fail.
+func (tk *Toolkit) Close() error {
+	tk.closeOnce.Do(func() {
+		var errs []error
+		for i := len(tk.closers) - 1; i >= 0; i-- {
+			if err := tk.closers[i](); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		tk.closeErr = errors.Join(errs...)
+	})
+	return tk.closeErr
+}
