@@ -295,25 +295,31 @@ func fsErr(p string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) && pe.Err != nil && pe.Err.Error() == "path escapes from parent" {
-		return &pathError{path: p, err: errLinkOut}
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) && le.Err != nil && le.Err.Error() == "path escapes from parent" {
-		return &pathError{path: p, err: errLinkOut}
+	// os.Root's error for this case is not exported; it is the innermost
+	// error of the chain, with this text.
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if e.Error() == "path escapes from parent" {
+			return &pathError{path: p, err: errLinkOut}
+		}
 	}
 	return &pathError{path: p, err: err}
 }
 
-// plainErr strips the Go wrapper of a path error (which names the absolute
-// path and the syscall) down to its cause.
+// plainErr strips the Go wrappers of a path error (which name the absolute
+// path and the syscall) down to the innermost cause.
 func plainErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
+	for {
+		var pe *fs.PathError
+		var le *os.LinkError
+		switch {
+		case errors.As(err, &pe) && pe.Err != nil:
+			err = pe.Err
+		case errors.As(err, &le) && le.Err != nil:
+			err = le.Err
+		default:
+			return err
+		}
 	}
-	return err
 }
 
 // display returns the workspace-relative path with forward slashes, as tools

@@ -100,12 +100,13 @@ func (e *env) read(a readArgs) (string, error) {
 		limit = defaultReadLimit
 	}
 	budget := e.opts.MaxOutputBytes - 200 // room for the closing note
+	lineCap := min(maxLineBytes, budget)
 	var out strings.Builder
 	n := 0     // lines seen
 	shown := 0 // lines written
 	more := false
 	for {
-		line, err := readLine(br)
+		line, err := readLine(br, lineCap)
 		if len(line) > 0 {
 			n++
 			if n >= offset {
@@ -144,29 +145,30 @@ func (e *env) read(a readArgs) (string, error) {
 }
 
 // readLine returns the next line including its "\n" (the last line may lack
-// it). A line longer than maxLineBytes is cut and marked; the rest of it is
-// skipped.
-func readLine(br *bufio.Reader) (string, error) {
+// it). A line longer than lineCap bytes is cut and marked; the rest of it
+// is skipped.
+func readLine(br *bufio.Reader, lineCap int) (string, error) {
 	var b []byte
 	cut := 0
 	for {
 		chunk, err := br.ReadSlice('\n')
-		if room := maxLineBytes - len(b); room > 0 {
-			b = append(b, chunk[:min(room, len(chunk))]...)
-			cut += len(chunk) - min(room, len(chunk))
-		} else {
-			cut += len(chunk)
+		nl := len(chunk) > 0 && chunk[len(chunk)-1] == '\n'
+		if nl {
+			chunk = chunk[:len(chunk)-1]
 		}
+		take := min(max(lineCap-len(b), 0), len(chunk))
+		b = append(b, chunk[:take]...)
+		cut += len(chunk) - take
 		if err == bufio.ErrBufferFull {
 			continue
 		}
 		if cut > 0 {
-			nl := bytes.HasSuffix(chunk, []byte("\n"))
-			b = b[:runeStart(string(b), len(b))]
-			b = fmt.Appendf(b, "... [line cut: %d more bytes]", cut)
-			if nl {
-				b = append(b, '\n')
-			}
+			kept := trimPartialEnd(string(b))
+			cut += len(b) - len(kept)
+			b = fmt.Appendf([]byte(kept), "... [line cut: %d more bytes]", cut)
+		}
+		if nl {
+			b = append(b, '\n')
 		}
 		return string(b), err
 	}

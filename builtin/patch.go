@@ -33,7 +33,9 @@ Give about 3 lines of context around each change. The patch is applied completel
 func applyPatchTool(e *env) (toolnexus.Tool, error) {
 	return newTool(e, "apply_patch", "Apply patch", applyPatchDesc,
 		toolnexus.Annotations{DestructiveHint: new(true), OpenWorldHint: new(false)}, 0,
-		func(ctx context.Context, a applyPatchArgs) toolnexus.Result { return textResult(e.applyPatch(a.PatchText)) })
+		func(ctx context.Context, a applyPatchArgs) toolnexus.Result {
+			return textResult(e.applyPatch(a.PatchText))
+		})
 }
 
 // ---- parsing ---------------------------------------------------------------
