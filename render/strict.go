@@ -123,6 +123,11 @@ func (s *strictor) node(v any, path string, depth int) (*jsonx.Object, error) {
 	if !ok {
 		return nil, notStrict(path, fmt.Sprintf("the boolean schema %v (any value or no value) cannot be made strict", jsonx.Marshal(v)))
 	}
+	for _, k := range o.Keys {
+		if strictRejected[k] {
+			return nil, notStrict(path+"/"+pointerToken(k), fmt.Sprintf("%q is not supported in strict mode", k))
+		}
+	}
 	var types []string
 	if t, ok := o.Get("type"); ok {
 		switch t := t.(type) {
@@ -184,8 +189,6 @@ func (s *strictor) node(v any, path string, depth int) (*jsonx.Object, error) {
 		val := o.Vals[i]
 		p := path + "/" + pointerToken(k)
 		switch {
-		case strictRejected[k]:
-			return nil, notStrict(p, fmt.Sprintf("%q is not supported in strict mode", k))
 		case strictKept[k]:
 			if k == "enum" {
 				if err := s.countEnum(val, p); err != nil {

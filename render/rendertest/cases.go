@@ -18,8 +18,8 @@ type Case struct {
 
 type weatherArgs struct {
 	City string `json:"city" jsonschema:"description=City name\\, e.g. Paris"`
-	Unit string `json:"unit,omitempty" jsonschema:"enum=celsius,enum=fahrenheit"`
-	Days int    `json:"days,omitempty" validate:"min=1,max=7" jsonschema:"description=Forecast days"`
+	Unit string `json:"unit,omitempty" validate:"omitempty,oneof=celsius fahrenheit"`
+	Days int    `json:"days,omitempty" validate:"omitempty,min=1,max=7" jsonschema:"description=Forecast days"`
 }
 
 type address struct {

@@ -1,0 +1,292 @@
+package render
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/internal/jsonx"
+	"github.com/toolnexus/toolnexus/render/rendertest"
+)
+
+// strictInstance builds arguments a model obeying the strict schema could
+// send: null for every nullable property, the smallest valid value for the
+// rest.
+func strictInstance(t *testing.T, root *jsonx.Object, v any) any {
+	t.Helper()
+	o := v.(*jsonx.Object)
+	if ref, ok := o.Get("$ref"); ok {
+		target, ok := resolvePointer(root, ref.(string))
+		if !ok {
+			t.Fatalf("unresolvable $ref %v", ref)
+		}
+		return strictInstance(t, root, target)
+	}
+	if a, ok := o.Get("anyOf"); ok {
+		for _, alt := range a.([]any) {
+			if hasType(alt.(*jsonx.Object), "null") {
+				return nil
+			}
+		}
+		return strictInstance(t, root, a.([]any)[0])
+	}
+	if hasType(o, "null") {
+		return nil
+	}
+	if e, ok := o.Get("enum"); ok {
+		return e.([]any)[0]
+	}
+	typ, _ := o.Get("type")
+	switch typ {
+	case "object":
+		out := &jsonx.Object{}
+		p, _ := o.Get("properties")
+		po := p.(*jsonx.Object)
+		for i, name := range po.Keys {
+			out.Set(name, strictInstance(t, root, po.Vals[i]))
+		}
+		return out
+	case "array":
+		n := 0
+		if m, ok := o.Get("minItems"); ok {
+			fmt.Sscan(string(m.(json.Number)), &n)
+		}
+		it, _ := o.Get("items")
+		arr := []any{}
+		for range n {
+			arr = append(arr, strictInstance(t, root, it))
+		}
+		return arr
+	case "string":
+		if f, _ := o.Get("format"); f == "date-time" {
+			return "2026-11-30T12:00:00Z"
+		}
+		n := 1
+		if m, ok := o.Get("minLength"); ok {
+			fmt.Sscan(string(m.(json.Number)), &n)
+		}
+		return strings.Repeat("a", n)
+	case "integer", "number":
+		if m, ok := o.Get("minimum"); ok {
+			return m
+		}
+		return json.Number("1")
+	case "boolean":
+		return true
+	}
+	t.Fatalf("strictInstance: unhandled schema %s", jsonx.Marshal(o))
+	return nil
+}
+
+// TestStrictNullsExecute renders every case in strict mode, builds the
+// arguments a strict-mode model sends with null for every optional
+// property (at every level), and executes them through a Registry: each
+// call must succeed. It proves strict mode and Execute agree.
+func TestStrictNullsExecute(t *testing.T) {
+	reg := toolnexus.NewRegistry()
+	if err := reg.Add(rendertest.Tools()...); err != nil {
+		t.Fatal(err)
+	}
+	tools := reg.Tools()
+	rendered, err := OpenAIWith(tools, OpenAIOptions{Strict: true, Fallback: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nulls := 0
+	for _, r := range rendered {
+		if !*r.Function.Strict {
+			continue
+		}
+		tree, err := jsonx.Parse(r.Function.Parameters)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := jsonx.Marshal(strictInstance(t, tree.(*jsonx.Object), tree))
+		nulls += bytes.Count(args, []byte("null"))
+		res := reg.Execute(context.Background(), r.Function.Name, args)
+		if res.IsError {
+			t.Errorf("%s(%s): error result %q", r.Function.Name, args, res.Output)
+		}
+	}
+	if nulls < 15 {
+		t.Fatalf("only %d null arguments were sent; the test is not exercising optional properties", nulls)
+	}
+}
+
+func TestStrictNullSpecificCalls(t *testing.T) {
+	reg := toolnexus.NewRegistry()
+	if err := reg.Add(rendertest.Tools()...); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, c := range []struct {
+		tool, args string
+		wantErr    string // "" for success
+		wantOut    string
+	}{
+		{"get_weather", `{"city":"Paris","unit":null,"days":null}`, "", `{"city":"Paris"}`},
+		{"get_weather", `{"city":"Paris","unit":"celsius","days":null}`, "", `{"city":"Paris","unit":"celsius"}`},
+		{"get_weather", `{"city":"Paris","unit":"null","days":null}`, `"unit" must be one of`, ""},
+		{"get_weather", `{"city":null,"unit":null,"days":null}`, `city`, ""},
+		{"ship", `{"from":{"street":"a","zip":null,"note":null},"to":{"street":"b","zip":null,"note":null}}`, "", `{"from":{"street":"a"},"to":{"street":"b"}}`},
+		{"set_mode", `{"level":2,"mode":"fast","priority":null,"ratio":null}`, "", `{"level":2,"mode":"fast"}`},
+		{"set_mode", `{"level":"2","mode":"fast","priority":null,"ratio":null}`, `level`, ""},
+		{"make_tree", `{"name":"root","kids":[{"name":"a","kids":null}]}`, "", `{"name":"root","kids":[{"name":"a"}]}`},
+	} {
+		res := reg.Execute(ctx, c.tool, json.RawMessage(c.args))
+		if c.wantErr == "" {
+			if res.IsError || res.Output != c.wantOut {
+				t.Errorf("%s(%s) = %q (error %v), want %q", c.tool, c.args, res.Output, res.IsError, c.wantOut)
+			}
+			continue
+		}
+		if !res.IsError || !strings.Contains(res.Output, c.wantErr) {
+			t.Errorf("%s(%s) = %q (error %v), want an error mentioning %q", c.tool, c.args, res.Output, res.IsError, c.wantErr)
+		}
+	}
+}
+
+func TestStrictErrors(t *testing.T) {
+	var mapTool toolnexus.Tool
+	for _, c := range rendertest.Cases() {
+		if c.Name == "map_field" {
+			mapTool = c.Tool
+		}
+	}
+	_, err := OpenAIStrict([]toolnexus.Tool{mapTool})
+	var se *SchemaError
+	if !errors.As(err, &se) || !errors.Is(err, ErrNotStrict) {
+		t.Fatalf("err = %v, want a *SchemaError wrapping ErrNotStrict", err)
+	}
+	if se.Tool != "tag" || se.Path != "/properties/labels/additionalProperties" || se.Renderer != "render.OpenAIStrict" {
+		t.Errorf("SchemaError = %+v", se)
+	}
+	want := `render.OpenAIStrict: tool "tag": /properties/labels/additionalProperties: a free-form map (additionalProperties is a schema) cannot be made strict`
+	if err.Error() != want {
+		t.Errorf("message\n got %s\nwant %s", err, want)
+	}
+	if _, err := OpenAIResponsesWith([]toolnexus.Tool{mapTool}, OpenAIOptions{Strict: true}); !errors.Is(err, ErrNotStrict) ||
+		!strings.Contains(err.Error(), `render.OpenAIResponsesWith: tool "tag"`) {
+		t.Errorf("Responses strict: %v", err)
+	}
+
+	raw := func(schema string) []toolnexus.Tool {
+		return []toolnexus.Tool{{Name: "t", InputSchema: json.RawMessage(schema)}}
+	}
+	nest := func(levels int) string {
+		s := `{"type":"string"}`
+		for range levels {
+			s = `{"type":"object","properties":{"a":` + s + `},"required":["a"]}`
+		}
+		return s
+	}
+	props := func(n int) string {
+		var b strings.Builder
+		b.WriteString(`{"type":"object","properties":{`)
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `"p%d":{"type":"integer"}`, i)
+		}
+		b.WriteString(`}}`)
+		return b.String()
+	}
+	enum := func(n, width int) string {
+		var b strings.Builder
+		b.WriteString(`{"type":"object","properties":{"e":{"type":"string","enum":[`)
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `"%0*d"`, width, i)
+		}
+		b.WriteString(`]}},"required":["e"]}`)
+		return b.String()
+	}
+	for _, c := range []struct {
+		name, schema string
+		is           error
+		msg          string
+	}{
+		{"any", `{"type":"object","properties":{"v":{}}}`, ErrNotStrict, `/properties/v: a schema with no type (any JSON value) cannot be made strict`},
+		{"open object", `{"type":"object","additionalProperties":true}`, ErrNotStrict, `/additionalProperties: additionalProperties:true`},
+		{"allOf", `{"type":"object","properties":{"v":{"allOf":[{"type":"string"}]}}}`, ErrNotStrict, `/properties/v/allOf: "allOf" is not supported`},
+		{"two types", `{"type":"object","properties":{"v":{"type":["string","integer"]}}}`, ErrNotStrict, `/properties/v/type: the type ["string","integer"] lists more than one`},
+		{"array of any", `{"type":"object","properties":{"v":{"type":"array"}}}`, ErrNotStrict, `/properties/v: an array without "items"`},
+		{"remote ref", `{"type":"object","properties":{"v":{"$ref":"https://x/s.json"}}}`, ErrNotStrict, `is not local`},
+		{"root anyOf", `{"type":"object","anyOf":[{"type":"object"}]}`, ErrNotStrict, `/anyOf: strict mode does not allow anyOf at the root`},
+		{"name with slash", `{"type":"object","properties":{"a/b":{}}}`, ErrNotStrict, `/properties/a~1b:`},
+		{"10 levels ok", nest(10), nil, ""},
+		{"11 levels", nest(11), ErrSchemaLimit, `11 levels of object nesting, more than the strict-mode limit of 10`},
+		{"5000 properties ok", props(5000), nil, ""},
+		{"5001 properties", props(5001), ErrSchemaLimit, `5001 object properties, more than the strict-mode limit of 5000`},
+		{"1000 enum values ok", enum(1000, 4), nil, ""},
+		{"1001 enum values", enum(1001, 4), ErrSchemaLimit, `1001 enum values, more than the strict-mode limit of 1000`},
+		{"long large enum", enum(251, 60), ErrSchemaLimit, `an enum of 251 values totalling 15060 characters`},
+		{"not JSON", `{"type":"object",`, ErrUnsupportedSchema, `not valid JSON`},
+		{"not an object root", `{"type":"string"}`, ErrUnsupportedSchema, `the root must be`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := OpenAIStrict(raw(c.schema))
+			if c.is == nil {
+				if err != nil {
+					t.Fatalf("unexpected error %v", err)
+				}
+				if !*out[0].Function.Strict {
+					t.Fatal("strict is false")
+				}
+				return
+			}
+			if !errors.Is(err, c.is) || !strings.Contains(err.Error(), c.msg) || !strings.Contains(err.Error(), `tool "t"`) {
+				t.Fatalf("err = %v\nwant %v containing %q", err, c.is, c.msg)
+			}
+			// Fallback renders limit and strictness failures non-strict,
+			// schema unchanged; invalid schemas still fail.
+			fb, err := OpenAIWith(raw(c.schema), OpenAIOptions{Strict: true, Fallback: true})
+			if c.is == ErrUnsupportedSchema {
+				if err == nil {
+					t.Fatal("Fallback accepted an invalid schema")
+				}
+				return
+			}
+			if err != nil || *fb[0].Function.Strict || string(fb[0].Function.Parameters) != c.schema {
+				t.Fatalf("Fallback: %v, %+v", err, fb)
+			}
+		})
+	}
+}
+
+func TestStrictLongStrings(t *testing.T) {
+	long := strings.Repeat("x", 60001)
+	s := `{"type":"object","properties":{"` + long + `":{"type":"string"},"b":{"type":"string","enum":["` + long + `"]}},"required":["b"]}`
+	_, err := OpenAIStrict([]toolnexus.Tool{{Name: "t", InputSchema: json.RawMessage(s)}})
+	if !errors.Is(err, ErrSchemaLimit) || !strings.Contains(err.Error(), "120003 characters") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestStrictRefAndConst covers the nullable forms not in the case list: a
+// $ref property, a const and an anyOf.
+func TestStrictRefAndConst(t *testing.T) {
+	s := `{"type":"object","properties":{"n":{"$ref":"#/$defs/N"},"c":{"const":"x"},"u":{"anyOf":[{"type":"string"},{"type":"integer"}]},"k":{"type":"string","default":"a","format":"uri"}},"$defs":{"N":{"type":"object","properties":{"v":{"type":"integer"}}}}}`
+	out, err := OpenAIStrict([]toolnexus.Tool{{Name: "t", InputSchema: json.RawMessage(s)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"type":"object","properties":{` +
+		`"n":{"anyOf":[{"$ref":"#/$defs/N"},{"type":"null"}]},` +
+		`"c":{"enum":["x",null]},` +
+		`"u":{"anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},` +
+		`"k":{"type":["string","null"]}},` +
+		`"required":["n","c","u","k"],"additionalProperties":false,` +
+		`"$defs":{"N":{"type":"object","properties":{"v":{"type":["integer","null"]}},"required":["v"],"additionalProperties":false}}}`
+	if got := string(out[0].Function.Parameters); got != want {
+		t.Errorf("strict schema\n got %s\nwant %s", got, want)
+	}
+}
