@@ -33,12 +33,12 @@ func (f *fixture) escapes() string {
 // outside directory.
 func escapePaths(out string) map[string]string {
 	return map[string]string{
-		"dotdot":         "../" + filepath.Base(out) + "/secret.txt",
-		"nested dotdot":  "a/../../secret.txt",
-		"absolute":       filepath.Join(out, "secret.txt"),
-		"root file":      "/etc/passwd",
-		"symlink file":   "secret-link",
-		"symlink dir":    "outdir/secret.txt",
+		"dotdot":        "../" + filepath.Base(out) + "/secret.txt",
+		"nested dotdot": "a/../../secret.txt",
+		"absolute":      filepath.Join(out, "secret.txt"),
+		"root file":     "/etc/passwd",
+		"symlink file":  "secret-link",
+		"symlink dir":   "outdir/secret.txt",
 	}
 }
 

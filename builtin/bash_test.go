@@ -1,0 +1,136 @@
+//go:build unix
+
+package builtin_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolnexus/toolnexus/builtin"
+)
+
+func TestBash(t *testing.T) {
+	f := newFixture(t, builtin.Options{})
+	wantEqual(t, "echo", f.ok("bash", map[string]any{"command": "echo hi; echo err >&2", "description": "print"}), "hi\nerr\n")
+	wantEqual(t, "cwd", f.ok("bash", map[string]any{"command": "pwd -P"}), mustReal(t, f.ws)+"\n")
+	f.file("sub/x.txt", "")
+	wantEqual(t, "workdir", f.ok("bash", map[string]any{"command": "ls", "workdir": "sub"}), "x.txt\n")
+	wantEqual(t, "no output", f.ok("bash", map[string]any{"command": "true"}), "(no output)")
+	wantEqual(t, "exit code", f.fail("bash", map[string]any{"command": "echo partial; exit 3"}),
+		"partial\n\ncommand failed with exit code 3")
+	wantEqual(t, "exit code, no output", f.fail("bash", map[string]any{"command": "exit 7"}), "command failed with exit code 7")
+}
+
+func mustReal(t *testing.T, p string) string {
+	t.Helper()
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestBashErrors(t *testing.T) {
+	f := newFixture(t, builtin.Options{})
+	f.file("file", "")
+	wantEqual(t, "empty", f.fail("bash", map[string]any{"command": ""}), "command must not be empty")
+	wantEqual(t, "workdir missing", f.fail("bash", map[string]any{"command": "ls", "workdir": "nope"}), `"nope" does not exist`)
+	wantEqual(t, "workdir file", f.fail("bash", map[string]any{"command": "ls", "workdir": "file"}), `workdir "file" is not a directory`)
+	wantRefused(t, "workdir outside", f.fail("bash", map[string]any{"command": "ls", "workdir": ".."}))
+	wantRefused(t, "workdir absolute outside", f.fail("bash", map[string]any{"command": "ls", "workdir": t.TempDir()}))
+	wantContains(t, f.fail("bash", map[string]any{"command": "ls", "timeout": 600001}), `"timeout" must be at most 600000`)
+	wantContains(t, f.fail("bash", map[string]any{"command": "ls", "timeout": -5}), `"timeout" must be at least 1`)
+	wantContains(t, f.fail("bash", map[string]any{"command": "ls", "shell": "sh"}), `"shell"`)
+	bad := newFixture(t, builtin.Options{Shell: filepath.Join(t.TempDir(), "no-such-shell")})
+	wantContains(t, bad.fail("bash", map[string]any{"command": "ls"}), "command could not be started")
+}
+
+// The timeout kills the whole process group: a background child that would
+// create a file later never gets to.
+func TestBashTimeoutKillsGroup(t *testing.T) {
+	f := newFixture(t, builtin.Options{})
+	start := time.Now()
+	out := f.fail("bash", map[string]any{"command": "echo started; (sleep 1; touch late) & sleep 30", "timeout": 300})
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("timeout took %v", d)
+	}
+	wantEqual(t, "timeout", out, "started\n\ncommand timed out after 300 ms; its process group was killed")
+	time.Sleep(1500 * time.Millisecond)
+	if f.exists("late") {
+		t.Fatal("a child of the timed-out command survived and created a file")
+	}
+}
+
+func TestBashDefaultTimeoutOption(t *testing.T) {
+	f := newFixture(t, builtin.Options{BashTimeout: 200 * time.Millisecond})
+	wantContains(t, f.fail("bash", map[string]any{"command": "sleep 10"}), "command timed out after 200 ms")
+}
+
+func TestBashCancel(t *testing.T) {
+	f := newFixture(t, builtin.Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	r := f.callCtx(ctx, "bash", map[string]any{"command": "sleep 30"})
+	if !r.IsError {
+		t.Fatalf("cancelled command: %q", r.Output)
+	}
+	// The registry may report the cancellation itself, or the tool does.
+	if !strings.Contains(r.Output, "cancel") && !strings.Contains(r.Output, "deadline") && !strings.Contains(r.Output, "timed out") {
+		t.Errorf("cancelled command: %q", r.Output)
+	}
+}
+
+// A background process that keeps the output open does not hold up the
+// call for longer than the wait delay.
+func TestBashBackgroundProcess(t *testing.T) {
+	f := newFixture(t, builtin.Options{})
+	start := time.Now()
+	out := f.ok("bash", map[string]any{"command": "echo now; sleep 4 &"})
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("call took %v", d)
+	}
+	wantContains(t, out, "now\n")
+}
+
+func TestBashOutputCap(t *testing.T) {
+	f := newFixture(t, builtin.Options{MaxOutputBytes: 1000})
+	out := f.ok("bash", map[string]any{"command": "echo BEGIN; head -c 100000 /dev/zero | tr '\\0' x; echo; echo END"})
+	if len(out) > 1000 {
+		t.Errorf("output is %d bytes, cap 1000", len(out))
+	}
+	if !strings.HasPrefix(out, "BEGIN\nxxx") || !strings.HasSuffix(out, "xxx\nEND\n") {
+		t.Errorf("head or tail lost: %q", out)
+	}
+	wantContains(t, out, "bytes of output truncated ...]")
+	// The count is exact: total = kept + cut.
+	m := regexp.MustCompile(`\n\n\[\.\.\. (\d+) bytes of output truncated \.\.\.\]\n\n`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no truncation line in %q", out)
+	}
+	cut, _ := strconv.Atoi(m[1])
+	kept := len(out) - len(m[0])
+	if total := len("BEGIN\n") + 100000 + len("\nEND\n"); kept+cut != total {
+		t.Errorf("kept %d + cut %d != %d", kept, cut, total)
+	}
+}
+
+func TestBashInvalidUTF8(t *testing.T) {
+	f := newFixture(t, builtin.Options{})
+	out := f.ok("bash", map[string]any{"command": `printf 'a\377b'`})
+	wantEqual(t, "invalid utf-8", out, "a\uFFFDb")
+}
+
+func TestBashEnvironment(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	t.Setenv("TOOLNEXUS_TEST_VAR", "visible")
+	f := newFixture(t, builtin.Options{Shell: "/bin/sh"})
+	wantEqual(t, "env", f.ok("bash", map[string]any{"command": "echo $TOOLNEXUS_TEST_VAR"}), "visible\n")
+}
