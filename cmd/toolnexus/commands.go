@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -59,9 +60,16 @@ func (k *kitFlags) build(e *env) (*toolkit.Toolkit, error) {
 	return tk, nil
 }
 
-// fail prints err to stderr and returns exitFail.
+// fail prints err to stderr and returns exitFail. A missing skills folder
+// is reported without the package prefixes: `toolnexus: skills folder "x":
+// does not exist`.
 func fail(e *env, err error) int {
-	fmt.Fprintf(e.stderr, "toolnexus: %v\n", err)
+	msg := err.Error()
+	var re *skill.RootError
+	if errors.As(err, &re) {
+		msg = strings.TrimPrefix(re.Error(), "skill: ")
+	}
+	fmt.Fprintf(e.stderr, "toolnexus: %s\n", msg)
 	return exitFail
 }
 

@@ -132,13 +132,22 @@ func (c *command) flagSet() (*flag.FlagSet, any) {
 
 func (c *command) usage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintf(w, "Usage: toolnexus %s %s\n\n%s\n", c.name, c.args, c.detail)
-	var b strings.Builder
-	fs.SetOutput(&b)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
-	if b.Len() > 0 {
-		fmt.Fprintf(w, "\nFlags:\n%s", b.String())
-	}
+	first := true
+	fs.VisitAll(func(f *flag.Flag) {
+		if first {
+			fmt.Fprintf(w, "\nFlags:\n")
+			first = false
+		}
+		arg, help := flag.UnquoteUsage(f)
+		if arg != "" {
+			arg = " " + arg
+		}
+		if f.DefValue != "" && f.DefValue != "false" {
+			help += fmt.Sprintf(" (default %q)", f.DefValue)
+		}
+		fmt.Fprintf(w, "  --%s%s\n        %s\n", f.Name, arg, help)
+	})
+	fmt.Fprintf(w, "  --help\n        show this help\n")
 }
 
 func mainUsage(w io.Writer) {
