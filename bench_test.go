@@ -156,7 +156,7 @@ func BenchmarkCheckArgs(b *testing.B) {
 	b.SetBytes(int64(len(trip)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if errs := checkArgs("plan_trip", trip, info.spec); errs != nil {
+		if errs, _ := checkArgs("plan_trip", trip, info.spec); errs != nil {
 			b.Fatal(errs[0])
 		}
 	}

@@ -45,8 +45,9 @@ var kindNames = [...]string{
 
 type valSpec struct {
 	kind jkind
-	obj  *objSpec // kObject
-	elem *valSpec // kArray, kMap
+	obj  *objSpec     // kObject
+	elem *valSpec     // kArray, kMap
+	cons *constraints // keywords from the schema that Execute enforces; nil if none
 }
 
 type fieldSpec struct {
@@ -81,6 +82,7 @@ type scanner struct {
 	i      int
 	tool   string
 	errs   []*ArgumentError
+	soft   int // how many of errs are constraint problems (decoding can go on)
 	fatal  bool
 	depth  int
 	npath  int     // path length
@@ -117,10 +119,12 @@ func checkObject(tool string, args []byte) *ArgumentError {
 }
 
 // checkArgs checks args against spec and returns every problem found.
-func checkArgs(tool string, args []byte, spec *valSpec) []*ArgumentError {
+// decodable reports that all problems are broken constraints, so the
+// arguments can still be decoded and validated to find the rest.
+func checkArgs(tool string, args []byte, spec *valSpec) (errs []*ArgumentError, decodable bool) {
 	s := scanner{data: args, tool: tool}
 	s.top(spec)
-	return s.errs
+	return s.errs, !s.fatal && s.soft == len(s.errs)
 }
 
 func (s *scanner) top(spec *valSpec) {
@@ -268,7 +272,10 @@ func (s *scanner) value(spec *valSpec) {
 	case c == '[':
 		switch spec.kind {
 		case kArray:
-			s.array(spec.elem)
+			n := s.array(spec.elem)
+			if spec.cons != nil && !s.fatal {
+				s.checkItems(spec.cons, n)
+			}
 		case kAny:
 			s.skipValue()
 		default:
@@ -281,7 +288,11 @@ func (s *scanner) value(spec *valSpec) {
 			return
 		}
 		switch spec.kind {
-		case kString, kAny:
+		case kString:
+			if spec.cons != nil {
+				s.checkString(spec.cons, s.data[start+1:s.i-1])
+			}
+		case kAny:
 		case kDateTime:
 			var v string
 			if err := json.Unmarshal(s.data[start:s.i], &v); err == nil {
@@ -315,12 +326,14 @@ func (s *scanner) value(spec *valSpec) {
 			return
 		}
 		switch spec.kind {
-		case kNumber, kAny:
-		case kInteger:
-			if !integral {
+		case kAny:
+		case kNumber, kInteger:
+			if !integral && spec.kind == kInteger {
 				p := s.pathString()
 				s.add(&ArgumentError{Path: p, Rule: "type", Param: "integer",
 					Msg: fmt.Sprintf("%q must be an integer, got %s", p, s.data[start:s.i])})
+			} else if spec.cons != nil {
+				s.checkNumber(spec.cons, s.data[start:s.i])
 			}
 		default:
 			s.typeErr(spec, "a number")
@@ -524,16 +537,17 @@ func (s *scanner) mapObject(elem *valSpec) {
 	}
 }
 
-func (s *scanner) array(elem *valSpec) {
+// array checks an array's items and returns how many there were.
+func (s *scanner) array(elem *valSpec) int {
 	if !s.enter() {
-		return
+		return 0
 	}
 	defer func() { s.depth-- }()
 	s.i++
 	s.ws()
 	if s.i < len(s.data) && s.data[s.i] == ']' {
 		s.i++
-		return
+		return 0
 	}
 	for n := 0; ; n++ {
 		s.ws()
@@ -541,12 +555,12 @@ func (s *scanner) array(elem *valSpec) {
 		s.value(elem)
 		s.pop()
 		if s.fatal {
-			return
+			return n + 1
 		}
 		s.ws()
 		if s.i >= len(s.data) {
 			s.syntaxAt("")
-			return
+			return n + 1
 		}
 		if s.data[s.i] == ',' {
 			s.i++
@@ -554,10 +568,10 @@ func (s *scanner) array(elem *valSpec) {
 		}
 		if s.data[s.i] == ']' {
 			s.i++
-			return
+			return n + 1
 		}
 		s.syntaxAt("expected ',' or ']' after an array item")
-		return
+		return n + 1
 	}
 }
 

@@ -85,6 +85,15 @@ func buildTypeInfo(t reflect.Type) (*typeInfo, error) {
 			return nil, err
 		}
 	}
+	var defs *jsonx.Object
+	if root, ok := w.tree.(*jsonx.Object); ok {
+		if d, ok := root.Get("$defs"); ok {
+			defs, _ = d.(*jsonx.Object)
+		}
+	}
+	if err := attachConstraints(w.tree, spec, defs, map[*objSpec]bool{}); err != nil {
+		return nil, fmt.Errorf("struct %s: field %v", typeName(t), err)
+	}
 	return &typeInfo{schema: schema, spec: spec, validate: w.validate}, nil
 }
 
@@ -127,6 +136,7 @@ type walker struct {
 	fields    map[reflect.Type][]goField
 	recursive bool
 	validate  bool
+	tree      any // the final schema, for attachConstraints
 }
 
 func implements(t, iface reflect.Type) bool {
@@ -422,7 +432,9 @@ func (w *walker) reflectSchema(t reflect.Type) (out json.RawMessage, err error) 
 	if err != nil {
 		return nil, fmt.Errorf("re-reading the schema of %s: %v", t, err)
 	}
-	return jsonx.Marshal(canonical(tree)), nil
+	tree = canonical(tree)
+	w.tree = tree
+	return jsonx.Marshal(tree), nil
 }
 
 var (

@@ -89,9 +89,10 @@ func TestRequiredRuleMatchesExecute(t *testing.T) {
 	res = r.Execute(context.Background(), "sink", json.RawMessage(`{"id":"2f1b5a5e-8d7e-4d47-9b1f-3c2a1e0f9a11","Created":"2026-11-30T10:00:00Z","name":"Al","score":0.5,"home":{"street":"Main"},"forced":"abc"}`))
 	assert.False(t, res.IsError, res.Output)
 	res = r.Execute(context.Background(), "sink", json.RawMessage(`{"id":"nope","Created":"yesterday","name":"A","score":0,"home":{"zip":"12"},"forced":"abc","work":{"street":"x","zip":"abcde"},"tags":["a",""],"email":"x"}`))
-	assert.Equal(t, `invalid arguments for "sink": "Created" must be a date-time string (RFC 3339, e.g. 2026-01-02T15:04:05Z), got "yesterday"; "home.street" is required`, res.Output)
+	assert.Equal(t, `invalid arguments for "sink": "Created" must be a date-time string (RFC 3339, e.g. 2026-01-02T15:04:05Z), got "yesterday"; "name" must have at least 2 characters; "score" must be greater than 0; "home.zip" must have exactly 5 characters; "home.street" is required; "tags[1]" must have at least 1 character`, res.Output)
 	res = r.Execute(context.Background(), "sink", json.RawMessage(`{"id":"nope","Created":"2026-11-30T10:00:00Z","name":"A","score":0,"home":{"street":"s","zip":"12"},"forced":"abc","work":{"street":"x","zip":"abcde"},"tags":["a",""],"email":"x"}`))
-	assert.Equal(t, `invalid arguments for "sink": "id" must be a valid UUID; "name" must have at least 2 characters; "email" must be a valid email address; "score" must be greater than 0; "home.zip" must have exactly 5 characters; "work.zip" must contain only digits; "tags[1]" must have at least 1 character`, res.Output)
+	// Schema keywords are checked first (in document order), then the validator's other rules.
+	assert.Equal(t, `invalid arguments for "sink": "name" must have at least 2 characters; "score" must be greater than 0; "home.zip" must have exactly 5 characters; "tags[1]" must have at least 1 character; "id" must be a valid UUID; "email" must be a valid email address; "work.zip" must contain only digits`, res.Output)
 }
 
 type node struct {
@@ -201,4 +202,31 @@ func TestBadArgumentTypes(t *testing.T) {
 		assert.ErrorIs(t, c.err, ErrInvalidSchema)
 		assert.Equal(t, c.want, c.err.Error())
 	}
+}
+
+func TestJSONSchemaTagRulesAreEnforced(t *testing.T) {
+	// Keywords written only in jsonschema tags are held to as the model is told.
+	type args struct {
+		Color string   `json:"color" jsonschema:"enum=red,enum=green"`
+		Level int      `json:"level,omitempty" jsonschema:"minimum=1,maximum=5"`
+		Ratio float64  `json:"ratio,omitempty" jsonschema:"exclusiveMinimum=0,exclusiveMaximum=1"`
+		Code  string   `json:"code,omitempty" jsonschema:"pattern=^[A-Z]{3}$,minLength=3,maxLength=3"`
+		Tags  []string `json:"tags,omitempty" jsonschema:"minItems=1,maxItems=2"`
+		Size  int      `json:"size,omitempty" jsonschema:"enum=1,enum=2"`
+	}
+	r := NewRegistry()
+	require.NoError(t, Register(r, "paint", "", func(_ context.Context, a args) (string, error) { return a.Color, nil }))
+	ok := r.Execute(context.Background(), "paint", json.RawMessage(`{"color":"red","level":5,"ratio":0.5,"code":"ABC","tags":["x"],"size":2}`))
+	assert.Equal(t, "red", ok.Output)
+	res := r.Execute(context.Background(), "paint", json.RawMessage(`{"color":"blue","level":6,"ratio":1,"code":"abc","tags":[],"size":3}`))
+	assert.Equal(t, `invalid arguments for "paint": "color" must be one of [red green]; "level" must be at most 5; "ratio" must be less than 1; "code" must match the pattern ^[A-Z]{3}$; "tags" must have at least 1 item; "size" must be one of [1 2]`, res.Output)
+	res = r.Execute(context.Background(), "paint", json.RawMessage(`{"color":"r\u0065d","code":"ABCD","tags":["a","b","c"]}`))
+	assert.Equal(t, `invalid arguments for "paint": "code" must have exactly 3 characters; "code" must match the pattern ^[A-Z]{3}$; "tags" must have at most 2 items`, res.Output)
+
+	type badPattern struct {
+		S string `json:"s" jsonschema:"pattern=(?<=x)y"`
+	}
+	err := Register(r, "bad", "", func(context.Context, badPattern) (string, error) { return "", nil })
+	require.ErrorIs(t, err, ErrInvalidSchema)
+	assert.Contains(t, err.Error(), `field s: pattern "(?<=x)y" does not compile`)
 }

@@ -132,7 +132,8 @@ func (*typedHandler[A]) typedArgs() {}
 // Call implements Handler: check, decode, validate, call.
 func (h *typedHandler[A]) Call(ctx context.Context, args json.RawMessage) Result {
 	args = normalizeArgs(args)
-	if errs := checkArgs(h.name, args, h.info.spec); len(errs) > 0 {
+	errs, decodable := checkArgs(h.name, args, h.info.spec)
+	if len(errs) > 0 && !decodable {
 		return argumentsResult(h.name, errs)
 	}
 	var a A
@@ -143,12 +144,15 @@ func (h *typedHandler[A]) Call(ctx context.Context, args json.RawMessage) Result
 		target = a
 	}
 	if err := json.Unmarshal(args, target); err != nil {
-		return argumentsResult(h.name, []*ArgumentError{decodeError(h.name, err)})
+		return argumentsResult(h.name, mergeProblems(errs, []*ArgumentError{decodeError(h.name, err)}))
 	}
 	if h.info.validate {
 		if err := validate().Struct(target); err != nil {
-			return argumentsResult(h.name, validationErrors(h.name, reflect.TypeOf(target).Elem(), err))
+			errs = mergeProblems(errs, validationErrors(h.name, reflect.TypeOf(target).Elem(), err))
 		}
+	}
+	if len(errs) > 0 {
+		return argumentsResult(h.name, errs)
 	}
 	return h.fn(ctx, a)
 }
@@ -366,4 +370,23 @@ func suffixParam(p string) string {
 		return ""
 	}
 	return " (" + p + ")"
+}
+
+// mergeProblems appends the validator's problems whose path the checker has
+// not already reported (the checker enforces the schema keywords that the
+// validate tags were mirrored into, with the same wording).
+func mergeProblems(checked, validated []*ArgumentError) []*ArgumentError {
+	for _, v := range validated {
+		dup := false
+		for _, c := range checked {
+			if c.Path == v.Path {
+				dup = true
+				break
+			}
+		}
+		if !dup && len(checked) < maxProblems {
+			checked = append(checked, v)
+		}
+	}
+	return checked
 }
