@@ -36,19 +36,30 @@ type AnthropicTools []AnthropicTool
 // fails the whole request. Anthropic checks this for every tool and returns
 // a *SchemaError wrapping ErrUnsupportedSchema that names the tool, rather
 // than rewriting a schema whose meaning would change. Every schema a
-// Registry accepts from a typed tool passes. The check scans the top-level
-// keys only and does not allocate.
+// Registry accepts from a typed tool passes. The check validates the JSON
+// and scans the top-level keys; its outcome is cached by schema bytes, so
+// rendering the same tools again costs a map lookup per tool.
 func Anthropic(tools []toolnexus.Tool) (AnthropicTools, error) {
 	out := make(AnthropicTools, len(tools))
 	for i := range tools {
 		t := &tools[i]
 		s := schemaOf(t)
-		if path, msg := checkAnthropicRoot(s); msg != "" {
-			return nil, &SchemaError{Renderer: "render.Anthropic", Tool: t.Name, Path: path, Msg: msg, Err: ErrUnsupportedSchema}
+		if _, err := anthropicCache.get(s, checkAnthropic); err != nil {
+			return nil, withTool(err, "render.Anthropic", t.Name)
 		}
 		out[i] = AnthropicTool{Name: t.Name, Description: t.Description, InputSchema: s}
 	}
 	return out, nil
+}
+
+// anthropicCache remembers the outcome of checkAnthropic per schema.
+var anthropicCache rewriteCache
+
+func checkAnthropic(s []byte) (json.RawMessage, error) {
+	if path, msg := checkAnthropicRoot(s); msg != "" {
+		return nil, &SchemaError{Path: path, Msg: msg, Err: ErrUnsupportedSchema}
+	}
+	return nil, nil
 }
 
 // checkAnthropicRoot returns a path and message when s breaks Anthropic's
