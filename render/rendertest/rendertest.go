@@ -244,6 +244,11 @@ func checkList(render Renderer, extract Extract) error {
 		return fmt.Errorf("whole list: %d declarations for %d tools", len(decls), len(tools))
 	}
 	for i := range tools {
+		if decls[i].Name != tools[i].Name {
+			return fmt.Errorf("whole list: position %d is %s, not %s: the renderer does not keep slice order", i, decls[i].Name, tools[i].Name)
+		}
+	}
+	for i := range tools {
 		if err := checkDecl(tools[i], decls[i]); err != nil {
 			return fmt.Errorf("whole list, position %d: %w", i, err)
 		}
