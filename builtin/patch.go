@@ -63,6 +63,7 @@ type chunk struct {
 	anchor string   // text after "@@ ", a line to find before the hunk
 	old    []string // context and removed lines, in order
 	new    []string // context and added lines, in order
+	src    []int    // for each new line: its index in old (context), or -1 (added)
 	eof    bool     // "*** End of File": the hunk ends at the end of the file
 	line   int      // line number where the hunk starts
 }
@@ -148,16 +149,16 @@ func parsePatch(text string) ([]patchOp, error) {
 					cur = &op.chunks[len(op.chunks)-1]
 				}
 				switch {
-				case l == "":
+				case l == "" || l[0] == ' ':
 					// A blank line is an empty context line.
-					cur.old = append(cur.old, "")
-					cur.new = append(cur.new, "")
-				case l[0] == ' ':
-					cur.old = append(cur.old, l[1:])
-					cur.new = append(cur.new, l[1:])
+					text := strings.TrimPrefix(l, " ")
+					cur.src = append(cur.src, len(cur.old))
+					cur.old = append(cur.old, text)
+					cur.new = append(cur.new, text)
 				case l[0] == '-':
 					cur.old = append(cur.old, l[1:])
 				case l[0] == '+':
+					cur.src = append(cur.src, -1)
 					cur.new = append(cur.new, l[1:])
 				default:
 					return nil, fmt.Errorf("line %d: a hunk line must start with a space, - or +, got %q", i+1, l)
@@ -453,7 +454,16 @@ func applyChunks(content string, op patchOp) (string, error) {
 			return "", fmt.Errorf("hunk %d of %q (line %d of the patch) does not apply: these lines were not found in the file:\n%s\nno file was changed; read the file and make the context and - lines match it exactly",
 				k+1, op.path, c.line, strings.Join(c.old, "\n"))
 		}
-		repls = append(repls, repl{at: idx, n: len(c.old), new: c.new})
+		// Context lines keep the file's own text (the match may have
+		// ignored whitespace differences).
+		r := repl{at: idx, n: len(c.old), new: make([]string, len(c.new))}
+		for j, line := range c.new {
+			if c.src[j] >= 0 {
+				line = lines[idx+c.src[j]]
+			}
+			r.new[j] = line
+		}
+		repls = append(repls, r)
 		cursor = idx + len(c.old)
 	}
 	for i := len(repls) - 1; i >= 0; i-- {
