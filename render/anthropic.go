@@ -179,14 +179,24 @@ func (ts AnthropicTools) AppendJSON(dst []byte) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		t := &ts[i]
-		dst = append(dst, `{"name":`...)
-		dst = jsonx.AppendString(dst, t.Name)
-		dst = append(dst, `,"description":`...)
-		dst = jsonx.AppendString(dst, t.Description)
-		dst = append(dst, `,"input_schema":`...)
-		dst = appendSchema(dst, t.InputSchema)
-		dst = append(dst, '}')
+		dst = ts[i].AppendJSON(dst)
 	}
 	return append(dst, ']')
+}
+
+// MarshalJSON implements json.Marshaler with the same bytes the entry has
+// inside [AnthropicTools], so one entry can be handed to an SDK as raw JSON
+// (for anthropic-sdk-go: param.Override[anthropic.ToolParam](t)).
+func (t AnthropicTool) MarshalJSON() ([]byte, error) { return t.AppendJSON(nil), nil }
+
+// AppendJSON appends the entry's JSON object to dst.
+func (t AnthropicTool) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"name":`...)
+	dst = jsonx.AppendString(dst, t.Name)
+	dst = append(dst, `,"description":`...)
+	dst = jsonx.AppendString(dst, t.Description)
+	dst = append(dst, `,"input_schema":`...)
+	dst = appendSchema(dst, t.InputSchema)
+	dst = append(dst, '}')
+	return dst
 }

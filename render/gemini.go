@@ -183,27 +183,43 @@ func (ts GeminiTools) AppendJSON(dst []byte) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = append(dst, `{"functionDeclarations":[`...)
-		for j := range ts[i].FunctionDeclarations {
-			if j > 0 {
-				dst = append(dst, ',')
-			}
-			d := &ts[i].FunctionDeclarations[j]
-			dst = append(dst, `{"name":`...)
-			dst = jsonx.AppendString(dst, d.Name)
-			dst = append(dst, `,"description":`...)
-			dst = jsonx.AppendString(dst, d.Description)
-			if len(d.Parameters) > 0 {
-				dst = append(append(dst, `,"parameters":`...), d.Parameters...)
-			}
-			if len(d.ParametersJSONSchema) > 0 {
-				dst = append(append(dst, `,"parametersJsonSchema":`...), d.ParametersJSONSchema...)
-			}
-			dst = append(dst, '}')
-		}
-		dst = append(dst, "]}"...)
+		dst = ts[i].AppendJSON(dst)
 	}
 	return append(dst, ']')
+}
+
+// MarshalJSON implements json.Marshaler: {"functionDeclarations":[…]}.
+func (t GeminiTool) MarshalJSON() ([]byte, error) { return t.AppendJSON(nil), nil }
+
+// AppendJSON appends the tool's JSON object to dst.
+func (t GeminiTool) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"functionDeclarations":[`...)
+	for j := range t.FunctionDeclarations {
+		if j > 0 {
+			dst = append(dst, ',')
+		}
+		dst = t.FunctionDeclarations[j].AppendJSON(dst)
+	}
+	return append(dst, "]}"...)
+}
+
+// MarshalJSON implements json.Marshaler with the same bytes the
+// declaration has inside [GeminiTools].
+func (d GeminiFunctionDeclaration) MarshalJSON() ([]byte, error) { return d.AppendJSON(nil), nil }
+
+// AppendJSON appends the declaration's JSON object to dst.
+func (d GeminiFunctionDeclaration) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"name":`...)
+	dst = jsonx.AppendString(dst, d.Name)
+	dst = append(dst, `,"description":`...)
+	dst = jsonx.AppendString(dst, d.Description)
+	if len(d.Parameters) > 0 {
+		dst = append(append(dst, `,"parameters":`...), d.Parameters...)
+	}
+	if len(d.ParametersJSONSchema) > 0 {
+		dst = append(append(dst, `,"parametersJsonSchema":`...), d.ParametersJSONSchema...)
+	}
+	return append(dst, '}')
 }
 
 // geminiSchema returns the "parameters" form of the schema in, or nil when

@@ -52,23 +52,33 @@ func (ts MCPTools) AppendJSON(dst []byte) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		t := &ts[i]
-		dst = append(dst, `{"name":`...)
-		dst = jsonx.AppendString(dst, t.Name)
-		if t.Title != "" {
-			dst = append(dst, `,"title":`...)
-			dst = jsonx.AppendString(dst, t.Title)
-		}
-		dst = append(dst, `,"description":`...)
-		dst = jsonx.AppendString(dst, t.Description)
-		dst = append(dst, `,"inputSchema":`...)
-		dst = appendSchema(dst, t.InputSchema)
-		if a := t.Annotations; a != nil {
-			dst = appendAnnotations(append(dst, `,"annotations":`...), a)
-		}
-		dst = append(dst, '}')
+		dst = ts[i].AppendJSON(dst)
 	}
 	return append(dst, ']')
+}
+
+// MarshalJSON implements json.Marshaler with the same bytes the entry has
+// inside [MCPTools], so one entry can be handed to an SDK as raw JSON
+// (for go-sdk: json.Unmarshal into an mcp.Tool).
+func (t MCPTool) MarshalJSON() ([]byte, error) { return t.AppendJSON(nil), nil }
+
+// AppendJSON appends the entry's JSON object to dst.
+func (t MCPTool) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"name":`...)
+	dst = jsonx.AppendString(dst, t.Name)
+	if t.Title != "" {
+		dst = append(dst, `,"title":`...)
+		dst = jsonx.AppendString(dst, t.Title)
+	}
+	dst = append(dst, `,"description":`...)
+	dst = jsonx.AppendString(dst, t.Description)
+	dst = append(dst, `,"inputSchema":`...)
+	dst = appendSchema(dst, t.InputSchema)
+	if a := t.Annotations; a != nil {
+		dst = appendAnnotations(append(dst, `,"annotations":`...), a)
+	}
+	dst = append(dst, '}')
+	return dst
 }
 
 // appendAnnotations writes a as encoding/json would (field order, omitempty).

@@ -67,33 +67,39 @@ func (ts OpenAITools) AppendJSON(dst []byte) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		f := &ts[i].Function
-		typ := ts[i].Type
-		if typ == "" {
-			typ = "function"
-		}
-		dst = append(dst, `{"type":`...)
-		dst = jsonx.AppendString(dst, typ)
-		dst = append(dst, `,"function":{"name":`...)
-		dst = jsonx.AppendString(dst, f.Name)
-		dst = append(dst, `,"description":`...)
-		dst = jsonx.AppendString(dst, f.Description)
-		dst = append(dst, `,"parameters":`...)
-		if len(f.Parameters) == 0 {
-			dst = append(dst, emptySchema...)
-		} else {
-			dst = append(dst, f.Parameters...)
-		}
-		if f.Strict != nil {
-			if *f.Strict {
-				dst = append(dst, `,"strict":true`...)
-			} else {
-				dst = append(dst, `,"strict":false`...)
-			}
-		}
-		dst = append(dst, "}}"...)
+		dst = ts[i].AppendJSON(dst)
 	}
 	return append(dst, ']')
+}
+
+// MarshalJSON implements json.Marshaler with the same bytes the entry has
+// inside [OpenAITools], so one entry can be handed to an SDK as raw JSON
+// (for openai-go: param.Override[openai.ChatCompletionFunctionToolParam](t)).
+func (t OpenAITool) MarshalJSON() ([]byte, error) { return t.AppendJSON(nil), nil }
+
+// AppendJSON appends the entry's JSON object to dst.
+func (t OpenAITool) AppendJSON(dst []byte) []byte {
+	f := &t.Function
+	typ := t.Type
+	if typ == "" {
+		typ = "function"
+	}
+	dst = append(dst, `{"type":`...)
+	dst = jsonx.AppendString(dst, typ)
+	dst = append(dst, `,"function":{"name":`...)
+	dst = jsonx.AppendString(dst, f.Name)
+	dst = append(dst, `,"description":`...)
+	dst = jsonx.AppendString(dst, f.Description)
+	dst = append(dst, `,"parameters":`...)
+	dst = appendSchema(dst, f.Parameters)
+	if f.Strict != nil {
+		if *f.Strict {
+			dst = append(dst, `,"strict":true`...)
+		} else {
+			dst = append(dst, `,"strict":false`...)
+		}
+	}
+	return append(dst, "}}"...)
 }
 
 // OpenAIOptions configure [OpenAIWith] and [OpenAIResponsesWith]. The zero

@@ -225,3 +225,55 @@ func TestRewriteCacheIsByContent(t *testing.T) {
 		t.Fatalf("stale cache entry: %s", second[0].Function.Parameters)
 	}
 }
+
+// TestEntryMarshalJSON checks that each entry marshals to exactly its bytes
+// inside the list, the form SDK raw-JSON routes take.
+func TestEntryMarshalJSON(t *testing.T) {
+	tools := rendertest.Tools()
+	var parts []string
+	join := func(open, close string) string { return open + strings.Join(parts, ",") + close }
+	check := func(name string, list json.Marshaler, want string) {
+		t.Helper()
+		b, err := json.Marshal(list)
+		if err != nil || string(b) != want {
+			t.Errorf("%s: entries joined differ from the list:\n%s\n%s", name, want, b)
+		}
+		parts = parts[:0]
+	}
+	entry := func(v json.Marshaler) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, string(b))
+	}
+	oa := OpenAI(tools)
+	for _, e := range oa {
+		entry(e)
+	}
+	check("OpenAI", oa, join("[", "]"))
+	rs := must(OpenAIResponsesWith(tools, strictFallback))
+	for _, e := range rs {
+		entry(e)
+	}
+	check("OpenAIResponses", rs, join("[", "]"))
+	an := must(Anthropic(tools))
+	for _, e := range an {
+		entry(e)
+	}
+	check("Anthropic", an, join("[", "]"))
+	mc := MCP(tools)
+	for _, e := range mc {
+		entry(e)
+	}
+	check("MCP", mc, join("[", "]"))
+	ge := must(Gemini(tools))
+	for _, e := range ge[0].FunctionDeclarations {
+		entry(e)
+	}
+	check("Gemini", ge, join(`[{"functionDeclarations":[`, `]}]`))
+	b, _ := json.Marshal(ge[0])
+	if want, _ := json.Marshal(ge); "["+string(b)+"]" != string(want) {
+		t.Errorf("GeminiTool.MarshalJSON: %s", b)
+	}
+}

@@ -74,26 +74,36 @@ func (ts OpenAIResponsesTools) AppendJSON(dst []byte) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		t := &ts[i]
-		typ := t.Type
-		if typ == "" {
-			typ = "function"
-		}
-		dst = append(dst, `{"type":`...)
-		dst = jsonx.AppendString(dst, typ)
-		dst = append(dst, `,"name":`...)
-		dst = jsonx.AppendString(dst, t.Name)
-		dst = append(dst, `,"description":`...)
-		dst = jsonx.AppendString(dst, t.Description)
-		dst = append(dst, `,"parameters":`...)
-		dst = appendSchema(dst, t.Parameters)
-		if t.Strict {
-			dst = append(dst, `,"strict":true}`...)
-		} else {
-			dst = append(dst, `,"strict":false}`...)
-		}
+		dst = ts[i].AppendJSON(dst)
 	}
 	return append(dst, ']')
+}
+
+// MarshalJSON implements json.Marshaler with the same bytes the entry has
+// inside [OpenAIResponsesTools], so one entry can be handed to an SDK as raw JSON
+// (for openai-go: param.Override[responses.FunctionToolParam](t)).
+func (t OpenAIResponsesTool) MarshalJSON() ([]byte, error) { return t.AppendJSON(nil), nil }
+
+// AppendJSON appends the entry's JSON object to dst.
+func (t OpenAIResponsesTool) AppendJSON(dst []byte) []byte {
+	typ := t.Type
+	if typ == "" {
+		typ = "function"
+	}
+	dst = append(dst, `{"type":`...)
+	dst = jsonx.AppendString(dst, typ)
+	dst = append(dst, `,"name":`...)
+	dst = jsonx.AppendString(dst, t.Name)
+	dst = append(dst, `,"description":`...)
+	dst = jsonx.AppendString(dst, t.Description)
+	dst = append(dst, `,"parameters":`...)
+	dst = appendSchema(dst, t.Parameters)
+	if t.Strict {
+		dst = append(dst, `,"strict":true}`...)
+	} else {
+		dst = append(dst, `,"strict":false}`...)
+	}
+	return dst
 }
 
 // appendSchema appends raw schema bytes, {"type":"object"} when empty.
