@@ -32,12 +32,7 @@ func isBinary(b []byte) bool {
 	if bytes.IndexByte(b, 0) >= 0 {
 		return true
 	}
-	for i := 0; i < utf8.UTFMax && i <= len(b); i++ {
-		if utf8.Valid(b[:len(b)-i]) {
-			return false
-		}
-	}
-	return true
+	return !utf8.ValidString(trimPartialEnd(string(b)))
 }
 
 func binaryError(p string, size int64) error {
