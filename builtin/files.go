@@ -69,18 +69,22 @@ func (e *env) read(a readArgs) (string, error) {
 		return "", err
 	}
 	defer root.Close()
-	f, err := root.Open(rel)
-	if err != nil {
-		return "", fsErr(a.Path, err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
+	// Stat before opening: opening a FIFO or a device could block.
+	fi, err := root.Stat(rel)
 	if err != nil {
 		return "", fsErr(a.Path, err)
 	}
 	if fi.IsDir() {
 		return "", fmt.Errorf("%q is a directory; use glob to list its files", a.Path)
 	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%q is not a regular file", a.Path)
+	}
+	f, err := root.Open(rel)
+	if err != nil {
+		return "", fsErr(a.Path, err)
+	}
+	defer f.Close()
 	br := bufio.NewReaderSize(f, 64<<10)
 	head, _ := br.Peek(sniffBytes)
 	if isBinary(head) {
@@ -280,12 +284,8 @@ func (e *env) edit(a editArgs) (string, error) {
 // returns it with its permission bits. p is the path as the model wrote it,
 // for messages.
 func readText(root *os.Root, rel, p string) ([]byte, fs.FileMode, error) {
-	f, err := root.Open(rel)
-	if err != nil {
-		return nil, 0, fsErr(p, err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
+	// Stat before opening: opening a FIFO or a device could block.
+	fi, err := root.Stat(rel)
 	if err != nil {
 		return nil, 0, fsErr(p, err)
 	}
@@ -295,6 +295,11 @@ func readText(root *os.Root, rel, p string) ([]byte, fs.FileMode, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, 0, fmt.Errorf("%q is not a regular file", p)
 	}
+	f, err := root.Open(rel)
+	if err != nil {
+		return nil, 0, fsErr(p, err)
+	}
+	defer f.Close()
 	if fi.Size() > MaxFileBytes {
 		return nil, 0, fmt.Errorf("%q is too large (%d bytes; the limit is %d)", p, fi.Size(), MaxFileBytes)
 	}

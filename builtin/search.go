@@ -136,6 +136,11 @@ func (e *env) grep(ctx context.Context, a grepArgs) (string, error) {
 	matches := 0
 	more := false
 	search := func(p string) error {
+		// Only regular files (following links inside the workspace):
+		// opening a FIFO or a device could block.
+		if fi, err := fs.Stat(fsys, p); err != nil || !fi.Mode().IsRegular() {
+			return nil
+		}
 		f, err := fsys.Open(p)
 		if err != nil {
 			return nil // unreadable, or a link out of the workspace
