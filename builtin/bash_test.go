@@ -136,7 +136,7 @@ func TestBashEnvironment(t *testing.T) {
 	wantEqual(t, "env", f.ok("bash", map[string]any{"command": "echo $TOOLNEXUS_TEST_VAR"}), "visible\n")
 }
 
-// A FIFO in the workspace neither blocks read, edit nor grep.
+// A FIFO in the workspace blocks none of read, write, edit and grep.
 func TestFIFO(t *testing.T) {
 	f := newFixture(t, builtin.Options{})
 	if err := syscall.Mkfifo(filepath.Join(f.ws, "pipe"), 0o644); err != nil {
@@ -145,6 +145,7 @@ func TestFIFO(t *testing.T) {
 	f.file("a.txt", "needle\n")
 	wantEqual(t, "read", f.fail("read", map[string]any{"path": "pipe"}), `"pipe" is not a regular file`)
 	wantEqual(t, "edit", f.fail("edit", map[string]any{"path": "pipe", "oldString": "a", "newString": "b"}), `"pipe" is not a regular file`)
+	wantEqual(t, "write", f.fail("write", map[string]any{"path": "pipe", "content": "x"}), `"pipe" is not a regular file`)
 	wantEqual(t, "grep", f.ok("grep", map[string]any{"pattern": "needle"}), "a.txt:1:needle")
 	wantEqual(t, "grep file", f.ok("grep", map[string]any{"pattern": "needle", "path": "pipe"}), "no matches")
 }

@@ -20,12 +20,12 @@ var update = flag.Bool("update", false, "rewrite testdata/golden files")
 
 // fixture is a workspace with the built-in tools registered.
 type fixture struct {
-	t   *testing.T
+	t   testing.TB
 	ws  string
 	reg *toolnexus.Registry
 }
 
-func newFixture(t *testing.T, opts builtin.Options) *fixture {
+func newFixture(t testing.TB, opts builtin.Options) *fixture {
 	t.Helper()
 	if opts.Workspace == "" {
 		opts.Workspace = t.TempDir()
@@ -111,7 +111,7 @@ func (f *fixture) exists(rel string) bool {
 	return err == nil
 }
 
-func wantContains(t *testing.T, got string, subs ...string) {
+func wantContains(t testing.TB, got string, subs ...string) {
 	t.Helper()
 	for _, s := range subs {
 		if !strings.Contains(got, s) {
@@ -120,7 +120,7 @@ func wantContains(t *testing.T, got string, subs ...string) {
 	}
 }
 
-func wantEqual(t *testing.T, what, got, want string) {
+func wantEqual(t testing.TB, what, got, want string) {
 	t.Helper()
 	if got != want {
 		t.Errorf("%s = %q, want %q", what, got, want)

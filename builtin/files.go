@@ -85,7 +85,7 @@ func (e *env) read(a readArgs) (string, error) {
 		return "", fsErr(a.Path, err)
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
+	br := bufio.NewReaderSize(f, 2*sniffBytes)
 	head, _ := br.Peek(sniffBytes)
 	if isBinary(head) {
 		return "", binaryError(a.Path, fi.Size())
@@ -208,8 +208,13 @@ func (e *env) write(a writeArgs) (string, error) {
 			return "", fsErr(a.Path, err)
 		}
 	}
-	if fi, err := root.Stat(rel); err == nil && fi.IsDir() {
-		return "", fmt.Errorf("%q is a directory", a.Path)
+	if fi, err := root.Stat(rel); err == nil {
+		if fi.IsDir() {
+			return "", fmt.Errorf("%q is a directory", a.Path)
+		}
+		if !fi.Mode().IsRegular() {
+			return "", fmt.Errorf("%q is not a regular file", a.Path)
+		}
 	}
 	if err := root.WriteFile(rel, []byte(a.Content), 0o644); err != nil {
 		return "", fsErr(a.Path, err)

@@ -1,0 +1,64 @@
+package builtin_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/toolnexus/toolnexus/builtin"
+)
+
+// benchFixture is a workspace of 100 Go-like files of 100 lines each.
+func benchFixture(b *testing.B) *fixture {
+	f := newFixture(b, builtin.Options{})
+	for i := range 100 {
+		var s strings.Builder
+		for j := range 100 {
+			fmt.Fprintf(&s, "func f%d_%d() int { return %d }\n", i, j, i*j)
+		}
+		f.file(fmt.Sprintf("pkg%d/file%d.go", i%10, i), s.String())
+	}
+	return f
+}
+
+func benchCall(b *testing.B, f *fixture, name, args string) {
+	ctx := context.Background()
+	raw := json.RawMessage(args)
+	b.ReportAllocs()
+	for b.Loop() {
+		if r := f.reg.Execute(ctx, name, raw); r.IsError {
+			b.Fatal(r.Output)
+		}
+	}
+}
+
+func BenchmarkRead(b *testing.B) {
+	benchCall(b, benchFixture(b), "read", `{"path":"pkg3/file3.go","offset":10,"limit":20}`)
+}
+
+func BenchmarkGrepTree(b *testing.B) {
+	benchCall(b, benchFixture(b), "grep", `{"pattern":"return 4[0-9]{2} ","include":"*.go"}`)
+}
+
+func BenchmarkGlobTree(b *testing.B) {
+	benchCall(b, benchFixture(b), "glob", `{"pattern":"pkg[1-3]/**/*.go"}`)
+}
+
+func BenchmarkEdit(b *testing.B) {
+	f := benchFixture(b)
+	ctx := context.Background()
+	flip := []json.RawMessage{
+		json.RawMessage(`{"path":"pkg0/file0.go","oldString":"func f0_50()","newString":"func g0_50()"}`),
+		json.RawMessage(`{"path":"pkg0/file0.go","oldString":"func g0_50()","newString":"func f0_50()"}`),
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if r := f.reg.Execute(ctx, "edit", flip[i%2]); r.IsError {
+			b.Fatal(r.Output)
+		}
+		i++
+	}
+}
