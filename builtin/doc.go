@@ -48,6 +48,15 @@
 // (markdown) or golang.org/x/net/html (text); binary content is reported,
 // not returned.
 //
+// # Timeouts
+//
+// bash and webfetch take a timeout argument and enforce it themselves, so
+// their Tool.Timeout is -1 (a registry-wide default does not cut a longer
+// timeout the model asked for short); set Tool.Timeout on the returned
+// tools to impose a limit anyway. Cancelling the call's context stops
+// either tool at once (bash kills its process group). The other tools use
+// the registry's default.
+//
 // # Outputs
 //
 // Every Output is valid UTF-8 (invalid bytes become U+FFFD) and at most

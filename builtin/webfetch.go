@@ -161,7 +161,7 @@ func (e *env) fetch(ctx context.Context, client *http.Client, a webfetchArgs) (s
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return "", fetchErr(a.URL, ctx, timeout, err)
+		return "", fetchErr(ctx, a.URL, timeout, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
@@ -169,7 +169,7 @@ func (e *env) fetch(ctx context.Context, client *http.Client, a webfetchArgs) (s
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, e.opts.MaxFetchBytes+1))
 	if err != nil {
-		return "", fetchErr(a.URL, ctx, timeout, err)
+		return "", fetchErr(ctx, a.URL, timeout, err)
 	}
 	cut := int64(len(body)) > e.opts.MaxFetchBytes
 	if cut {
@@ -214,7 +214,7 @@ func (e *env) fetch(ctx context.Context, client *http.Client, a webfetchArgs) (s
 }
 
 // fetchErr turns a client error into a model-facing message.
-func fetchErr(rawURL string, ctx context.Context, timeout time.Duration, err error) error {
+func fetchErr(ctx context.Context, rawURL string, timeout time.Duration, err error) error {
 	var blocked *blockedAddrError
 	switch {
 	case errors.As(err, &blocked):
