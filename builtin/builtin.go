@@ -20,6 +20,9 @@ import (
 const (
 	// DefaultMaxOutputBytes caps the Output of every built-in tool: 32 KiB.
 	DefaultMaxOutputBytes = 32 << 10
+	// MinOutputBytes is the smallest output cap accepted: 512 bytes, room
+	// for the notes that say what was cut.
+	MinOutputBytes = 512
 	// DefaultBashTimeout is the bash timeout when a call gives none: 60 s.
 	DefaultBashTimeout = 60 * time.Second
 	// MaxBashTimeout is the longest timeout a bash call may ask for: 10 min.
@@ -55,8 +58,9 @@ type Options struct {
 	AllowPrivateNetwork bool
 
 	// MaxOutputBytes caps the Output of each call, in bytes; zero means
-	// DefaultMaxOutputBytes. A longer output keeps its head and tail and says
-	// how many bytes were cut.
+	// DefaultMaxOutputBytes, and values below MinOutputBytes are raised to
+	// it. A longer output keeps its head and tail and says how many bytes
+	// were cut.
 	MaxOutputBytes int
 
 	// BashTimeout is the bash timeout when a call gives none; zero means
@@ -98,6 +102,27 @@ type env struct {
 // Errors: the workspace does not exist or is not a directory, or the
 // current directory cannot be determined.
 func Tools(opts Options) ([]toolnexus.Tool, error) {
+	e, err := newEnv(opts)
+	if err != nil {
+		return nil, err
+	}
+	builders := []func(*env) (toolnexus.Tool, error){
+		applyPatchTool, bashTool, editTool, globTool, grepTool,
+		questionTool, readTool, todoTool, webfetchTool, writeTool,
+	}
+	tools := make([]toolnexus.Tool, 0, len(builders))
+	for _, b := range builders {
+		t, err := b(e)
+		if err != nil {
+			return nil, err
+		}
+		tools = append(tools, t)
+	}
+	return tools, nil
+}
+
+// newEnv resolves the workspace and fills in the defaults of opts.
+func newEnv(opts Options) (*env, error) {
 	ws := opts.Workspace
 	if ws == "" {
 		wd, err := os.Getwd()
@@ -124,6 +149,7 @@ func Tools(opts Options) ([]toolnexus.Tool, error) {
 	if opts.MaxOutputBytes <= 0 {
 		opts.MaxOutputBytes = DefaultMaxOutputBytes
 	}
+	opts.MaxOutputBytes = max(opts.MaxOutputBytes, MinOutputBytes)
 	if opts.BashTimeout <= 0 {
 		opts.BashTimeout = DefaultBashTimeout
 	}
@@ -135,21 +161,7 @@ func Tools(opts Options) ([]toolnexus.Tool, error) {
 		opts.UserAgent = "toolnexus-webfetch/1"
 	}
 	opts.Workspace = ws
-	e := &env{root: ws, real: real, opts: opts}
-
-	builders := []func(*env) (toolnexus.Tool, error){
-		applyPatchTool, bashTool, editTool, globTool, grepTool,
-		questionTool, readTool, todoTool, webfetchTool, writeTool,
-	}
-	tools := make([]toolnexus.Tool, 0, len(builders))
-	for _, b := range builders {
-		t, err := b(e)
-		if err != nil {
-			return nil, err
-		}
-		tools = append(tools, t)
-	}
-	return tools, nil
+	return &env{root: ws, real: real, opts: opts}, nil
 }
 
 // newTool builds one built-in: a typed tool whose result is cleaned by

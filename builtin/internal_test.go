@@ -5,6 +5,7 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -122,6 +123,31 @@ func TestIsBinary(t *testing.T) {
 	} {
 		if got := isBinary([]byte(in)); got != want {
 			t.Errorf("isBinary(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+func TestOptionsDefaults(t *testing.T) {
+	tools, err := Tools(Options{Workspace: t.TempDir(), MaxOutputBytes: 10, BashTimeout: time.Hour})
+	if err != nil || len(tools) != 10 {
+		t.Fatalf("Tools: %v, %d tools", err, len(tools))
+	}
+	for _, c := range []struct {
+		in   Options
+		want Options
+	}{
+		{Options{}, Options{MaxOutputBytes: DefaultMaxOutputBytes, BashTimeout: DefaultBashTimeout, MaxFetchBytes: DefaultMaxFetchBytes, UserAgent: "toolnexus-webfetch/1"}},
+		{Options{MaxOutputBytes: 10, BashTimeout: time.Hour, MaxFetchBytes: 7, UserAgent: "x"}, Options{MaxOutputBytes: MinOutputBytes, BashTimeout: MaxBashTimeout, MaxFetchBytes: 7, UserAgent: "x"}},
+	} {
+		ws := t.TempDir()
+		c.in.Workspace = ws
+		got, err := newEnv(c.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.want.Workspace = ws
+		if got.opts != c.want {
+			t.Errorf("options %+v became %+v, want %+v", c.in, got.opts, c.want)
 		}
 	}
 }
