@@ -19,22 +19,13 @@ import (
 func TestBash(t *testing.T) {
 	f := newFixture(t, builtin.Options{})
 	wantEqual(t, "echo", f.ok("bash", map[string]any{"command": "echo hi; echo err >&2", "description": "print"}), "hi\nerr\n")
-	wantEqual(t, "cwd", f.ok("bash", map[string]any{"command": "pwd -P"}), mustReal(t, f.ws)+"\n")
+	wantEqual(t, "cwd", f.ok("bash", map[string]any{"command": "pwd -P"}), mustRealPath(t, f.ws)+"\n")
 	f.file("sub/x.txt", "")
 	wantEqual(t, "workdir", f.ok("bash", map[string]any{"command": "ls", "workdir": "sub"}), "x.txt\n")
 	wantEqual(t, "no output", f.ok("bash", map[string]any{"command": "true"}), "(no output)")
 	wantEqual(t, "exit code", f.fail("bash", map[string]any{"command": "echo partial; exit 3"}),
 		"partial\n\ncommand failed with exit code 3")
 	wantEqual(t, "exit code, no output", f.fail("bash", map[string]any{"command": "exit 7"}), "command failed with exit code 7")
-}
-
-func mustReal(t *testing.T, p string) string {
-	t.Helper()
-	r, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
 }
 
 func TestBashErrors(t *testing.T) {

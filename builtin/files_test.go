@@ -209,3 +209,27 @@ func TestSymlinkInsideWorkspace(t *testing.T) {
 	f.ok("edit", map[string]any{"path": "alias/a.txt", "oldString": "inside", "newString": "changed"})
 	wantEqual(t, "content", f.content("real/a.txt"), "changed\n")
 }
+
+// A workspace given through a symbolic link accepts absolute paths under
+// either name.
+func TestWorkspaceThroughSymlink(t *testing.T) {
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "ws")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, builtin.Options{Workspace: link})
+	f.file("a.txt", "via link\n")
+	wantEqual(t, "link path", f.ok("read", map[string]any{"path": filepath.Join(link, "a.txt")}), "via link\n")
+	wantEqual(t, "real path", f.ok("read", map[string]any{"path": filepath.Join(mustRealPath(t, real), "a.txt")}), "via link\n")
+	wantRefused(t, "sibling", f.fail("read", map[string]any{"path": filepath.Join(filepath.Dir(link), "other")}))
+}
+
+func mustRealPath(t *testing.T, p string) string {
+	t.Helper()
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
