@@ -1,0 +1,609 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/exec"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolnexus/toolnexus"
+)
+
+// State is the state of one configured server after [Load].
+type State string
+
+// The states a server can be in.
+const (
+	StateConnected State = "connected" // started, initialized and its tools listed
+	StateFailed    State = "failed"    // could not start, initialize or list; see ServerStatus.Reason
+	StateDisabled  State = "disabled"  // "disabled": true or "enabled": false in the config
+	StateClosed    State = "closed"    // was connected; Close has been called
+)
+
+// ServerStatus reports one configured server.
+type ServerStatus struct {
+	Name      string `json:"name"`
+	State     State  `json:"state"`
+	Transport string `json:"transport"`
+	// Reason says why the server failed: the error and, for a local
+	// process, the last lines it wrote to stderr. Never contains header or
+	// environment values from the config. "" unless State is failed.
+	Reason string `json:"reason,omitempty"`
+	// Tools are the registry names of the server's tools, sorted.
+	Tools []string `json:"tools,omitempty"`
+	// Skipped lists tools the server offered that could not be used, each
+	// as "name: reason" (for example an input schema that is not an object).
+	Skipped []string `json:"skipped,omitempty"`
+	// ServerInfo is the name and version the server reported, "name version".
+	ServerInfo string `json:"server_info,omitempty"`
+}
+
+// LoadOptions configure [Load]. The zero value (or nil) is ready to use.
+type LoadOptions struct {
+	// Stderr, if non-nil, receives everything local server processes write
+	// to their stderr. Either way the last 4 KiB of each are kept for
+	// ServerStatus.Reason.
+	Stderr io.Writer
+
+	// Logger receives the SDK client's log records; nil means none.
+	Logger *slog.Logger
+
+	// HTTPClient is used for remote servers; its Transport (nil means
+	// http.DefaultTransport) carries the configured headers. nil means a
+	// client with no overall timeout (requests are bounded by the server's
+	// Timeout instead).
+	HTTPClient *http.Client
+
+	// LookupEnv resolves ${VAR} in header and env values; nil means
+	// os.LookupEnv.
+	LookupEnv func(string) (string, bool)
+
+	// TerminateDelay is how long Close waits for a local server to exit
+	// after its stdin is closed before it sends SIGTERM, and again before
+	// SIGKILL; zero means 2 seconds.
+	TerminateDelay time.Duration
+}
+
+// Servers is the result of [Load]: the tools of every server that
+// connected, a status for every configured server, and the live
+// connections. Close it to stop every server process.
+//
+// A Servers is safe for concurrent use; its tools may be executed from
+// many goroutines at once.
+type Servers struct {
+	mu      sync.Mutex
+	conns   []*conn // sorted by server name
+	tools   []toolnexus.Tool
+	closed  bool
+	closeFn sync.Once
+}
+
+type conn struct {
+	cfg    ServerConfig
+	status ServerStatus
+
+	mu      sync.Mutex
+	session *mcpsdk.ClientSession // nil once closed
+	cmd     *exec.Cmd
+	stderr  *tailBuffer
+	store   schemaStore
+	listed  []*mcpsdk.Tool
+}
+
+// Load starts (or connects to) every enabled server in cfg at the same
+// time, lists their tools and returns them as registry tools. A server
+// that fails to start, to initialize or to list its tools within its
+// Timeout is isolated: it is reported as failed in Status and the others
+// still load. Load itself never fails; [Servers.Err] joins the failures.
+//
+// Each server tool becomes a [toolnexus.Tool]:
+//
+//   - Name: "server_tool", made a valid unique name by [ToolNames].
+//   - Title, Description and Annotations come from the server. A
+//     description longer than toolnexus.MaxDescriptionLength is cut to fit
+//     (ending in "…").
+//   - InputSchema: the server's inputSchema bytes, unchanged except for
+//     whitespace (compacted).
+//   - Source: "mcp"; Timeout: the server's Timeout.
+//   - Handler: calls the tool on the server (tools/call). A result with
+//     isError becomes an error Result whose Output is its text parts
+//     joined by "\n"; a result with structuredContent has that content as
+//     JSON text for Output; otherwise Output is the text parts joined by
+//     "\n" (images, audio and resources are described in brackets, e.g.
+//     "[image image/png, 1234 bytes]"). A protocol error (unknown tool,
+//     server gone) is an error Result too. Metadata has "mcp_server" and
+//     "mcp_tool" (the names the server uses).
+//
+// ctx bounds the whole load; cancelling it later does not affect the
+// connections. cfg may be nil (no servers).
+func Load(ctx context.Context, cfg *Config, opts *LoadOptions) *Servers {
+	var o LoadOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.LookupEnv == nil {
+		o.LookupEnv = os.LookupEnv
+	}
+	if o.TerminateDelay <= 0 {
+		o.TerminateDelay = 2 * time.Second
+	}
+	s := &Servers{}
+	var wg sync.WaitGroup
+	for _, name := range cfg.Names() {
+		sc := cfg.Servers[name]
+		sc.Name = name
+		c := &conn{cfg: sc, status: ServerStatus{Name: name, Transport: sc.Transport}}
+		s.conns = append(s.conns, c)
+		if sc.Disabled {
+			c.status.State = StateDisabled
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := c.connect(ctx, &o); err != nil {
+				c.status.State = StateFailed
+				c.status.Reason = c.reason(err)
+				c.close()
+				return
+			}
+			c.status.State = StateConnected
+		}()
+	}
+	wg.Wait()
+	s.tools = s.buildTools()
+	return s
+}
+
+// LoadFile parses the config file at path ([LoadConfig]) and calls [Load].
+// Only a config that cannot be read or parsed is an error; server failures
+// are in the returned Servers' Status.
+func LoadFile(ctx context.Context, path string, opts *LoadOptions) (*Servers, error) {
+	cfg, err := LoadConfig(path)
+	if err != nil {
+		return nil, err
+	}
+	return Load(ctx, cfg, opts), nil
+}
+
+func (c *conn) connect(ctx context.Context, o *LoadOptions) error {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.timeout())
+	defer cancel()
+	var transport mcpsdk.Transport
+	switch c.cfg.Transport {
+	case TransportStdio:
+		env := os.Environ()
+		keys := make([]string, 0, len(c.cfg.Env))
+		for k := range c.cfg.Env {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			v, err := expandEnv(c.cfg.Env[k], o.LookupEnv)
+			if err != nil {
+				return fmt.Errorf("env %s: %v", k, err)
+			}
+			env = append(env, k+"="+v)
+		}
+		argv := slices.Concat(c.cfg.Command, c.cfg.Args)
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Env = env
+		cmd.Dir = c.cfg.Dir
+		c.stderr = &tailBuffer{max: 4096}
+		if o.Stderr != nil {
+			cmd.Stderr = io.MultiWriter(c.stderr, o.Stderr)
+		} else {
+			cmd.Stderr = c.stderr
+		}
+		setProcAttr(cmd)
+		c.cmd = cmd
+		transport = &captureTransport{
+			inner: &mcpsdk.CommandTransport{Command: cmd, TerminateDuration: o.TerminateDelay},
+			store: &c.store,
+		}
+	case TransportHTTP, TransportSSE:
+		headers := make(map[string]string, len(c.cfg.Headers))
+		for k, v := range c.cfg.Headers {
+			ev, err := expandEnv(v, o.LookupEnv)
+			if err != nil {
+				return fmt.Errorf("header %s: %v", k, err)
+			}
+			headers[k] = ev
+		}
+		var hc http.Client
+		if o.HTTPClient != nil {
+			hc = *o.HTTPClient
+		}
+		base := hc.Transport
+		if base == nil {
+			base = http.DefaultTransport
+		}
+		hc.Transport = &headerTransport{base: base, headers: headers, store: &c.store}
+		if c.cfg.Transport == TransportSSE {
+			transport = &mcpsdk.SSEClientTransport{Endpoint: c.cfg.URL, HTTPClient: &hc}
+		} else {
+			transport = &mcpsdk.StreamableClientTransport{Endpoint: c.cfg.URL, HTTPClient: &hc, MaxRetries: -1}
+		}
+	default:
+		return fmt.Errorf("unknown transport %q", c.cfg.Transport)
+	}
+	return c.handshake(ctx, transport, o.Logger)
+}
+
+// handshake connects on transport and lists the tools.
+func (c *conn) handshake(ctx context.Context, transport mcpsdk.Transport, logger *slog.Logger) error {
+	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "toolnexus", Version: "dev"}, &mcpsdk.ClientOptions{
+		Logger:       logger,
+		Capabilities: &mcpsdk.ClientCapabilities{}, // no roots, sampling or elicitation
+	})
+	type connected struct {
+		s   *mcpsdk.ClientSession
+		err error
+	}
+	// Connect watches ctx, but a stuck process write could still block; the
+	// select makes the timeout hard.
+	done := make(chan connected, 1)
+	go func() {
+		s, err := client.Connect(ctx, transport, nil)
+		done <- connected{s, err}
+	}()
+	var r connected
+	select {
+	case r = <-done:
+	case <-ctx.Done():
+		c.kill()
+		r = <-done
+		if r.err == nil {
+			r.s.Close()
+		}
+		return fmt.Errorf("initialize: %w", ctx.Err())
+	}
+	if r.err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("initialize: %w", ctx.Err())
+		}
+		return fmt.Errorf("initialize: %w", r.err)
+	}
+	c.mu.Lock()
+	c.session = r.s
+	c.mu.Unlock()
+	if ir := r.s.InitializeResult(); ir != nil && ir.ServerInfo != nil {
+		c.status.ServerInfo = strings.TrimSpace(ir.ServerInfo.Name + " " + ir.ServerInfo.Version)
+	}
+	for t, err := range r.s.Tools(ctx, nil) {
+		if err != nil {
+			if ctx.Err() != nil {
+				err = ctx.Err()
+			}
+			return fmt.Errorf("list tools: %w", err)
+		}
+		c.listed = append(c.listed, t)
+	}
+	return nil
+}
+
+// reason formats a failure with the tail of the process's stderr.
+func (c *conn) reason(err error) string {
+	msg := err.Error()
+	if c.stderr != nil {
+		if tail := strings.TrimSpace(c.stderr.String()); tail != "" {
+			lines := strings.Split(tail, "\n")
+			if len(lines) > 5 {
+				lines = lines[len(lines)-5:]
+			}
+			msg += "; stderr: " + strings.Join(lines, " | ")
+		}
+	}
+	return msg
+}
+
+// kill stops the process group at once (used when a start times out).
+func (c *conn) kill() {
+	if c.cmd != nil {
+		killGroup(c.cmd)
+	}
+}
+
+// close ends the session (closing stdin, then SIGTERM, then SIGKILL for a
+// local process) and kills whatever is left of the process group.
+func (c *conn) close() error {
+	var err error
+	c.mu.Lock()
+	session := c.session
+	c.session = nil
+	c.mu.Unlock()
+	if session != nil {
+		err = session.Close()
+	}
+	if c.cmd != nil {
+		killGroup(c.cmd)
+		if c.cmd.Process != nil && c.cmd.ProcessState == nil {
+			// The session never owned the process (start failed before
+			// the handshake completed): reap it here.
+			done := make(chan struct{})
+			go func() { _ = c.cmd.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+			}
+		}
+	}
+	if err != nil && isExitAfterClose(err) {
+		err = nil
+	}
+	return err
+}
+
+// isExitAfterClose reports errors that only say the process ended because
+// it was told to.
+func isExitAfterClose(err error) bool {
+	var ee *exec.ExitError
+	return errors.As(err, &ee) || errors.Is(err, mcpsdk.ErrConnectionClosed) ||
+		strings.Contains(err.Error(), "signal: ") || strings.Contains(err.Error(), "Wait was already called")
+}
+
+func (s *Servers) buildTools() []toolnexus.Tool {
+	var refs []ToolRef
+	for _, c := range s.conns {
+		for _, t := range c.listed {
+			refs = append(refs, ToolRef{Server: c.cfg.Name, Tool: t.Name})
+		}
+	}
+	names := ToolNames(refs)
+	var out []toolnexus.Tool
+	for _, c := range s.conns {
+		seen := map[string]bool{}
+		for _, t := range c.listed {
+			if seen[t.Name] {
+				c.status.Skipped = append(c.status.Skipped, t.Name+": listed twice by the server")
+				continue
+			}
+			seen[t.Name] = true
+			tool, err := c.tool(t, names[ToolRef{Server: c.cfg.Name, Tool: t.Name}])
+			if err != nil {
+				c.status.Skipped = append(c.status.Skipped, t.Name+": "+err.Error())
+				continue
+			}
+			out = append(out, tool)
+			c.status.Tools = append(c.status.Tools, tool.Name)
+		}
+		sort.Strings(c.status.Tools)
+	}
+	slices.SortFunc(out, func(a, b toolnexus.Tool) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+func (c *conn) tool(t *mcpsdk.Tool, name string) (toolnexus.Tool, error) {
+	schema, ok := c.store.get(t.Name)
+	if !ok {
+		var err error
+		if schema, err = json.Marshal(t.InputSchema); err != nil {
+			return toolnexus.Tool{}, fmt.Errorf("input schema: %v", err)
+		}
+	}
+	var root struct {
+		Type any `json:"type"`
+	}
+	if err := json.Unmarshal(schema, &root); err != nil {
+		return toolnexus.Tool{}, errors.New("input schema is not a JSON object")
+	}
+	if root.Type != "object" {
+		return toolnexus.Tool{}, fmt.Errorf(`input schema root has "type" %v, want "object"`, root.Type)
+	}
+	desc := t.Description
+	if utf8.RuneCountInString(desc) > toolnexus.MaxDescriptionLength {
+		r := []rune(desc)
+		desc = string(r[:toolnexus.MaxDescriptionLength-1]) + "…"
+	}
+	out := toolnexus.Tool{
+		Name:        name,
+		Title:       t.Title,
+		Description: desc,
+		InputSchema: schema,
+		Source:      "mcp",
+		Timeout:     c.cfg.timeout(),
+		Handler:     &toolHandler{conn: c, tool: t.Name},
+	}
+	if a := t.Annotations; a != nil {
+		out.Annotations = &toolnexus.Annotations{
+			Title:           a.Title,
+			ReadOnlyHint:    a.ReadOnlyHint,
+			DestructiveHint: a.DestructiveHint,
+			IdempotentHint:  a.IdempotentHint,
+			OpenWorldHint:   a.OpenWorldHint,
+		}
+	}
+	if err := toolnexus.CheckName(out.Name); err != nil {
+		return toolnexus.Tool{}, err
+	}
+	return out, nil
+}
+
+// ToolError is the Go cause (Result.Err) of an MCP tool result that had
+// isError set.
+type ToolError struct {
+	Server, Tool string // names as the server knows them
+	Message      string // the result's text parts joined by "\n"
+}
+
+func (e *ToolError) Error() string {
+	return fmt.Sprintf("MCP tool %q on server %q failed: %s", e.Tool, e.Server, e.Message)
+}
+
+type toolHandler struct {
+	conn *conn
+	tool string
+}
+
+// Call implements toolnexus.Handler.
+func (h *toolHandler) Call(ctx context.Context, args json.RawMessage) toolnexus.Result {
+	server := h.conn.cfg.Name
+	meta := map[string]any{"mcp_server": server, "mcp_tool": h.tool}
+	session := h.conn.liveSession()
+	if session == nil {
+		err := fmt.Errorf("MCP server %q is not connected", server)
+		return toolnexus.Result{Output: err.Error(), IsError: true, Err: err, Metadata: meta}
+	}
+	res, err := session.CallTool(ctx, &mcpsdk.CallToolParams{Name: h.tool, Arguments: args})
+	if err != nil {
+		if ctx.Err() != nil {
+			err = ctx.Err()
+		}
+		err = fmt.Errorf("MCP server %q: tool %q: %w", server, h.tool, err)
+		return toolnexus.Result{Output: err.Error(), IsError: true, Err: err, Metadata: meta}
+	}
+	text := contentText(res.Content)
+	if res.IsError {
+		if text == "" {
+			text = "the tool reported an error without a message"
+		}
+		return toolnexus.Result{Output: text, IsError: true, Metadata: meta,
+			Err: &ToolError{Server: server, Tool: h.tool, Message: text}}
+	}
+	if res.StructuredContent != nil {
+		b, err := json.Marshal(res.StructuredContent)
+		if err == nil {
+			return toolnexus.Result{Output: string(b), Metadata: meta}
+		}
+	}
+	return toolnexus.Result{Output: text, Metadata: meta}
+}
+
+func (c *conn) liveSession() *mcpsdk.ClientSession {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.session
+}
+
+// contentText joins the text of content blocks with "\n"; blocks that are
+// not text are described in brackets.
+func contentText(content []mcpsdk.Content) string {
+	parts := make([]string, 0, len(content))
+	for _, c := range content {
+		switch c := c.(type) {
+		case *mcpsdk.TextContent:
+			parts = append(parts, c.Text)
+		case *mcpsdk.ImageContent:
+			parts = append(parts, fmt.Sprintf("[image %s, %d bytes]", c.MIMEType, len(c.Data)))
+		case *mcpsdk.AudioContent:
+			parts = append(parts, fmt.Sprintf("[audio %s, %d bytes]", c.MIMEType, len(c.Data)))
+		case *mcpsdk.ResourceLink:
+			parts = append(parts, fmt.Sprintf("[resource %s]", c.URI))
+		case *mcpsdk.EmbeddedResource:
+			switch r := c.Resource; {
+			case r == nil:
+			case r.Text != "":
+				parts = append(parts, r.Text)
+			default:
+				parts = append(parts, fmt.Sprintf("[resource %s %s, %d bytes]", r.URI, r.MIMEType, len(r.Blob)))
+			}
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Tools returns the tools of every connected server, sorted by name. The
+// slice is the caller's.
+func (s *Servers) Tools() []toolnexus.Tool { return slices.Clone(s.tools) }
+
+// Status reports every configured server, sorted by name.
+func (s *Servers) Status() []ServerStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]ServerStatus, len(s.conns))
+	for i, c := range s.conns {
+		st := c.status
+		st.Tools = slices.Clone(st.Tools)
+		st.Skipped = slices.Clone(st.Skipped)
+		out[i] = st
+	}
+	return out
+}
+
+// Err joins the failures of all failed servers, each as
+// `MCP server "name": reason`; nil when none failed.
+func (s *Servers) Err() error {
+	var errs []error
+	for _, st := range s.Status() {
+		if st.State == StateFailed {
+			errs = append(errs, fmt.Errorf("MCP server %q: %s", st.Name, st.Reason))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Close ends every session and stops every server process it started
+// (closing stdin, then SIGTERM and SIGKILL for the process group after
+// LoadOptions.TerminateDelay each), waiting for them to exit. Tools called
+// afterwards return an error result. Close is idempotent; it returns nil
+// unless ending a session failed in an unexpected way.
+func (s *Servers) Close() error {
+	var errs []error
+	s.closeFn.Do(func() {
+		s.mu.Lock()
+		conns := slices.Clone(s.conns)
+		s.closed = true
+		s.mu.Unlock()
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for _, c := range conns {
+			if c.status.State != StateConnected {
+				continue
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := c.close(); err != nil {
+					mu.Lock()
+					errs = append(errs, fmt.Errorf("MCP server %q: close: %w", c.cfg.Name, err))
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		s.mu.Lock()
+		for _, c := range conns {
+			if c.status.State == StateConnected {
+				c.status.State = StateClosed
+			}
+		}
+		s.mu.Unlock()
+	})
+	return errors.Join(errs...)
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
