@@ -206,7 +206,7 @@ func TestDuplicateAndDescription(t *testing.T) {
 	r := weatherRegistry(t)
 	err := Register(r, "get_weather", "again", func(context.Context, weatherArgs) (string, error) { return "", nil })
 	require.ErrorIs(t, err, ErrDuplicateTool)
-	assert.Regexp(t, `^toolnexus: duplicate tool: "get_weather" is already registered \(first at main/registry_test.go:\d+, again at main/registry_test.go:\d+\)$`, err.Error())
+	assert.Regexp(t, `^toolnexus: duplicate tool: "get_weather" is already registered \(first at \S*registry_test.go:\d+, again at \S*registry_test.go:\d+\)$`, err.Error())
 	assert.Equal(t, 1, r.Len())
 
 	fn := func(context.Context, weatherArgs) (string, error) { return "", nil }

@@ -40,7 +40,6 @@ var (
 	textUnmarshaler   = reflect.TypeFor[encoding.TextUnmarshaler]()
 	schemaHookType    = reflect.TypeFor[interface{ JSONSchema() *jsonschema.Schema }]()
 	schemaAliasType   = reflect.TypeFor[interface{ JSONSchemaAlias() any }]()
-	schemaExtendType  = reflect.TypeFor[interface{ JSONSchemaExtend(*jsonschema.Schema) }]()
 	errUnsupported    = errors.New("unsupported type")
 	knownBareSchemaWs = map[string]bool{"required": true, "nullable": true, "-": true, "uniqueItems": true}
 )

@@ -75,7 +75,7 @@ type Result struct {
 	IsError bool `json:"is_error,omitempty"`
 
 	// Metadata is free-form data for the host (for example a pending request,
-	// see [Pending]); it is never sent to the model. Omitted when empty.
+	// see [PendingFrom]); it is never sent to the model. Omitted when empty.
 	Metadata map[string]any `json:"metadata,omitempty"`
 
 	// Err is the Go cause of an error result: an *ArgumentError (or several
