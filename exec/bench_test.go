@@ -1,0 +1,101 @@
+package exec_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/exec"
+)
+
+type benchArgs struct {
+	City string `json:"city"`
+	Unit string `json:"unit,omitempty" validate:"omitempty,oneof=celsius fahrenheit"`
+	Days int    `json:"days,omitempty"`
+}
+
+// benchReply is one OpenAI assistant message with 8 tool calls.
+var benchReply = func() []byte {
+	var calls []exec.OpenAIToolCall
+	for i := 0; i < 8; i++ {
+		calls = append(calls, exec.OpenAIToolCall{ID: fmt.Sprintf("call_%d", i), Type: "function",
+			Function: exec.OpenAIFunctionCall{Name: "work",
+				Arguments: fmt.Sprintf(`{"city":"City %d","unit":"celsius","days":%d}`, i, i+1)}})
+	}
+	b, _ := json.Marshal(exec.OpenAIMessage{Role: "assistant", ToolCalls: calls})
+	return b
+}()
+
+// BenchmarkDispatch8 dispatches one OpenAI reply holding 8 tool calls,
+// with three handlers (trivial; CPU work of ~64 SHA-256 blocks; a 1 ms
+// sleep standing in for I/O), through exec at several concurrency limits,
+// against the floor: the 8 calls' arguments already extracted and
+// reg.Execute called 8 times in a loop.
+func BenchmarkDispatch8(b *testing.B) {
+	handlers := map[string]func(context.Context, benchArgs) (string, error){
+		"trivial": func(ctx context.Context, a benchArgs) (string, error) { return "22C in " + a.City, nil },
+		"cpu": func(ctx context.Context, a benchArgs) (string, error) {
+			buf := make([]byte, 64*64)
+			sum := sha256.Sum256(buf)
+			for i := 0; i < 16; i++ {
+				copy(buf, sum[:])
+				sum = sha256.Sum256(buf)
+			}
+			return fmt.Sprintf("%x", sum[:4]), nil
+		},
+		"sleep1ms": func(ctx context.Context, a benchArgs) (string, error) {
+			time.Sleep(time.Millisecond)
+			return "22C in " + a.City, nil
+		},
+	}
+	for _, hname := range []string{"trivial", "cpu", "sleep1ms"} {
+		reg := toolnexus.NewRegistry()
+		if err := toolnexus.Register(reg, "work", "", handlers[hname]); err != nil {
+			b.Fatal(err)
+		}
+		calls, err := exec.ParseOpenAIChat(benchReply)
+		if err != nil || len(calls) != 8 {
+			b.Fatal(err)
+		}
+		ctx := context.Background()
+		b.Run(hname+"/loop_execute", func(b *testing.B) {
+			args := make([]json.RawMessage, len(calls))
+			for i := range calls {
+				args[i] = json.RawMessage(calls[i].Function.Arguments)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				for i := range args {
+					if r := reg.Execute(ctx, "work", args[i]); r.IsError {
+						b.Fatal(r.Output)
+					}
+				}
+			}
+		})
+		for _, conc := range []int{1, 4, 8} {
+			e := exec.New(reg, &exec.Options{Concurrency: conc})
+			b.Run(fmt.Sprintf("%s/exec_json_conc%d", hname, conc), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					msgs, err := e.OpenAIChatJSON(ctx, benchReply)
+					if err != nil || len(msgs) != 8 || msgs[7].Content[:6] == "error:" {
+						b.Fatal(err, msgs)
+					}
+				}
+			})
+		}
+		e := exec.New(reg, &exec.Options{Concurrency: 8})
+		b.Run(hname+"/exec_structs_conc8", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if msgs, err := e.OpenAIChat(ctx, calls); err != nil || len(msgs) != 8 {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
