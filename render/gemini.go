@@ -56,6 +56,13 @@ type GeminiOptions struct {
 	// {"type":"OBJECT"} with the definition's description: the model cannot
 	// see deeper levels, and Execute still accepts them.
 	RecursionDepth int
+
+	// PropertyOrdering adds "propertyOrdering" (the property names in
+	// schema order) to every object with two or more properties. Gemini
+	// otherwise treats properties as unordered, and the genai Go SDK sends
+	// every map with sorted keys, so this is the only way to keep the
+	// struct's field order through that SDK.
+	PropertyOrdering bool
 }
 
 // GeminiFunctionDeclaration is one function declaration of a Gemini tool
@@ -144,7 +151,7 @@ func GeminiWith(tools []toolnexus.Tool, opts GeminiOptions) (GeminiTools, error)
 	}
 	var cache *rewriteCache
 	if !opts.JSONSchema {
-		cache = geminiCache(depth)
+		cache = geminiCache(geminiKey{depth, opts.PropertyOrdering})
 	}
 	for i := range tools {
 		t := &tools[i]
@@ -152,7 +159,9 @@ func GeminiWith(tools []toolnexus.Tool, opts GeminiOptions) (GeminiTools, error)
 		if opts.JSONSchema {
 			d.ParametersJSONSchema = schemaOf(t)
 		} else {
-			p, err := cache.get(schemaOf(t), func(in []byte) (json.RawMessage, error) { return geminiSchema(in, depth) })
+			p, err := cache.get(schemaOf(t), func(in []byte) (json.RawMessage, error) {
+				return geminiSchema(in, depth, opts.PropertyOrdering)
+			})
 			if err != nil {
 				return nil, withTool(err, "render.Gemini", t.Name)
 			}
@@ -163,14 +172,31 @@ func GeminiWith(tools []toolnexus.Tool, opts GeminiOptions) (GeminiTools, error)
 	return GeminiTools{{FunctionDeclarations: decls}}, nil
 }
 
-var geminiCaches sync.Map // recursion depth (int) -> *rewriteCache
+// geminiKey selects the rewrite cache of one option set.
+type geminiKey struct {
+	depth    int
+	ordering bool
+}
 
-func geminiCache(depth int) *rewriteCache {
-	if c, ok := geminiCaches.Load(depth); ok {
-		return c.(*rewriteCache)
+var (
+	geminiMu     sync.RWMutex
+	geminiCaches = map[geminiKey]*rewriteCache{}
+)
+
+func geminiCache(k geminiKey) *rewriteCache {
+	geminiMu.RLock()
+	c := geminiCaches[k]
+	geminiMu.RUnlock()
+	if c != nil {
+		return c
 	}
-	c, _ := geminiCaches.LoadOrStore(depth, new(rewriteCache))
-	return c.(*rewriteCache)
+	geminiMu.Lock()
+	defer geminiMu.Unlock()
+	if c = geminiCaches[k]; c == nil {
+		c = new(rewriteCache)
+		geminiCaches[k] = c
+	}
+	return c
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -224,7 +250,7 @@ func (d GeminiFunctionDeclaration) AppendJSON(dst []byte) []byte {
 
 // geminiSchema returns the "parameters" form of the schema in, or nil when
 // the tool takes no parameters.
-func geminiSchema(in []byte, depth int) (json.RawMessage, error) {
+func geminiSchema(in []byte, depth int, ordering bool) (json.RawMessage, error) {
 	tree, err := jsonx.Parse(in)
 	if err != nil {
 		return nil, &SchemaError{Msg: "the schema is not valid JSON: " + err.Error(), Err: ErrUnsupportedSchema}
@@ -233,7 +259,7 @@ func geminiSchema(in []byte, depth int) (json.RawMessage, error) {
 	if !ok || !hasType(root, "object") {
 		return nil, &SchemaError{Msg: `the root must be {"type":"object",…}`, Err: ErrUnsupportedSchema}
 	}
-	g := &geminiRewriter{root: root, depth: depth}
+	g := &geminiRewriter{root: root, depth: depth, ordering: ordering}
 	out, err := g.node(root, "")
 	if err != nil {
 		return nil, err
@@ -245,9 +271,10 @@ func geminiSchema(in []byte, depth int) (json.RawMessage, error) {
 }
 
 type geminiRewriter struct {
-	root  *jsonx.Object
-	depth int
-	stack []string // $refs being inlined
+	root     *jsonx.Object
+	depth    int
+	ordering bool
+	stack    []string // $refs being inlined
 }
 
 func anyValue(desc any) *jsonx.Object {
@@ -363,6 +390,9 @@ func (g *geminiRewriter) node(v any, path string) (*jsonx.Object, error) {
 			}
 			if len(props.Keys) > 0 {
 				out.Keys, out.Vals = append(out.Keys, "properties"), append(out.Vals, props)
+			}
+			if g.ordering && len(props.Keys) > 1 {
+				out.Keys, out.Vals = append(out.Keys, "propertyOrdering"), append(out.Vals, slices.Clone(props.Keys))
 			}
 		case "required":
 			hasRequired = true

@@ -183,6 +183,17 @@ func TestGeminiRewrites(t *testing.T) {
 	}
 }
 
+func TestGeminiPropertyOrdering(t *testing.T) {
+	in := `{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"object","properties":{"y":{"type":"integer"},"b":{"type":"integer"}}},"one":{"type":"object","properties":{"x":{"type":"string"}}}},"required":["z"]}`
+	want := `{"type":"OBJECT","properties":{"z":{"type":"STRING"},"a":{"type":"OBJECT","properties":{"y":{"type":"INTEGER"},"b":{"type":"INTEGER"}},"propertyOrdering":["y","b"]},"one":{"type":"OBJECT","properties":{"x":{"type":"STRING"}}}},"propertyOrdering":["z","a","one"],"required":["z"]}`
+	if got := geminiParams(t, in, GeminiOptions{PropertyOrdering: true}); got != want {
+		t.Errorf("\n got %s\nwant %s", got, want)
+	}
+	if got := geminiParams(t, in, GeminiOptions{}); strings.Contains(got, "propertyOrdering") {
+		t.Errorf("propertyOrdering without the option: %s", got)
+	}
+}
+
 func TestGeminiNoParameters(t *testing.T) {
 	for _, s := range []string{``, `{"type":"object"}`, `{"type":"object","properties":{}}`, `{"type":"object","additionalProperties":{"type":"string"}}`} {
 		out, err := Gemini([]toolnexus.Tool{{Name: "t", InputSchema: json.RawMessage(s)}})
