@@ -97,7 +97,7 @@ type conn struct {
 
 	mu      sync.Mutex
 	session *mcpsdk.ClientSession // nil once closed
-	cmd     *exec.Cmd
+	pid     int                   // of the local process once started; 0 before
 	stderr  *tailBuffer
 	store   schemaStore
 	listed  []*mcpsdk.Tool
@@ -209,10 +209,14 @@ func (c *conn) connect(ctx context.Context, o *LoadOptions) error {
 			cmd.Stderr = c.stderr
 		}
 		setProcAttr(cmd)
-		c.cmd = cmd
 		transport = &captureTransport{
 			inner: &mcpsdk.CommandTransport{Command: cmd, TerminateDuration: o.TerminateDelay},
 			store: &c.store,
+			started: func() {
+				c.mu.Lock()
+				c.pid = cmd.Process.Pid
+				c.mu.Unlock()
+			},
 		}
 	case TransportHTTP, TransportSSE:
 		headers := make(map[string]string, len(c.cfg.Headers))
@@ -310,15 +314,19 @@ func (c *conn) reason(err error) string {
 	return msg
 }
 
-// kill stops the process group at once (used when a start times out).
+// kill stops the process group at once (used when a start times out; the
+// SDK then reaps the process as it closes the failed connection).
 func (c *conn) kill() {
-	if c.cmd != nil {
-		killGroup(c.cmd)
-	}
+	c.mu.Lock()
+	pid := c.pid
+	c.mu.Unlock()
+	killGroup(pid)
 }
 
-// close ends the session (closing stdin, then SIGTERM, then SIGKILL for a
-// local process) and kills whatever is left of the process group.
+// close ends the session (for a local process: closing its stdin, then
+// SIGTERM, then SIGKILL, waiting for it to exit) and then kills whatever is
+// left of its process group (children it started). A connection that
+// failed was already closed by the SDK; only the group kill applies.
 func (c *conn) close() error {
 	var err error
 	c.mu.Lock()
@@ -328,19 +336,7 @@ func (c *conn) close() error {
 	if session != nil {
 		err = session.Close()
 	}
-	if c.cmd != nil {
-		killGroup(c.cmd)
-		if c.cmd.Process != nil && c.cmd.ProcessState == nil {
-			// The session never owned the process (start failed before
-			// the handshake completed): reap it here.
-			done := make(chan struct{})
-			go func() { _ = c.cmd.Wait(); close(done) }()
-			select {
-			case <-done:
-			case <-time.After(5 * time.Second):
-			}
-		}
-	}
+	c.kill()
 	if err != nil && isExitAfterClose(err) {
 		err = nil
 	}

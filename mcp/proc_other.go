@@ -2,12 +2,18 @@
 
 package mcp
 
-import "os/exec"
+import (
+	"os"
+	"os/exec"
+)
 
 func setProcAttr(*exec.Cmd) {}
 
-func killGroup(cmd *exec.Cmd) {
-	if cmd.Process != nil {
-		_ = cmd.Process.Kill()
+// killGroup kills the process pid (no process groups here).
+func killGroup(pid int) {
+	if pid > 0 {
+		if p, err := os.FindProcess(pid); err == nil {
+			_ = p.Kill()
+		}
 	}
 }

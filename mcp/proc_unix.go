@@ -13,11 +13,10 @@ func setProcAttr(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
 
-// killGroup sends SIGKILL to the process group of cmd, if it was started.
-// It is a no-op when the group is already gone.
-func killGroup(cmd *exec.Cmd) {
-	if cmd.Process == nil {
-		return
+// killGroup sends SIGKILL to the process group led by pid; pid 0 means
+// none was started. It is a no-op when the group is already gone.
+func killGroup(pid int) {
+	if pid > 0 {
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
 	}
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 }

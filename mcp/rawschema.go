@@ -76,14 +76,18 @@ func (s *schemaStore) addMessage(data []byte) {
 // captureTransport wraps a client Transport whose Connection has no
 // client-specific hooks (stdio and the in-memory transport).
 type captureTransport struct {
-	inner mcpsdk.Transport
-	store *schemaStore
+	inner   mcpsdk.Transport
+	store   *schemaStore
+	started func() // if non-nil, called after inner.Connect succeeded
 }
 
 func (t *captureTransport) Connect(ctx context.Context) (mcpsdk.Connection, error) {
 	c, err := t.inner.Connect(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if t.started != nil {
+		t.started()
 	}
 	return &captureConn{Connection: c, store: t.store, pending: map[jsonrpc.ID]bool{}}, nil
 }
