@@ -99,3 +99,53 @@ func BenchmarkDispatch8(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDispatch8Paired times, in every iteration, the reg.Execute loop
+// over the 8 calls and then exec.OpenAIChatJSON on the whole reply, and
+// reports both and their ratio (exec/loop; below 1 means exec is faster).
+// Interleaving the two keeps load changes on a shared machine from
+// skewing the ratio.
+func BenchmarkDispatch8Paired(b *testing.B) {
+	handlers := map[string]func(context.Context, benchArgs) (string, error){
+		"trivial": func(ctx context.Context, a benchArgs) (string, error) { return "22C in " + a.City, nil },
+		"sleep1ms": func(ctx context.Context, a benchArgs) (string, error) {
+			time.Sleep(time.Millisecond)
+			return "22C in " + a.City, nil
+		},
+	}
+	for _, hname := range []string{"trivial", "sleep1ms"} {
+		reg := toolnexus.NewRegistry()
+		if err := toolnexus.Register(reg, "work", "", handlers[hname]); err != nil {
+			b.Fatal(err)
+		}
+		calls, _ := exec.ParseOpenAIChat(benchReply)
+		args := make([]json.RawMessage, len(calls))
+		for i := range calls {
+			args[i] = json.RawMessage(calls[i].Function.Arguments)
+		}
+		ctx := context.Background()
+		for _, conc := range []int{1, 4, 8} {
+			e := exec.New(reg, &exec.Options{Concurrency: conc})
+			b.Run(fmt.Sprintf("%s/conc%d", hname, conc), func(b *testing.B) {
+				var loopD, execD time.Duration
+				n := 0
+				for b.Loop() {
+					t0 := time.Now()
+					for i := range args {
+						reg.Execute(ctx, "work", args[i])
+					}
+					t1 := time.Now()
+					if _, err := e.OpenAIChatJSON(ctx, benchReply); err != nil {
+						b.Fatal(err)
+					}
+					loopD += t1.Sub(t0)
+					execD += time.Since(t1)
+					n++
+				}
+				b.ReportMetric(float64(loopD.Nanoseconds())/float64(n), "loop-ns/op")
+				b.ReportMetric(float64(execD.Nanoseconds())/float64(n), "exec-ns/op")
+				b.ReportMetric(float64(execD)/float64(loopD), "exec/loop")
+			})
+		}
+	}
+}

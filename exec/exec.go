@@ -85,7 +85,8 @@ type Options struct {
 	// id and name sent back to the model stay the model's. If it returns a
 	// non-nil Result, the tool does not run and that Result is the answer
 	// (approval gates, caches, sandboxes). A panic in Before becomes an
-	// error result.
+	// error result. Before should return when ctx is done: the executor
+	// waits for it (it cannot stop a hook that ignores ctx).
 	Before func(ctx context.Context, call *Call) *toolnexus.Result
 
 	// After, if non-nil, runs after each started call, including calls
