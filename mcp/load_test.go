@@ -110,7 +110,7 @@ func TestLoadStdio(t *testing.T) {
 		}
 	}
 	longName := ToolNames([]ToolRef{{"test", testserver.LongToolName}})[ToolRef{"test", testserver.LongToolName}]
-	want := []string{"test_add", "test_echo", "test_fail", "test_get_weather_v2", "test_pid", "test_sleep", "test_spawn", "test_structured", longName}
+	want := []string{"test_add", "test_echo", "test_fail", "test_get_weather_v2", "test_patch", "test_pid", "test_sleep", "test_spawn", "test_structured", longName}
 	slices.Sort(want)
 	if !slices.Equal(names, want) {
 		t.Errorf("tool names = %v\nwant %v", names, want)

@@ -1,6 +1,6 @@
 // Package toolkit assembles one [toolnexus.Registry] from every source of
 // tools: the program's own tools, agent skills (the `skill` tool), the
-// built-in tools, and (later) tools loaded from MCP servers.
+// built-in tools, and tools loaded from MCP servers (package mcp).
 //
 //	tk, err := toolkit.Build(ctx, toolkit.Config{Skills: []string{"examples/skills"}})
 //	if err != nil { ... }
@@ -30,6 +30,7 @@ import (
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/builtin"
+	"github.com/toolnexus/toolnexus/mcp"
 	"github.com/toolnexus/toolnexus/skill"
 )
 
@@ -74,10 +75,23 @@ type Config struct {
 	// limit and the default per-call timeout.
 	Registry toolnexus.Options
 
-	// MCP tools (issue 7) will be configured by fields added here: a config
-	// file path or a parsed config of MCP servers. Their tools take
-	// precedence over the skill tool and built-ins (see the package doc),
-	// and Toolkit.Close stops their server processes.
+	// MCP lists MCP servers whose tools join the toolkit (a parsed config,
+	// see mcp.ParseConfig). Build starts or connects to every enabled
+	// server (mcp.Load); a server that fails is isolated and reported by
+	// Toolkit.MCPStatus, never a Build error. Their tools, named
+	// "server_tool", beat the skill tool and built-ins of the same name,
+	// and Toolkit.Close stops every server process.
+	MCP *mcp.Config
+
+	// MCPFile is the path of an MCP config file ("mcpServers", "servers"
+	// or "mcp"; see mcp.ParseConfig), used like MCP. A file that cannot
+	// be read or parsed is a Build error; so is setting both MCP and
+	// MCPFile.
+	MCPFile string
+
+	// MCPOptions configure how MCP servers are loaded (their stderr, the
+	// HTTP client, ...); nil means the defaults.
+	MCPOptions *mcp.LoadOptions
 }
 
 // Toolkit is the assembled registry plus what came with it. It embeds the
@@ -89,6 +103,7 @@ type Toolkit struct {
 	*toolnexus.Registry
 
 	skills *skill.Set
+	mcp    *mcp.Servers // nil without MCP config
 
 	closeOnce sync.Once
 	closers   []func() error // run by Close in reverse order (MCP server processes)
@@ -209,8 +224,24 @@ func Build(ctx context.Context, cfg Config) (*Toolkit, error) {
 		}
 	}
 
-	// MCP (issue 7): load the configured servers here, register each
-	// server's Close with tk.onClose, and put their tools with fromMCP.
+	if cfg.MCP != nil || cfg.MCPFile != "" {
+		mcfg := cfg.MCP
+		if cfg.MCPFile != "" {
+			if mcfg != nil {
+				return nil, errors.New("toolkit: set Config.MCP or Config.MCPFile, not both")
+			}
+			if mcfg, err = mcp.LoadConfig(cfg.MCPFile); err != nil {
+				return nil, fmt.Errorf("toolkit: %w", err)
+			}
+		}
+		tk.mcp = mcp.Load(ctx, mcfg, cfg.MCPOptions)
+		tk.onClose(tk.mcp.Close)
+		for _, t := range tk.mcp.Tools() {
+			if err := a.put(t, fromMCP); err != nil {
+				return nil, err
+			}
+		}
+	}
 
 	tools := make([]toolnexus.Tool, 0, len(a.order))
 	for _, name := range a.order {
@@ -260,11 +291,21 @@ func (tk *Toolkit) Skills() *skill.Set { return tk.skills }
 // when none has a description. It never mentions built-in tools.
 func (tk *Toolkit) SkillsPrompt() string { return tk.skills.SkillsPrompt() }
 
+// MCPStatus reports every configured MCP server, sorted by name:
+// connected (with its tools), failed (with the reason) or disabled. It is
+// nil when the toolkit has no MCP config.
+func (tk *Toolkit) MCPStatus() []mcp.ServerStatus {
+	if tk.mcp == nil {
+		return nil
+	}
+	return tk.mcp.Status()
+}
+
 // onClose registers fn to run on Close (used by MCP server connections).
 func (tk *Toolkit) onClose(fn func() error) { tk.closers = append(tk.closers, fn) }
 
 // Close releases what the toolkit started: it stops every MCP server
-// process (none yet). It is safe to call more than once; later calls
+// process and waits for them to exit. It is safe to call more than once; later calls
 // return the first call's error. The registry stays usable, but tools of
 // closed servers fail.
 func (tk *Toolkit) Close() error {

@@ -38,6 +38,8 @@ const LongToolName = "a_tool_with_a_very_long_name_that_goes_on_and_on_past_the_
 //   - sleep {ms}: sleeps, watching ctx
 //   - get.weather/v2 {zeta, alpha}: schema OrderedSchema, returns the args
 //   - LongToolName {}: returns "long"
+//   - patch {}: returns "mcp patch" (server "apply" gives "apply_patch",
+//     the name of a built-in tool)
 func NewSDKServer() *mcpsdk.Server {
 	s := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "testserver", Version: "1.2.3"}, nil)
 	type echoArgs struct {
@@ -92,6 +94,9 @@ func NewSDKServer() *mcpsdk.Server {
 	})
 	raw("get.weather/v2", "Ordered schema", OrderedSchema, func(_ context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
 		return text(string(req.Params.Arguments)), nil
+	})
+	raw("patch", "Shadows a built-in when the server is called apply", `{"type":"object"}`, func(context.Context, *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
+		return text("mcp patch"), nil
 	})
 	raw(LongToolName, "Long name", `{"type":"object"}`, func(context.Context, *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
 		return text("long"), nil
