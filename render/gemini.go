@@ -132,7 +132,8 @@ type GeminiTools []GeminiTool
 // Every constraint dropped here is still enforced by Registry.Execute for
 // typed tools. Errors are *SchemaError values wrapping ErrUnsupportedSchema
 // (not valid JSON, root not {"type":"object",…}, a $ref that does not
-// resolve). Rewritten schemas are cached by their input bytes.
+// resolve, a false schema) or ErrSchemaLimit (inlining would produce more
+// than 50,000 schema nodes). Rewritten schemas are cached by their input bytes.
 //
 // Source: WIRE.md §5; genai.Schema and FunctionDeclaration
 // (google.golang.org/genai v1.77.0); Gemini function-calling guide
@@ -270,10 +271,17 @@ func geminiSchema(in []byte, depth int, ordering bool) (json.RawMessage, error) 
 	return jsonx.Marshal(out), nil
 }
 
+// geminiMaxNodes bounds the schema nodes one rewrite may produce: inlining
+// $refs can grow a schema exponentially (a definition that uses the next
+// one twice, thirty times over), and tools loaded from MCP servers carry
+// schemas nobody here wrote.
+const geminiMaxNodes = 50000
+
 type geminiRewriter struct {
 	root     *jsonx.Object
 	depth    int
 	ordering bool
+	nodes    int
 	stack    []string // $refs being inlined
 }
 
@@ -286,6 +294,9 @@ func anyValue(desc any) *jsonx.Object {
 }
 
 func (g *geminiRewriter) node(v any, path string) (*jsonx.Object, error) {
+	if g.nodes++; g.nodes > geminiMaxNodes {
+		return nil, &SchemaError{Path: path, Msg: fmt.Sprintf("inlining $ref produces more than %d schema nodes", geminiMaxNodes), Err: ErrSchemaLimit}
+	}
 	o, ok := v.(*jsonx.Object)
 	if !ok {
 		if v == true {
@@ -302,6 +313,20 @@ func (g *geminiRewriter) node(v any, path string) (*jsonx.Object, error) {
 	var multi []any // several non-null types -> anyOf
 	nullable := false
 	if t, ok := o.Get("type"); ok {
+		var list []any
+		switch t := t.(type) {
+		case string:
+			list = []any{t}
+		case []any:
+			list = t
+		default:
+			return nil, &SchemaError{Path: path + "/type", Msg: "type is neither a string nor an array", Err: ErrUnsupportedSchema}
+		}
+		for _, e := range list {
+			if s, _ := e.(string); !jsonTypes[strings.ToLower(s)] {
+				return nil, &SchemaError{Path: path + "/type", Msg: fmt.Sprintf("%s is not a JSON Schema type", jsonx.Marshal(e)), Err: ErrUnsupportedSchema}
+			}
+		}
 		switch t := t.(type) {
 		case string:
 			typ = strings.ToUpper(t)
@@ -309,7 +334,7 @@ func (g *geminiRewriter) node(v any, path string) (*jsonx.Object, error) {
 			var names []string
 			for _, e := range t {
 				s, _ := e.(string)
-				if s == "null" {
+				if strings.EqualFold(s, "null") {
 					nullable = true
 					continue
 				}

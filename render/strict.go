@@ -57,6 +57,11 @@ var strictRejected = map[string]bool{
 
 var strictCache rewriteCache
 
+// jsonTypes are the JSON Schema type names.
+var jsonTypes = map[string]bool{
+	"string": true, "number": true, "integer": true, "boolean": true, "array": true, "object": true, "null": true,
+}
+
 // strictSchema returns a strict-mode copy of the schema in, following the
 // rules documented on [OpenAIStrict]. The input is never modified.
 func strictSchema(in []byte) (json.RawMessage, error) {
@@ -145,6 +150,11 @@ func (s *strictor) node(v any, path string, depth int) (*jsonx.Object, error) {
 			return nil, &SchemaError{Path: path + "/type", Msg: "type is neither a string nor an array", Err: ErrUnsupportedSchema}
 		}
 	}
+	for _, t := range types {
+		if !jsonTypes[t] {
+			return nil, &SchemaError{Path: path + "/type", Msg: fmt.Sprintf("%q is not a JSON Schema type", t), Err: ErrUnsupportedSchema}
+		}
+	}
 	nonNull := ""
 	for _, t := range types {
 		if t == "null" {
@@ -189,6 +199,8 @@ func (s *strictor) node(v any, path string, depth int) (*jsonx.Object, error) {
 		val := o.Vals[i]
 		p := path + "/" + pointerToken(k)
 		switch {
+		case k == "type" && len(types) == 1:
+			out.Keys, out.Vals = append(out.Keys, k), append(out.Vals, types[0]) // ["T"] is "T"
 		case strictKept[k]:
 			if k == "enum" {
 				if err := s.countEnum(val, p); err != nil {
