@@ -4,9 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net/mail"
+	"net/netip"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus/internal/jsonx"
@@ -28,12 +32,50 @@ type constraints struct {
 	minLen, maxLen     int // runes; -1 when absent
 	minItems, maxItems int // -1 when absent
 
-	pattern *regexp.Regexp
+	pattern    *regexp.Regexp
+	format     string  // one of checkedFormats, or ""
+	multipleOf float64 // NaN when absent
+}
+
+// checkedFormats are the "format" values Execute checks. Other formats are
+// shown to the model but not checked.
+var checkedFormats = map[string]func(string) bool{
+	"date-time": func(v string) bool { _, err := time.Parse(time.RFC3339, v); return err == nil },
+	"date":      func(v string) bool { _, err := time.Parse(time.DateOnly, v); return err == nil },
+	"email": func(v string) bool {
+		a, err := mail.ParseAddress(v)
+		return err == nil && a.Address == v
+	},
+	"uri": func(v string) bool {
+		u, err := url.Parse(v)
+		return err == nil && u.IsAbs()
+	},
+	"uuid": func(v string) bool { return uuidRE.MatchString(v) },
+	"ipv4": func(v string) bool {
+		a, err := netip.ParseAddr(v)
+		return err == nil && a.Is4()
+	},
+	"ipv6": func(v string) bool {
+		a, err := netip.ParseAddr(v)
+		return err == nil && a.Is6()
+	},
+}
+
+var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+var formatWords = map[string]string{
+	"date-time": "an RFC 3339 date-time (e.g. 2026-01-02T15:04:05Z)",
+	"date":      "a date (YYYY-MM-DD)",
+	"email":     "an email address",
+	"uri":       "an absolute URI",
+	"uuid":      "a UUID",
+	"ipv4":      "an IPv4 address",
+	"ipv6":      "an IPv6 address",
 }
 
 func newConstraints() *constraints {
 	nan := math.NaN()
-	return &constraints{min: nan, max: nan, exMin: nan, exMax: nan, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
+	return &constraints{min: nan, max: nan, exMin: nan, exMax: nan, multipleOf: nan, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
 }
 
 // attachConstraints walks the final schema tree alongside the checker
@@ -109,6 +151,12 @@ func attachConstraints(schema any, spec *valSpec, defs *jsonx.Object, seen map[*
 	case kString:
 		count("minLength", &c.minLen)
 		count("maxLength", &c.maxLen)
+		if f, ok := o.Get("format"); ok {
+			if fs, _ := f.(string); checkedFormats[fs] != nil {
+				c.format = fs
+				used = true
+			}
+		}
 		if p, ok := o.Get("pattern"); ok {
 			src, _ := p.(string)
 			re, err := regexp.Compile(src)
@@ -126,7 +174,7 @@ func attachConstraints(schema any, spec *valSpec, defs *jsonx.Object, seen map[*
 					}
 				}
 				if len(c.enumStr) > 0 {
-					c.enumText = strings.Join(c.enumStr, " ")
+					c.enumText = enumList(c.enumStr)
 					used = true
 				}
 			}
@@ -136,6 +184,7 @@ func attachConstraints(schema any, spec *valSpec, defs *jsonx.Object, seen map[*
 		num("maximum", &c.max)
 		num("exclusiveMinimum", &c.exMin)
 		num("exclusiveMaximum", &c.exMax)
+		num("multipleOf", &c.multipleOf)
 		if e, ok := o.Get("enum"); ok {
 			if arr, ok := e.([]any); ok {
 				var texts []string
@@ -202,6 +251,9 @@ func (s *scanner) checkString(c *constraints, raw []byte) {
 			s.consErr("max", strconv.Itoa(c.maxLen), "must have at most "+plural(c.maxLen, "character"))
 		}
 	}
+	if c.format != "" && !checkedFormats[c.format](string(v)) {
+		s.consErr("format", c.format, "must be "+formatWords[c.format]+", got "+quoteShort(string(v)))
+	}
 	if c.pattern != nil && !c.pattern.Match(v) {
 		s.consErr("pattern", c.pattern.String(), "must match the pattern "+c.pattern.String())
 	}
@@ -226,6 +278,11 @@ func (s *scanner) checkNumber(c *constraints, raw []byte) {
 		}
 	}
 	g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	if !math.IsNaN(c.multipleOf) && c.multipleOf > 0 {
+		if q := f / c.multipleOf; math.Abs(q-math.Round(q)) > 1e-9 {
+			s.consErr("multipleOf", g(c.multipleOf), "must be a multiple of "+g(c.multipleOf))
+		}
+	}
 	switch {
 	case !math.IsNaN(c.min) && f < c.min:
 		s.consErr("min", g(c.min), "must be at least "+g(c.min))

@@ -1,6 +1,7 @@
 package toolnexus
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -29,6 +30,7 @@ const (
 	kArray                 // JSON array whose items match elem
 	kMap                   // JSON object whose values match elem
 	kDateTime              // JSON string holding an RFC 3339 date-time (time.Time)
+	kBase64                // JSON string holding standard base64 ([]byte)
 )
 
 var kindNames = [...]string{
@@ -41,13 +43,18 @@ var kindNames = [...]string{
 	kArray:    "an array",
 	kMap:      "an object",
 	kDateTime: "a date-time string (RFC 3339, e.g. 2026-01-02T15:04:05Z)",
+	kBase64:   "a base64 string",
 }
 
 type valSpec struct {
-	kind jkind
-	obj  *objSpec     // kObject
-	elem *valSpec     // kArray, kMap
-	cons *constraints // keywords from the schema that Execute enforces; nil if none
+	kind     jkind
+	bits     uint8        // kInteger, kNumber: the Go size (8..64); 0 means unchecked
+	unsigned bool         // kInteger (or the keys of a kMap): no negative values
+	keyBits  uint8        // kMap with integer keys: their size; 0 means string keys
+	nullable bool         // null is a valid value (jsonschema:"nullable")
+	obj      *objSpec     // kObject
+	elem     *valSpec     // kArray, kMap
+	cons     *constraints // keywords from the schema that Execute enforces; nil if none
 }
 
 type fieldSpec struct {
@@ -246,6 +253,8 @@ func kindParam(k jkind) string {
 		return "array"
 	case kDateTime:
 		return "date-time"
+	case kBase64:
+		return "base64"
 	}
 	return ""
 }
@@ -262,7 +271,7 @@ func (s *scanner) value(spec *valSpec) {
 		case kObject:
 			s.object(spec.obj)
 		case kMap:
-			s.mapObject(spec.elem)
+			s.mapObject(spec)
 		case kAny:
 			s.skipValue()
 		default:
@@ -293,6 +302,14 @@ func (s *scanner) value(spec *valSpec) {
 				s.checkString(spec.cons, s.data[start+1:s.i-1])
 			}
 		case kAny:
+		case kBase64:
+			raw := s.data[start+1 : s.i-1]
+			if hasEscape(raw) {
+				raw = unescapeKey(raw)
+			}
+			if _, err := base64.StdEncoding.DecodeString(string(raw)); err != nil {
+				s.typeErr(spec, "a string that is not valid base64")
+			}
 		case kDateTime:
 			var v string
 			if err := json.Unmarshal(s.data[start:s.i], &v); err == nil {
@@ -316,7 +333,7 @@ func (s *scanner) value(spec *valSpec) {
 		if !s.literal() {
 			return
 		}
-		if spec.kind != kAny {
+		if spec.kind != kAny && !spec.nullable {
 			s.typeErr(spec, "null")
 		}
 	case c == '-' || c >= '0' && c <= '9':
@@ -332,6 +349,8 @@ func (s *scanner) value(spec *valSpec) {
 				p := s.pathString()
 				s.add(&ArgumentError{Path: p, Rule: "type", Param: "integer",
 					Msg: fmt.Sprintf("%q must be an integer, got %s", p, s.data[start:s.i])})
+			} else if spec.bits != 0 && !s.inRange(spec, s.data[start:s.i]) {
+				// reported by inRange
 			} else if spec.cons != nil {
 				s.checkNumber(spec.cons, s.data[start:s.i])
 			}
@@ -414,7 +433,7 @@ func (s *scanner) object(o *objSpec) {
 					p := s.pathString()
 					s.add(&ArgumentError{Path: p, Rule: "duplicate", Msg: fmt.Sprintf("%q is given more than once", p)})
 				}
-				if s.i < len(s.data) && s.data[s.i] == 'n' && !f.required {
+				if s.i < len(s.data) && s.data[s.i] == 'n' && (!f.required || f.val.nullable) {
 					s.literal() // null for an optional property means absent
 				} else {
 					s.value(f.val)
@@ -484,7 +503,8 @@ func (s *scanner) unknownKey(o *objSpec, key []byte) {
 		Msg: fmt.Sprintf("unknown property %s; allowed: %s", quoteShort(p), allowed)})
 }
 
-func (s *scanner) mapObject(elem *valSpec) {
+func (s *scanner) mapObject(spec *valSpec) {
+	elem := spec.elem
 	if !s.enter() {
 		return
 	}
@@ -514,7 +534,14 @@ func (s *scanner) mapObject(elem *valSpec) {
 		s.i++
 		s.ws()
 		s.push(seg{key: key})
-		s.value(elem)
+		if spec.keyBits != 0 {
+			s.checkIntKey(spec, key)
+		}
+		if s.i < len(s.data) && s.data[s.i] == 'n' && elem.nullable {
+			s.literal()
+		} else {
+			s.value(elem)
+		}
 		s.pop()
 		if s.fatal {
 			return
@@ -583,7 +610,7 @@ func (s *scanner) skipValue() {
 	}
 	switch c := s.data[s.i]; {
 	case c == '{':
-		s.mapObject(anySpec)
+		s.mapObject(rawObjectSpec)
 	case c == '[':
 		s.array(anySpec)
 	case c == '"':
@@ -751,4 +778,46 @@ func unescapeKey(b []byte) []byte {
 		return b
 	}
 	return []byte(out)
+}
+
+// inRange reports whether the number raw fits the Go type of spec, and
+// records a problem naming the range when it does not.
+func (s *scanner) inRange(spec *valSpec, raw []byte) bool {
+	var ok bool
+	var what string
+	switch {
+	case spec.kind == kNumber:
+		_, err := strconv.ParseFloat(string(raw), int(spec.bits))
+		ok = err == nil
+		what = "a number in the range of a " + strconv.Itoa(int(spec.bits)) + "-bit float"
+	case spec.unsigned:
+		_, err := strconv.ParseUint(string(raw), 10, int(spec.bits))
+		ok = err == nil
+		what = fmt.Sprintf("an integer between 0 and %d", maxUint(int(spec.bits)))
+	default:
+		_, err := strconv.ParseInt(string(raw), 10, int(spec.bits))
+		ok = err == nil
+		what = fmt.Sprintf("an integer between %d and %d", minInt(int(spec.bits)), maxInt(int(spec.bits)))
+	}
+	if !ok {
+		p := s.pathString()
+		s.add(&ArgumentError{Path: p, Rule: "range", Msg: fmt.Sprintf("%q must be %s, got %s", p, what, raw)})
+	}
+	return ok
+}
+
+// checkIntKey checks that a map key is an integer of the map's key type.
+func (s *scanner) checkIntKey(spec *valSpec, key []byte) {
+	k := unescapeKey(key)
+	var err error
+	if spec.unsigned {
+		_, err = strconv.ParseUint(string(k), 10, int(spec.keyBits))
+	} else {
+		_, err = strconv.ParseInt(string(k), 10, int(spec.keyBits))
+	}
+	if err != nil {
+		p := s.pathString()
+		s.add(&ArgumentError{Path: p, Rule: "type", Param: "integer key",
+			Msg: fmt.Sprintf("%q: the keys of this object must be integers, got %s", p, quoteShort(string(k)))})
+	}
 }

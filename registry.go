@@ -240,9 +240,14 @@ func (r *Registry) Names() []string {
 //   - timeout (Tool.Timeout, else Options.Timeout): context.DeadlineExceeded
 //   - ctx cancelled or expired: ctx.Err()
 //
-// When ctx can be cancelled or a timeout applies, Execute returns as soon as
-// ctx is done even if the handler does not watch ctx; that handler's late
-// result is discarded.
+// When ctx can be cancelled or a timeout applies, the handler runs in its own
+// goroutine and Execute returns as soon as ctx is done even if the handler
+// does not watch ctx (its late result is discarded); a handler that calls
+// runtime.Goexit then gives an error result too. With a context that can
+// never be cancelled and no timeout, the handler runs on the caller's
+// goroutine (the fast path), where runtime.Goexit ends the caller's
+// goroutine as it would from any function. Output is always valid UTF-8
+// (invalid bytes become U+FFFD).
 func (r *Registry) Execute(ctx context.Context, name string, args json.RawMessage) Result {
 	e, ok := r.load().byName[name]
 	if !ok {
@@ -307,7 +312,7 @@ func (r *Registry) run(ctx context.Context, e *entry, args json.RawMessage) Resu
 		return cancelled(name, err, 0, false)
 	}
 	if timeout <= 0 && ctx.Done() == nil {
-		return call(ctx, e, args) // fast path: nothing can interrupt the call
+		return validUTF8(call(ctx, e, args)) // fast path: nothing can interrupt the call
 	}
 	if timeout > 0 {
 		var cancel context.CancelFunc
@@ -315,16 +320,35 @@ func (r *Registry) run(ctx context.Context, e *entry, args json.RawMessage) Resu
 		defer cancel()
 	}
 	done := make(chan Result, 1)
-	go func() { done <- call(ctx, e, args) }()
+	go func() {
+		sent := false
+		defer func() {
+			if !sent { // the handler called runtime.Goexit
+				done <- Result{Output: fmt.Sprintf("tool %q failed: internal error", name), IsError: true,
+					Err: fmt.Errorf("tool %q: the handler called runtime.Goexit", name)}
+			}
+		}()
+		done <- call(ctx, e, args)
+		sent = true
+	}()
 	select {
 	case res := <-done:
 		if res.IsError && ctx.Err() != nil {
 			return cancelled(name, ctx.Err(), timeout, true)
 		}
-		return res
+		return validUTF8(res)
 	case <-ctx.Done():
 		return cancelled(name, ctx.Err(), timeout, true)
 	}
+}
+
+// validUTF8 replaces invalid UTF-8 in Output with U+FFFD: every provider
+// message must be valid UTF-8 text.
+func validUTF8(r Result) Result {
+	if !utf8.ValidString(r.Output) {
+		r.Output = strings.ToValidUTF8(r.Output, "\uFFFD")
+	}
+	return r
 }
 
 func cancelled(name string, err error, timeout time.Duration, started bool) Result {
@@ -368,7 +392,7 @@ func normalizeArgs(args json.RawMessage) json.RawMessage {
 	if args[0] == '{' {
 		return args
 	}
-	t := bytes.TrimSpace(args)
+	t := bytes.Trim(args, " \t\r\n") // JSON whitespace only
 	if len(t) == 0 || string(t) == "null" {
 		return emptyObject
 	}

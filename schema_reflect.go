@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/invopop/jsonschema"
 
@@ -41,7 +42,7 @@ var (
 	schemaHookType    = reflect.TypeFor[interface{ JSONSchema() *jsonschema.Schema }]()
 	schemaAliasType   = reflect.TypeFor[interface{ JSONSchemaAlias() any }]()
 	errUnsupported    = errors.New("unsupported type")
-	knownBareSchemaWs = map[string]bool{"required": true, "nullable": true, "-": true, "uniqueItems": true}
+	knownBareSchemaWs = map[string]bool{"required": true, "nullable": true, "-": true}
 )
 
 // typeInfoFor returns the cached typeInfo of the argument type t (a struct
@@ -70,7 +71,11 @@ func buildTypeInfo(t reflect.Type) (*typeInfo, error) {
 		return nil, fmt.Errorf("arguments type %s must be a struct or a pointer to a struct (a JSON object), not %s",
 			t, kindWord(t))
 	}
+	if implements(t, jsonUnmarshaler) || implements(t, textUnmarshaler) {
+		return nil, fmt.Errorf("arguments type %s has its own UnmarshalJSON or UnmarshalText, so its JSON form is not its fields; use a plain struct for the arguments", t)
+	}
 	w := &walker{objs: map[reflect.Type]*objSpec{}, onStack: map[reflect.Type]bool{}, fields: map[reflect.Type][]goField{}}
+	w.recursive = hasCycle(t, map[reflect.Type]bool{}, map[reflect.Type]bool{})
 	spec, err := w.value(t, typeName(t))
 	if err != nil {
 		return nil, err
@@ -80,7 +85,7 @@ func buildTypeInfo(t reflect.Type) (*typeInfo, error) {
 		return nil, err
 	}
 	if w.validate {
-		if err := checkValidateTags(w.objs); err != nil {
+		if err := checkValidateTags(w.objs, w.fields); err != nil {
 			return nil, err
 		}
 	}
@@ -127,6 +132,7 @@ type goField struct {
 	required bool
 	validate string // `validate` tag
 	depth    int
+	nullable bool // jsonschema:"nullable": null is a valid value
 }
 
 type walker struct {
@@ -163,18 +169,22 @@ func (w *walker) value(t reflect.Type, where string) (*valSpec, error) {
 	switch t.Kind() {
 	case reflect.Bool:
 		return &valSpec{kind: kBool}, nil
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return &valSpec{kind: kInteger}, nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return &valSpec{kind: kInteger, bits: uint8(t.Bits())}, nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return &valSpec{kind: kInteger, bits: uint8(t.Bits()), unsigned: true}, nil
 	case reflect.Float32, reflect.Float64:
-		return &valSpec{kind: kNumber}, nil
+		return &valSpec{kind: kNumber, bits: uint8(t.Bits())}, nil
 	case reflect.String:
 		return &valSpec{kind: kString}, nil
 	case reflect.Interface:
+		if t.NumMethod() > 0 {
+			return nil, fmt.Errorf("field %s (%s): interface types with methods cannot be decoded from JSON; use any, json.RawMessage or a concrete type", where, t)
+		}
 		return anySpec, nil
 	case reflect.Slice, reflect.Array:
-		if t.Elem().Kind() == reflect.Uint8 && t.Kind() == reflect.Slice {
-			return &valSpec{kind: kString}, nil // base64, as encoding/json does
+		if t.Elem().Kind() == reflect.Uint8 && t.Kind() == reflect.Slice && !implements(t.Elem(), jsonUnmarshaler) && !implements(t.Elem(), textUnmarshaler) {
+			return &valSpec{kind: kBase64}, nil // []byte is base64, as encoding/json does
 		}
 		elem, err := w.value(t.Elem(), where+"[]")
 		if err != nil {
@@ -195,7 +205,12 @@ func (w *walker) value(t reflect.Type, where string) (*valSpec, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &valSpec{kind: kMap, elem: elem}, nil
+		vs := &valSpec{kind: kMap, elem: elem}
+		if !implements(k, textUnmarshaler) && k.Kind() != reflect.String {
+			vs.keyBits = uint8(k.Bits())
+			vs.unsigned = k.Kind() >= reflect.Uint && k.Kind() <= reflect.Uintptr
+		}
+		return vs, nil
 	case reflect.Struct:
 		o, err := w.object(t, where)
 		if err != nil {
@@ -231,6 +246,11 @@ func (w *walker) object(t reflect.Type, where string) (*objSpec, error) {
 		if err != nil {
 			return nil, err
 		}
+		if f.nullable && vs != anySpec {
+			cp := *vs
+			cp.nullable = true
+			vs = &cp
+		}
 		o.index[f.name] = len(o.fields)
 		o.fields = append(o.fields, fieldSpec{name: f.name, required: f.required, val: vs})
 		if f.required {
@@ -247,22 +267,27 @@ func (w *walker) object(t reflect.Type, where string) (*objSpec, error) {
 	return o, nil
 }
 
-// structFields lists the JSON properties of struct t in encoding/json's
-// order, flattening embedded structs, and checks each field's tags.
+// structFields lists the JSON properties of struct t as encoding/json sees
+// them: embedded structs flattened, the shallowest field winning, a tagged
+// field winning over untagged ones at the same depth, in index order. Where
+// encoding/json would silently drop a property (two fields of one name at
+// the same depth, both tagged or both untagged), it is an error instead.
 func structFields(t reflect.Type) ([]goField, error) {
-	var out []goField
-	byName := map[string]int{}
-	ambiguous := map[string]bool{}
-	var walk func(t reflect.Type, index []int, depth int, visited map[reflect.Type]bool) error
-	walk = func(t reflect.Type, index []int, depth int, visited map[reflect.Type]bool) error {
-		if visited[t] {
-			return nil
+	type cand struct {
+		f      goField
+		tagged bool
+	}
+	var cands []cand
+	var walk func(t reflect.Type, index []int, depth int, visiting map[reflect.Type]bool) error
+	walk = func(t reflect.Type, index []int, depth int, visiting map[reflect.Type]bool) error {
+		if visiting[t] {
+			return fmt.Errorf("struct %s embeds itself (directly or through other embedded structs); name the field instead of embedding it", typeName(t))
 		}
-		visited[t] = true
-		defer delete(visited, t)
+		visiting[t] = true
+		defer delete(visiting, t)
 		for i := 0; i < t.NumField(); i++ {
 			sf := t.Field(i)
-			jsonTag := sf.Tag.Get("json")
+			jsonTag, hasTag := sf.Tag.Lookup("json")
 			if jsonTag == "-" {
 				continue
 			}
@@ -275,9 +300,9 @@ func structFields(t reflect.Type) ([]goField, error) {
 				}
 				if name == "" && et.Kind() == reflect.Struct {
 					if !sf.IsExported() && ft.Kind() == reflect.Pointer {
-						continue // encoding/json cannot set it
+						return fmt.Errorf("struct %s: embedded field %s is a pointer to an unexported struct, which encoding/json cannot set; embed it by value or export the type", typeName(t), sf.Name)
 					}
-					if err := walk(et, append(append([]int(nil), index...), i), depth+1, visited); err != nil {
+					if err := walk(et, append(append([]int(nil), index...), i), depth+1, visiting); err != nil {
 						return err
 					}
 					continue
@@ -288,6 +313,13 @@ func structFields(t reflect.Type) ([]goField, error) {
 			} else if !sf.IsExported() {
 				continue
 			}
+			if name == "-" {
+				return fmt.Errorf("field %s.%s: a property named \"-\" (json:\"-,\") is not supported", typeName(t), sf.Name)
+			}
+			if name != "" && !validJSONName(name) {
+				return fmt.Errorf("field %s.%s: json name %q is not one encoding/json accepts (it would use %q instead); rename it", typeName(t), sf.Name, name, sf.Name)
+			}
+			tagged := hasTag && name != ""
 			if name == "" {
 				name = sf.Name
 			}
@@ -303,36 +335,78 @@ func structFields(t reflect.Type) ([]goField, error) {
 			}
 			optional := hasTagWord(opts, "omitempty") || hasTagWord(opts, "omitzero")
 			vtag := sf.Tag.Get("validate")
-			pre, _, _ := strings.Cut(vtag, "dive")
+			pre, _ := splitDive(vtag)
 			required := !optional || hasTagWord(schemaTag, "required") || hasTagWord(pre, "required")
-			f := goField{name: name, goName: sf.Name, index: append(append([]int(nil), index...), i),
-				typ: ft, required: required, validate: vtag, depth: depth}
-			if j, ok := byName[name]; ok {
-				switch {
-				case out[j].depth < depth:
-					continue // the shallower field wins, as in encoding/json
-				case out[j].depth == depth:
-					ambiguous[name] = true
-					continue
-				default:
-					out[j] = f
-					continue
-				}
-			}
-			byName[name] = len(out)
-			out = append(out, f)
+			cands = append(cands, cand{f: goField{name: name, goName: sf.Name, index: append(append([]int(nil), index...), i),
+				typ: ft, required: required, validate: vtag, depth: depth, nullable: hasTagWord(schemaTag, "nullable")}, tagged: tagged})
 		}
 		return nil
 	}
 	if err := walk(t, nil, 0, map[reflect.Type]bool{}); err != nil {
 		return nil, err
 	}
-	for name := range ambiguous {
-		if out[byName[name]].depth > 0 {
-			return nil, fmt.Errorf("struct %s: JSON property %q comes from two embedded structs at the same depth; encoding/json would drop it, so name one field explicitly", t, name)
+	// Resolve names: shallowest depth wins; at that depth a single tagged
+	// field wins; anything else is ambiguous.
+	byName := map[string][]int{}
+	var order []string
+	for i, c := range cands {
+		if _, ok := byName[c.f.name]; !ok {
+			order = append(order, c.f.name)
+		}
+		byName[c.f.name] = append(byName[c.f.name], i)
+	}
+	var out []goField
+	for _, name := range order {
+		idx := byName[name]
+		minDepth := cands[idx[0]].f.depth
+		for _, i := range idx {
+			minDepth = min(minDepth, cands[i].f.depth)
+		}
+		var atMin, tagged []int
+		for _, i := range idx {
+			if cands[i].f.depth == minDepth {
+				atMin = append(atMin, i)
+				if cands[i].tagged {
+					tagged = append(tagged, i)
+				}
+			}
+		}
+		switch {
+		case len(atMin) == 1:
+			out = append(out, cands[atMin[0]].f)
+		case len(tagged) == 1:
+			out = append(out, cands[tagged[0]].f)
+		default:
+			return nil, fmt.Errorf("struct %s: JSON property %q is declared by %d fields at the same depth; encoding/json would drop it, so rename one", typeName(t), name, len(atMin))
 		}
 	}
+	slices.SortStableFunc(out, func(a, b goField) int { return slices.Compare(a.index, b.index) })
 	return out, nil
+}
+
+// validJSONName reports whether encoding/json accepts name from a json tag
+// (its isValidTag rule).
+func validJSONName(name string) bool {
+	for _, c := range name {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			return false
+		}
+	}
+	return true
+}
+
+// splitDive splits a validate tag at its first "dive" rule: the rules for
+// the field and the rules for its items.
+func splitDive(tag string) (pre, post string) {
+	rules := strings.Split(tag, ",")
+	for i, r := range rules {
+		if strings.TrimSpace(r) == "dive" {
+			return strings.Join(rules[:i], ","), strings.Join(rules[i+1:], ",")
+		}
+	}
+	return tag, ""
 }
 
 func hasTagWord(tag, word string) bool {
@@ -353,7 +427,13 @@ func checkSchemaTag(t reflect.Type, sf reflect.StructField, tag string) error {
 	}
 	for _, part := range splitUnescaped(tag) {
 		p := strings.TrimSpace(part)
-		if p == "" || strings.Contains(p, "=") || knownBareSchemaWs[p] {
+		if p == "" || knownBareSchemaWs[p] {
+			continue
+		}
+		if key, val, ok := strings.Cut(p, "="); ok {
+			if err := checkSchemaKey(t, sf, key, val); err != nil {
+				return err
+			}
 			continue
 		}
 		if strings.Contains(tag, "=") {
@@ -413,12 +493,12 @@ func (w *walker) reflectSchema(t reflect.Type) (out json.RawMessage, err error) 
 		}
 	}
 	p := &patcher{w: w, defs: s.Definitions, done: map[*jsonschema.Schema]bool{}}
-	if err := p.patch(s, t); err != nil {
+	if err := p.patch(s, t, true); err != nil {
 		return nil, err
 	}
 	for name, d := range s.Definitions {
 		if dt := p.defTypes[name]; dt != nil {
-			if err := p.patch(d, dt); err != nil {
+			if err := p.patch(d, dt, true); err != nil {
 				return nil, err
 			}
 		}
@@ -514,7 +594,11 @@ func (p *patcher) resolve(s *jsonschema.Schema, t reflect.Type) *jsonschema.Sche
 	return s
 }
 
-func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type) error {
+// patch applies our rules to the schema s of type t. enforced reports that
+// the validator will see values at this place: it walks nested struct
+// fields, but the items of a slice or map only when the field's validate tag
+// has "dive"; validate rules are only shown where they are enforced.
+func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type, enforced bool) error {
 	if s == nil {
 		return nil
 	}
@@ -546,10 +630,19 @@ func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type) error {
 			if f.required {
 				req = append(req, f.name)
 			}
-			if f.validate != "" {
+			if f.validate != "" && enforced {
 				applyValidate(p.resolve(ps, f.typ), f.typ, f.validate)
 			}
-			if err := p.patch(ps, f.typ); err != nil {
+			childEnforced := enforced
+			ft := f.typ
+			for ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			switch ft.Kind() {
+			case reflect.Slice, reflect.Array, reflect.Map:
+				childEnforced = enforced && hasDive(f.validate)
+			}
+			if err := p.patch(ps, f.typ, childEnforced); err != nil {
 				return err
 			}
 		}
@@ -562,14 +655,14 @@ func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type) error {
 		}
 	case reflect.Slice, reflect.Array:
 		if s.Items != nil {
-			return p.patch(s.Items, t.Elem())
+			return p.patch(s.Items, t.Elem(), enforced)
 		}
 	case reflect.Map:
 		if s.AdditionalProperties != nil {
-			return p.patch(s.AdditionalProperties, t.Elem())
+			return p.patch(s.AdditionalProperties, t.Elem(), enforced)
 		}
 		for _, ps := range s.PatternProperties {
-			if err := p.patch(ps, t.Elem()); err != nil {
+			if err := p.patch(ps, t.Elem(), enforced); err != nil {
 				return err
 			}
 		}
@@ -585,23 +678,71 @@ func applyValidate(s *jsonschema.Schema, t reflect.Type, tag string) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	pre, post, dived := strings.Cut(tag, "dive")
-	for _, rule := range strings.Split(pre, ",") {
-		applyRule(s, t, strings.TrimSpace(rule))
+	pre, post := splitDive(tag)
+	for _, rule := range splitRules(pre) {
+		applyRule(s, t, rule)
 	}
-	if dived {
-		var item *jsonschema.Schema
-		switch t.Kind() {
-		case reflect.Slice, reflect.Array:
-			item = s.Items
-		case reflect.Map:
-			item = s.AdditionalProperties
+	if post == "" && !hasDive(tag) {
+		return
+	}
+	// keys ... endkeys rules apply to map keys, which have no schema here.
+	if rules := splitRules(post); len(rules) > 0 && rules[0] == "keys" {
+		end := slices.Index(rules, "endkeys")
+		if end < 0 {
+			return
 		}
-		if item != nil && item != jsonschema.TrueSchema && item != jsonschema.FalseSchema {
-			post = strings.TrimPrefix(strings.TrimSpace(post), ",")
-			applyValidate(item, t.Elem(), post)
+		post = strings.Join(rules[end+1:], ",")
+	}
+	var item *jsonschema.Schema
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		item = s.Items
+	case reflect.Map:
+		item = s.AdditionalProperties
+	}
+	if item != nil && item != jsonschema.TrueSchema && item != jsonschema.FalseSchema {
+		applyValidate(item, t.Elem(), post)
+	}
+}
+
+func hasDive(tag string) bool {
+	_, post := splitDive(tag)
+	return post != "" || slices.Contains(splitRules(tag), "dive")
+}
+
+// splitRules splits a validate tag into its rules, honouring the quotes
+// oneof allows ('a b').
+func splitRules(tag string) []string {
+	var out []string
+	for _, r := range strings.Split(tag, ",") {
+		if r = strings.TrimSpace(r); r != "" {
+			out = append(out, r)
 		}
 	}
+	return out
+}
+
+// oneofValues splits a oneof parameter the way validator does: by spaces,
+// with 'single quoted' values that may contain spaces.
+func oneofValues(param string) []string {
+	var out []string
+	for len(param) > 0 {
+		param = strings.TrimLeft(param, " ")
+		if param == "" {
+			break
+		}
+		if param[0] == '\'' {
+			if end := strings.IndexByte(param[1:], '\''); end >= 0 {
+				out = append(out, param[1:1+end])
+				param = param[end+2:]
+				continue
+			}
+		}
+		v, rest, _ := strings.Cut(param, " ")
+		out = append(out, v)
+		param = rest
+	}
+	return out
 }
 
 func applyRule(s *jsonschema.Schema, t reflect.Type, rule string) {
@@ -633,7 +774,13 @@ func applyRule(s *jsonschema.Schema, t reflect.Type, rule string) {
 		if len(s.Enum) > 0 {
 			return
 		}
-		for _, v := range strings.Fields(param) {
+		for _, v := range oneofValues(param) {
+			if kind == reflect.Bool {
+				if b, err := strconv.ParseBool(v); err == nil {
+					s.Enum = append(s.Enum, b)
+				}
+				continue
+			}
 			if isNum {
 				if _, err := strconv.ParseFloat(v, 64); err == nil {
 					s.Enum = append(s.Enum, json.Number(v))
@@ -727,28 +874,217 @@ func setFormat(s *jsonschema.Schema, isStr bool, f string) {
 	}
 }
 
-// checkValidateTags makes go-playground/validator parse the `validate` tags
-// of every struct type now: it panics on an unknown rule at the first
-// validation of a type, which must be a registration error, not a failed
-// call later.
-func checkValidateTags(objs map[reflect.Type]*objSpec) error {
+// checkValidateTags makes go-playground/validator parse and run every
+// `validate` tag now, on a zero value of each struct type and on a non-zero
+// sample of each field: validator panics on an unknown rule, a rule that
+// does not fit the field's type or a bad parameter, at the first validation
+// that reaches it, which must be a registration error, not a failed call
+// later. Cross-field rules (eqfield=, required_if=, ...) are left to the
+// zero-value pass, since a lone field has no siblings.
+func checkValidateTags(objs map[reflect.Type]*objSpec, fields map[reflect.Type][]goField) error {
 	types := make([]reflect.Type, 0, len(objs))
 	for t := range objs {
 		types = append(types, t)
 	}
 	slices.SortFunc(types, func(a, b reflect.Type) int { return strings.Compare(a.String(), b.String()) })
+	try := func(what string, f func()) (err error) {
+		defer func() {
+			if v := recover(); v != nil {
+				err = fmt.Errorf("%s: invalid validate tag: %v", what, v)
+			}
+		}()
+		f()
+		return nil
+	}
 	for _, t := range types {
-		if err := func() (err error) {
-			defer func() {
-				if v := recover(); v != nil {
-					err = fmt.Errorf("struct %s: invalid validate tag: %v", typeName(t), v)
-				}
-			}()
-			_ = validate().Struct(reflect.New(t).Interface())
-			return nil
-		}(); err != nil {
+		if err := try("struct "+typeName(t), func() { _ = validate().Struct(reflect.New(t).Interface()) }); err != nil {
 			return err
+		}
+		for _, f := range fields[t] {
+			tag := standaloneRules(f.validate)
+			if tag == "" {
+				continue
+			}
+			v := sampleValue(f.typ, 0)
+			if err := try("field "+typeName(t)+"."+f.goName, func() { _ = validate().Var(v.Interface(), tag) }); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// standaloneRules drops the rules that refer to other fields.
+func standaloneRules(tag string) string {
+	var keep []string
+	for _, r := range strings.Split(tag, ",") {
+		name, _, _ := strings.Cut(strings.TrimSpace(r), "=")
+		if strings.Contains(name, "field") || strings.HasPrefix(name, "required_") || strings.HasPrefix(name, "excluded_") ||
+			strings.HasPrefix(name, "skip_unless") || strings.Contains(r, "|") {
+			continue
+		}
+		keep = append(keep, r)
+	}
+	return strings.Join(keep, ",")
+}
+
+// sampleValue returns a non-zero value of t (one item for lists and maps)
+// so that rules after omitempty and dive are exercised.
+func sampleValue(t reflect.Type, depth int) reflect.Value {
+	v := reflect.New(t).Elem()
+	if depth > 3 {
+		return v
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		p := reflect.New(t.Elem())
+		p.Elem().Set(sampleValue(t.Elem(), depth+1))
+		return p
+	case reflect.String:
+		v.SetString("x")
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt(1)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		v.SetUint(1)
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(1)
+	case reflect.Slice:
+		s := reflect.MakeSlice(t, 1, 1)
+		s.Index(0).Set(sampleValue(t.Elem(), depth+1))
+		return s
+	case reflect.Map:
+		m := reflect.MakeMapWithSize(t, 1)
+		m.SetMapIndex(sampleValue(t.Key(), depth+1), sampleValue(t.Elem(), depth+1))
+		return m
+	}
+	return v
+}
+
+// hasCycle reports whether a struct type reachable from t contains itself,
+// looking through every field the way invopop's reflector does (including
+// types with their own unmarshalers). invopop overflows the stack on such
+// types unless it may use $defs/$ref, so this runs before it.
+func hasCycle(t reflect.Type, onStack, done map[reflect.Type]bool) bool {
+	for {
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array:
+			t = t.Elem()
+			continue
+		case reflect.Map:
+			if hasCycle(t.Key(), onStack, done) {
+				return true
+			}
+			t = t.Elem()
+			continue
+		}
+		break
+	}
+	if t.Kind() != reflect.Struct || t == timeType || implements(t, schemaHookType) || implements(t, schemaAliasType) {
+		return false
+	}
+	if onStack[t] {
+		return true
+	}
+	if done[t] {
+		return false
+	}
+	onStack[t] = true
+	defer delete(onStack, t)
+	for i := 0; i < t.NumField(); i++ {
+		if hasCycle(t.Field(i).Type, onStack, done) {
+			return true
+		}
+	}
+	done[t] = true
+	return false
+}
+
+// Keys of invopop's jsonschema tag, by the kind of field they apply to.
+var (
+	schemaKeysAny    = []string{"title", "description", "type", "anchor", "default", "example", "enum", "readOnly", "writeOnly", "oneof_required", "anyof_required", "oneof_ref", "oneof_type", "anyof_ref", "anyof_type"}
+	schemaKeysString = []string{"minLength", "maxLength", "pattern", "format"}
+	schemaKeysNumber = []string{"multipleOf", "minimum", "maximum", "exclusiveMaximum", "exclusiveMinimum"}
+	schemaKeysArray  = []string{"minItems", "maxItems", "uniqueItems", "format", "pattern"}
+)
+
+// checkSchemaKey refuses a jsonschema tag key that invopop would drop
+// silently (unknown, or meant for another kind of field) and a type= that
+// contradicts the Go type: either way the model would be told something
+// the runtime does not do.
+func checkSchemaKey(t reflect.Type, sf reflect.StructField, key, val string) error {
+	ft := sf.Type
+	for ft.Kind() == reflect.Pointer {
+		ft = ft.Elem()
+	}
+	if slices.Contains(schemaKeysAny, key) {
+		if key == "type" {
+			want := jsonTypeOf(ft)
+			if want != "" && val != want {
+				return fmt.Errorf("field %s.%s: jsonschema type=%s contradicts the Go type %s (%s); remove it", typeName(t), sf.Name, val, sf.Type, want)
+			}
+		}
+		return nil
+	}
+	var allowed []string
+	kind := ""
+	switch jsonTypeOf(ft) {
+	case "string":
+		allowed, kind = schemaKeysString, "string"
+	case "integer", "number":
+		allowed, kind = schemaKeysNumber, "number"
+	case "array":
+		allowed, kind = schemaKeysArray, "array"
+	}
+	if slices.Contains(allowed, key) {
+		return nil
+	}
+	all := slices.Concat(schemaKeysString, schemaKeysNumber, schemaKeysArray)
+	if slices.Contains(all, key) {
+		return fmt.Errorf("field %s.%s: jsonschema key %q does not apply to a %s field (invopop/jsonschema would drop it)", typeName(t), sf.Name, key, orWord(kind, "non-"+key+" "))
+	}
+	return fmt.Errorf("field %s.%s: jsonschema key %q is not one invopop/jsonschema knows (it would drop it); known keys: %s", typeName(t), sf.Name, key,
+		strings.Join(slices.Compact(slices.Sorted(slices.Values(slices.Concat(schemaKeysAny, all)))), ", "))
+}
+
+func orWord(s, alt string) string {
+	if s == "" {
+		return strings.TrimSpace(alt)
+	}
+	return s
+}
+
+// jsonTypeOf is the JSON Schema type of a Go type ("" when it has no single
+// type: interfaces, custom marshalers).
+func jsonTypeOf(t reflect.Type) string {
+	switch {
+	case t == timeType:
+		return "string"
+	case implements(t, jsonUnmarshaler), implements(t, schemaHookType), implements(t, schemaAliasType):
+		return ""
+	case implements(t, textUnmarshaler):
+		return "string"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return "integer"
+	case reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return "string"
+		}
+		return "array"
+	case reflect.Array:
+		return "array"
+	case reflect.Map, reflect.Struct:
+		return "object"
+	}
+	return ""
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -310,9 +311,22 @@ func ruleMessage(path string, fe validator.FieldError) string {
 	}
 	switch fe.Tag() {
 	case "required", "required_if", "required_unless", "required_with", "required_without":
+		// The property is present (the checker reports missing ones) but
+		// holds its zero value, which validator's required refuses.
+		switch fe.Kind() {
+		case reflect.String:
+			return p + " must not be empty"
+		case reflect.Slice, reflect.Map, reflect.Array:
+			return p + " must not be empty"
+		case reflect.Bool:
+			return p + " must be true"
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8,
+			reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+			return p + " must not be 0"
+		}
 		return p + " is required"
 	case "oneof":
-		return fmt.Sprintf("%s must be one of [%s]", p, param)
+		return fmt.Sprintf("%s must be one of [%s]", p, enumList(oneofValues(param)))
 	case "min", "gte":
 		if isStr || isList {
 			return fmt.Sprintf("%s must have at least %s%s", p, param, unit)
@@ -389,4 +403,23 @@ func mergeProblems(checked, validated []*ArgumentError) []*ArgumentError {
 		}
 	}
 	return checked
+}
+
+// enumList formats allowed values for a message: space-separated, or as
+// JSON strings when a value is empty or holds a space.
+func enumList(vals []string) string {
+	quote := false
+	for _, v := range vals {
+		if v == "" || strings.ContainsAny(v, " \t\n") {
+			quote = true
+		}
+	}
+	if !quote {
+		return strings.Join(vals, " ")
+	}
+	q := make([]string, len(vals))
+	for i, v := range vals {
+		q[i] = strconv.Quote(v)
+	}
+	return strings.Join(q, ", ")
 }
