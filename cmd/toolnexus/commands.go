@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/toolnexus/toolnexus/builtin"
+	"github.com/toolnexus/toolnexus/mcp"
 	"github.com/toolnexus/toolnexus/skill"
 	"github.com/toolnexus/toolnexus/toolkit"
 )
@@ -23,6 +24,7 @@ type kitFlags struct {
 	noBuiltins bool
 	disable    listFlag
 	workspace  string
+	mcp        string
 }
 
 func (k *kitFlags) register(fs *flag.FlagSet) {
@@ -31,6 +33,7 @@ func (k *kitFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&k.noBuiltins, "no-builtins", false, "leave out every built-in tool")
 	fs.Var(&k.disable, "disable", "leave out the tools `NAME,...` (repeatable)")
 	fs.StringVar(&k.workspace, "workspace", "", "confine the built-in file tools to `DIR` (default: the current directory)")
+	fs.StringVar(&k.mcp, "mcp", "", "add the tools of the MCP servers in config `FILE` (\"mcpServers\", \"servers\" or \"mcp\"), named server_tool")
 }
 
 // build assembles the toolkit the flags describe. Names given to --disable
@@ -40,6 +43,7 @@ func (k *kitFlags) build(e *env) (*toolkit.Toolkit, error) {
 		Skills:         k.skills.vals,
 		NoBuiltins:     k.noBuiltins,
 		BuiltinOptions: builtin.Options{Workspace: k.workspace},
+		MCPFile:        k.mcp,
 	}
 	if len(k.disable.vals) > 0 {
 		cfg.Builtins = map[string]bool{}
@@ -50,6 +54,11 @@ func (k *kitFlags) build(e *env) (*toolkit.Toolkit, error) {
 	tk, err := toolkit.Build(e.ctx, cfg)
 	if err != nil {
 		return nil, err
+	}
+	for _, st := range tk.MCPStatus() {
+		if st.State == mcp.StateFailed {
+			fmt.Fprintf(e.stderr, "toolnexus: warning: MCP server %q failed: %s\n", st.Name, st.Reason)
+		}
 	}
 	builtins := builtin.Names()
 	for _, n := range k.disable.vals {
@@ -84,7 +93,7 @@ type toolsOpts struct {
 
 var toolsCommand = &command{
 	name:    "tools",
-	args:    "[--skills DIR]... [--format openai|responses|anthropic|gemini|mcp] [--no-builtins] [--disable NAME,...] [--indent]",
+	args:    "[--skills DIR]... [--mcp FILE] [--format openai|responses|anthropic|gemini|mcp] [--no-builtins] [--disable NAME,...] [--indent]",
 	summary: "print the toolkit's tools as a provider's tool definitions (JSON)",
 	detail: "Builds the toolkit (built-in tools, the skill tool when --skills finds skills)\n" +
 		"and prints its tools, sorted by name, in the shape the chosen provider's API\n" +
@@ -145,7 +154,7 @@ type callOpts struct {
 
 var callCommand = &command{
 	name:    "call",
-	args:    "NAME [ARGS_JSON | -] [--skills DIR]... [--no-builtins] [--disable NAME,...] [--json]",
+	args:    "NAME [ARGS_JSON | -] [--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...] [--json]",
 	summary: "execute one tool and print its output",
 	detail: "Builds the toolkit and executes the tool NAME with the JSON object ARGS_JSON\n" +
 		"(default {}; - reads it from standard input), exactly as a model's tool call\n" +

@@ -4,9 +4,10 @@
 //
 // Usage:
 //
-//	toolnexus tools  [--skills DIR]... [--format openai|responses|anthropic|gemini|mcp] [--no-builtins] [--disable NAME,...] [--indent]
-//	toolnexus call   NAME [ARGS_JSON | -] [--skills DIR]... [--no-builtins] [--disable NAME,...]
+//	toolnexus tools  [--skills DIR]... [--mcp FILE] [--format openai|responses|anthropic|gemini|mcp] [--no-builtins] [--disable NAME,...] [--indent]
+//	toolnexus call   NAME [ARGS_JSON | -] [--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...]
 //	toolnexus skills [--skills DIR]... [--json] [--prompt] [--strict]
+//	toolnexus serve  [--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...] [--http ADDR]
 //	toolnexus help   [COMMAND]
 //
 // Every command takes --help. Exit status: 0 on success; 1 when a call
@@ -62,7 +63,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{toolsCommand, callCommand, skillsCommand}
+	commands = []*command{toolsCommand, callCommand, skillsCommand, serveCommand}
 }
 
 func lookup(name string) *command {
