@@ -137,6 +137,11 @@ func TestStrictNullSpecificCalls(t *testing.T) {
 		{"set_mode", `{"level":2,"mode":"fast","priority":null,"ratio":null}`, "", `{"level":2,"mode":"fast"}`},
 		{"set_mode", `{"level":"2","mode":"fast","priority":null,"ratio":null}`, `level`, ""},
 		{"make_tree", `{"name":"root","kids":[{"name":"a","kids":null}]}`, "", `{"name":"root","kids":[{"name":"a"}]}`},
+		{"place_order", `{"items":[{"sku":"a","qty":2,"gift":null}],"notes":null}`, "", `{"items":[{"sku":"a","qty":2}]}`},
+		// A constraint the Gemini copy drops (minimum) is still enforced.
+		{"place_order", `{"items":[{"sku":"a","qty":0,"gift":null}],"notes":null}`, "qty", ""},
+		{"set_mode", `{"level":4,"mode":"fast","priority":null,"ratio":null}`, "level", ""},
+		{"set_mode", `{"level":1,"mode":"fast","priority":null,"ratio":0.7}`, "ratio", ""},
 	} {
 		res := reg.Execute(ctx, c.tool, json.RawMessage(c.args))
 		if c.wantErr == "" {

@@ -35,7 +35,7 @@ type shipArgs struct {
 
 type lineItem struct {
 	SKU  string `json:"sku"`
-	Qty  int    `json:"qty" validate:"min=1"`
+	Qty  int    `json:"qty" jsonschema:"minimum=1"`
 	Gift bool   `json:"gift,omitempty"`
 }
 
@@ -55,7 +55,7 @@ type enumArgs struct {
 	Level    int     `json:"level" validate:"oneof=1 2 3"`
 	Mode     string  `json:"mode" validate:"oneof=fast slow"`
 	Priority *int    `json:"priority,omitempty" jsonschema:"enum=10,enum=20"`
-	Ratio    float64 `json:"ratio,omitempty" validate:"omitempty,oneof=0.5 1.5"`
+	Ratio    float64 `json:"ratio,omitempty" jsonschema:"enum=0.5,enum=1.5"`
 }
 
 type mapArgs struct {
