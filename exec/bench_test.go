@@ -149,3 +149,16 @@ func BenchmarkDispatch8Paired(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseOpenAIChat measures reading the 8 tool calls out of the
+// raw reply (the part of OpenAIChatJSON before any tool runs).
+func BenchmarkParseOpenAIChat(b *testing.B) {
+	b.ReportAllocs()
+	b.SetBytes(int64(len(benchReply)))
+	for b.Loop() {
+		calls, err := exec.ParseOpenAIChat(benchReply)
+		if err != nil || len(calls) != 8 {
+			b.Fatal(err)
+		}
+	}
+}

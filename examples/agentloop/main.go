@@ -1,5 +1,6 @@
-// Command agentloop runs a complete tool-use loop three times, with the
-// official OpenAI, Anthropic and Gemini Go clients, each against a local
+// Command agentloop runs a complete tool-use loop four times, with the
+// official OpenAI (Chat Completions and Responses), Anthropic and Gemini Go
+// clients, each against a local
 // scripted server that replays recorded provider replies: turn 1 asks for
 // two parallel get_weather calls (one with an invalid unit), turn 2 answers
 // after reading the results. The tool calls are run by
@@ -29,6 +30,7 @@ type provider struct {
 
 var providers = []provider{
 	{"openai", "/chat/completions", checkOpenAI, runOpenAI},
+	{"openai_responses", "/responses", checkResponses, runResponses},
 	{"anthropic", "/v1/messages", checkAnthropic, runAnthropic},
 	{"gemini", "/v1beta/models/" + geminiModel + ":generateContent", checkGemini, runGemini},
 }

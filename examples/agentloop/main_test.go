@@ -119,6 +119,37 @@ func TestOpenAILoop(t *testing.T) {
 	}
 }
 
+func TestResponsesLoop(t *testing.T) {
+	_, reqs := runScripted(t, "openai_responses")
+	compareGolden(t, "openai_responses", 1, reqs[0])
+	compareGolden(t, "openai_responses", 2, reqs[1])
+
+	var req struct {
+		Input []struct {
+			Type   string          `json:"type"`
+			Role   string          `json:"role"`
+			CallID string          `json:"call_id"`
+			Output json.RawMessage `json:"output"`
+		} `json:"input"`
+	}
+	if err := json.Unmarshal(reqs[1], &req); err != nil {
+		t.Fatal(err)
+	}
+	in := req.Input
+	if len(in) != 5 || in[0].Role != "user" || in[1].Type != "function_call" || in[2].Type != "function_call" {
+		t.Fatalf("turn 2 input: %s", reqs[1])
+	}
+	if in[1].CallID != "call_Paris01" || in[2].CallID != "call_Tokyo02" {
+		t.Errorf("function_call items not echoed: %s", reqs[1])
+	}
+	if in[3].Type != "function_call_output" || in[3].CallID != "call_Paris01" || string(in[3].Output) != `"22C and sunny"` {
+		t.Errorf("first output = %+v %s", in[3], in[3].Output)
+	}
+	if in[4].Type != "function_call_output" || in[4].CallID != "call_Tokyo02" || string(in[4].Output) != quoteJSON(exec.ErrorPrefix+badUnit) {
+		t.Errorf("second output = %+v %s", in[4], in[4].Output)
+	}
+}
+
 func TestAnthropicLoop(t *testing.T) {
 	_, reqs := runScripted(t, "anthropic")
 	compareGolden(t, "anthropic", 1, reqs[0])
@@ -222,6 +253,7 @@ func TestChecks(t *testing.T) {
 		body  string
 	}{
 		{"openai", checkOpenAI, `{"messages":[{"role":"user","content":"hi"},{"role":"tool","tool_call_id":"call_Paris01","content":"x"}]}`},
+		{"openai_responses", checkResponses, `{"input":[{"type":"function_call_output","call_id":"call_Tokyo02","output":"x"}]}`},
 		{"anthropic", checkAnthropic, `{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_02Tokyo"},{"type":"tool_result","tool_use_id":"toolu_01Paris"}]}]}`},
 		{"gemini", checkGemini, `{"contents":[{"role":"user","parts":[{"functionResponse":{"id":"fc_paris"}}]}]}`},
 	} {
@@ -239,7 +271,7 @@ func TestSmoke(t *testing.T) {
 	}
 	got := out.String()
 	for _, want := range []string{
-		"== openai", "== anthropic", "== gemini",
+		"== openai", "== openai_responses", "== anthropic", "== gemini",
 		"tool call_Tokyo02 -> error: " + badUnit,
 		"tool toolu_02Tokyo -> " + badUnit + " (is_error true)",
 		`tool fc_tokyo -> {"error":` + quoteJSON(badUnit) + `}`,
@@ -248,11 +280,11 @@ func TestSmoke(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
 	}
-	if n := strings.Count(got, "assistant: Paris: 22C and sunny."); n != 3 {
-		t.Errorf("%d final answers, want 3:\n%s", n, got)
+	if n := strings.Count(got, "assistant: Paris: 22C and sunny."); n != 4 {
+		t.Errorf("%d final answers, want 4:\n%s", n, got)
 	}
 	l := logs.String()
-	if strings.Count(l, `msg="tool call"`) != 6 || strings.Count(l, "error_kind=invalid_arguments") != 3 {
+	if strings.Count(l, `msg="tool call"`) != 8 || strings.Count(l, "error_kind=invalid_arguments") != 4 {
 		t.Errorf("log:\n%s", l)
 	}
 	if strings.Contains(l, "city") || strings.Contains(l, "kelvin") || strings.Contains(l, "sunny") || strings.Contains(l, "celsius") {
