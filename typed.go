@@ -221,9 +221,13 @@ func validationErrors(tool string, root reflect.Type, err error) []*ArgumentErro
 	}
 	out := make([]*ArgumentError, 0, len(verrs))
 	for _, fe := range verrs {
-		path := jsonPath(root, fe.StructNamespace())
-		out = append(out, &ArgumentError{Tool: tool, Path: path, Rule: fe.Tag(), Param: fe.Param(),
-			Msg: ruleMessage(path, fe)})
+		path, parent := jsonPath(root, fe.StructNamespace())
+		param := fe.Param()
+		if strings.HasSuffix(fe.Tag(), "field") && param != "" && !strings.Contains(param, ".") {
+			param = jsonFieldName(parent, param) // eqfield=Start → "start"
+		}
+		out = append(out, &ArgumentError{Tool: tool, Path: path, Rule: fe.Tag(), Param: param,
+			Msg: ruleMessage(path, param, fe)})
 		if len(out) == maxProblems {
 			break
 		}
@@ -232,24 +236,26 @@ func validationErrors(tool string, root reflect.Type, err error) []*ArgumentErro
 }
 
 // jsonPath converts a validator namespace of Go field names
-// ("Args.Stops[2].City") into a JSON path ("stops[2].city").
-func jsonPath(root reflect.Type, ns string) string {
+// ("Args.Stops[2].City", "Args.Counts[ab]") into a JSON path
+// ("stops[2].city", "counts.ab"). It also returns the struct type holding
+// the last field, to translate cross-field rule parameters.
+func jsonPath(root reflect.Type, ns string) (string, reflect.Type) {
 	parts := strings.Split(ns, ".")
 	if len(parts) > 0 {
 		parts = parts[1:] // the root type name
 	}
 	t := root
+	parent := root
 	var b strings.Builder
 	for _, part := range parts {
 		name, rest, _ := strings.Cut(part, "[")
 		for t.Kind() == reflect.Pointer {
 			t = t.Elem()
 		}
-		if t.Kind() != reflect.Struct {
-			b.WriteString("." + part)
-			continue
+		sf, ok := reflect.StructField{}, false
+		if t.Kind() == reflect.Struct {
+			sf, ok = t.FieldByName(name)
 		}
-		sf, ok := t.FieldByName(name)
 		if !ok {
 			if b.Len() > 0 {
 				b.WriteByte('.')
@@ -257,6 +263,7 @@ func jsonPath(root reflect.Type, ns string) string {
 			b.WriteString(part)
 			continue
 		}
+		parent = t
 		t = sf.Type
 		jname, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
 		if sf.Anonymous && jname == "" {
@@ -275,25 +282,47 @@ func jsonPath(root reflect.Type, ns string) string {
 			b.WriteByte('.')
 		}
 		b.WriteString(jname)
-		if rest != "" {
-			b.WriteString("[" + rest)
-			for strings.Contains(rest, "[") || rest != "" {
-				for t.Kind() == reflect.Pointer {
-					t = t.Elem()
-				}
-				if t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
-					t = t.Elem()
-				}
-				_, rest, _ = strings.Cut(rest, "[")
+		for rest != "" { // "2]", "ab]", "1][0]"
+			key, after, _ := strings.Cut(rest, "]")
+			for t.Kind() == reflect.Pointer {
+				t = t.Elem()
 			}
+			if t.Kind() == reflect.Map {
+				b.WriteByte('.')
+				b.WriteString(key)
+			} else {
+				b.WriteString("[" + key + "]")
+			}
+			if t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+				t = t.Elem()
+			}
+			rest = strings.TrimPrefix(after, "[")
 		}
 	}
-	return b.String()
+	return b.String(), parent
 }
 
-func ruleMessage(path string, fe validator.FieldError) string {
+// jsonFieldName returns the JSON name of Go field goName in struct t, or
+// goName when there is none.
+func jsonFieldName(t reflect.Type, goName string) string {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return goName
+	}
+	sf, ok := t.FieldByName(goName)
+	if !ok {
+		return goName
+	}
+	if jname, _, _ := strings.Cut(sf.Tag.Get("json"), ","); jname != "" && jname != "-" {
+		return jname
+	}
+	return goName
+}
+
+func ruleMessage(path, param string, fe validator.FieldError) string {
 	p := fmt.Sprintf("%q", path)
-	param := fe.Param()
 	k := fe.Kind()
 	for k == reflect.Pointer {
 		k = reflect.Invalid
@@ -370,6 +399,18 @@ func ruleMessage(path string, fe validator.FieldError) string {
 		return p + " must contain only digits"
 	case "unique":
 		return p + " must not contain duplicates"
+	case "eqfield":
+		return fmt.Sprintf("%s must equal %q", p, param)
+	case "nefield":
+		return fmt.Sprintf("%s must differ from %q", p, param)
+	case "gtfield":
+		return fmt.Sprintf("%s must be greater than %q", p, param)
+	case "gtefield":
+		return fmt.Sprintf("%s must be at least %q", p, param)
+	case "ltfield":
+		return fmt.Sprintf("%s must be less than %q", p, param)
+	case "ltefield":
+		return fmt.Sprintf("%s must be at most %q", p, param)
 	case "ip", "ipv4", "ipv6", "hostname", "hostname_rfc1123", "datetime", "json", "base64":
 		return fmt.Sprintf("%s must be a valid %s%s", p, fe.Tag(), suffixParam(param))
 	}
