@@ -98,6 +98,7 @@ type conn struct {
 	mu      sync.Mutex
 	session *mcpsdk.ClientSession // nil once closed
 	pid     int                   // of the local process once started; 0 before
+	detach  context.CancelFunc    // ends the SSE transport's event stream
 	stderr  *tailBuffer
 	store   schemaStore
 	listed  []*mcpsdk.Tool
@@ -237,7 +238,14 @@ func (c *conn) connect(ctx context.Context, o *LoadOptions) error {
 		}
 		hc.Transport = &headerTransport{base: base, headers: headers, store: &c.store}
 		if c.cfg.Transport == TransportSSE {
-			transport = &mcpsdk.SSEClientTransport{Endpoint: c.cfg.URL, HTTPClient: &hc}
+			// The SSE transport keeps its event stream on the context given
+			// to Connect, so it must outlive this function's timeout; kill
+			// (on timeout) and close end it.
+			life, cancel := context.WithCancel(context.WithoutCancel(ctx))
+			c.mu.Lock()
+			c.detach = cancel
+			c.mu.Unlock()
+			transport = &lifeTransport{inner: &mcpsdk.SSEClientTransport{Endpoint: c.cfg.URL, HTTPClient: &hc}, ctx: life}
 		} else {
 			transport = &mcpsdk.StreamableClientTransport{Endpoint: c.cfg.URL, HTTPClient: &hc, MaxRetries: -1}
 		}
@@ -318,9 +326,23 @@ func (c *conn) reason(err error) string {
 // SDK then reaps the process as it closes the failed connection).
 func (c *conn) kill() {
 	c.mu.Lock()
-	pid := c.pid
+	pid, detach := c.pid, c.detach
 	c.mu.Unlock()
 	killGroup(pid)
+	if detach != nil {
+		detach()
+	}
+}
+
+// lifeTransport connects inner with a context of its own instead of the
+// caller's.
+type lifeTransport struct {
+	inner mcpsdk.Transport
+	ctx   context.Context
+}
+
+func (t *lifeTransport) Connect(context.Context) (mcpsdk.Connection, error) {
+	return t.inner.Connect(t.ctx)
 }
 
 // close ends the session (for a local process: closing its stdin, then

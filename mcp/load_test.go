@@ -248,12 +248,21 @@ func TestLoadHTTP(t *testing.T) {
 		h.ServeHTTP(w, r)
 	}))
 	defer hs.Close()
+	// The same server answering with application/json instead of event
+	// streams, and on the older HTTP+SSE transport.
+	jsonHandler := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return srv }, &mcpsdk.StreamableHTTPOptions{JSONResponse: true})
+	hsJSON := httptest.NewServer(jsonHandler)
+	defer hsJSON.Close()
+	hsSSE := httptest.NewServer(mcpsdk.NewSSEHandler(func(*http.Request) *mcpsdk.Server { return srv }, nil))
+	defer hsSSE.Close()
 	env := map[string]string{"MY_TOKEN": "s3cret-token"}
 	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 	cfg, err := ParseConfig([]byte(`{"mcp": {
 		"remote": {"type": "http", "url": "` + hs.URL + `", "headers": {"Authorization": "Bearer ${MY_TOKEN}", "X-Team": "${TEAM:-blue}"}},
 		"wrongkey": {"url": "` + hs.URL + `", "headers": {"Authorization": "Bearer wrong-s3cret"}},
-		"unset": {"url": "` + hs.URL + `", "headers": {"Authorization": "Bearer ${NOT_SET_ANYWHERE}"}}
+		"unset": {"url": "` + hs.URL + `", "headers": {"Authorization": "Bearer ${NOT_SET_ANYWHERE}"}},
+		"plainjson": {"url": "` + hsJSON.URL + `"},
+		"legacy": {"type": "sse", "url": "` + hsSSE.URL + `"}
 	}}`))
 	if err != nil {
 		t.Fatal(err)
@@ -291,6 +300,22 @@ func TestLoadHTTP(t *testing.T) {
 	}
 	if res := reg.Execute(ctx, "remote_fail", nil); res.Output != "first problem\nsecond problem" || !res.IsError {
 		t.Errorf("remote_fail = %+v", res)
+	}
+	for _, server := range []string{"plainjson", "legacy"} {
+		if got := st[server]; got.State != StateConnected {
+			t.Errorf("%s status = %+v", server, got)
+			continue
+		}
+		weather, _ := reg.Get(server + "_get_weather_v2")
+		if string(weather.InputSchema) != testserver.OrderedSchema {
+			t.Errorf("%s: schema = %s\nwant %s", server, weather.InputSchema, testserver.OrderedSchema)
+		}
+		if res := reg.Execute(ctx, server+"_echo", json.RawMessage(`{"text":"`+server+`"}`)); res.Output != server || res.IsError {
+			t.Errorf("%s_echo = %+v", server, res)
+		}
+	}
+	if got := st["legacy"].Transport; got != "sse" {
+		t.Errorf("legacy transport = %q", got)
 	}
 	if err := servers.Close(); err != nil {
 		t.Errorf("Close: %v", err)

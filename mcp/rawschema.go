@@ -25,8 +25,19 @@ import (
 // schemaStore keeps the raw inputSchema of every tool seen in a tools/list
 // result, by the server's tool name.
 type schemaStore struct {
-	mu  sync.Mutex
-	raw map[string]json.RawMessage
+	mu      sync.Mutex
+	raw     map[string]json.RawMessage
+	pending map[string]bool // HTTP: JSON text of the ids of tools/list calls in flight
+}
+
+// expect notes the id of a tools/list call sent over HTTP.
+func (s *schemaStore) expect(id json.RawMessage) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pending == nil {
+		s.pending = map[string]bool{}
+	}
+	s.pending[string(bytes.TrimSpace(id))] = true
 }
 
 func (s *schemaStore) get(name string) (json.RawMessage, bool) {
@@ -62,13 +73,22 @@ func (s *schemaStore) addResult(result json.RawMessage) {
 	}
 }
 
-// addMessage records the schemas of a raw JSON-RPC message if it is a
-// successful response whose result lists tools.
+// addMessage records the schemas of a raw JSON-RPC message if it is the
+// successful response to a tools/list call noted by expect.
 func (s *schemaStore) addMessage(data []byte) {
 	var msg struct {
+		ID     json.RawMessage `json:"id"`
 		Result json.RawMessage `json:"result"`
 	}
-	if json.Unmarshal(data, &msg) == nil && len(msg.Result) > 0 {
+	if json.Unmarshal(data, &msg) != nil || len(msg.ID) == 0 {
+		return
+	}
+	id := string(bytes.TrimSpace(msg.ID))
+	s.mu.Lock()
+	mine := s.pending[id]
+	delete(s.pending, id)
+	s.mu.Unlock()
+	if mine && len(msg.Result) > 0 {
 		s.addResult(msg.Result)
 	}
 }
@@ -123,7 +143,8 @@ func (c *captureConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 // headerTransport adds configured headers to every request and captures
-// the raw results of tools/list calls.
+// the raw results of tools/list calls: from the response to the POST on
+// streamable HTTP, from the GET event stream on the older SSE transport.
 type headerTransport struct {
 	base    http.RoundTripper
 	headers map[string]string // expanded values: secrets
@@ -141,19 +162,25 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Method == http.MethodPost && req.Body != nil && req.GetBody != nil {
 		if body, err := req.GetBody(); err == nil {
 			var call struct {
-				Method string `json:"method"`
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
 			}
 			data, _ := io.ReadAll(io.LimitReader(body, 1<<20))
 			body.Close()
-			listing = json.Unmarshal(data, &call) == nil && call.Method == "tools/list"
+			if json.Unmarshal(data, &call) == nil && call.Method == "tools/list" && len(call.ID) > 0 {
+				listing = true
+				t.store.expect(call.ID)
+			}
 		}
 	}
 	resp, err := t.base.RoundTrip(req)
-	if err != nil || !listing || resp.Body == nil {
+	if err != nil || resp.Body == nil {
 		return resp, err
 	}
 	sse := strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
-	resp.Body = &captureBody{ReadCloser: resp.Body, sse: sse, store: t.store}
+	if listing || (req.Method == http.MethodGet && sse) {
+		resp.Body = &captureBody{ReadCloser: resp.Body, sse: sse, store: t.store}
+	}
 	return resp, nil
 }
 
