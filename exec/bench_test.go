@@ -162,3 +162,49 @@ func BenchmarkParseOpenAIChat(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDispatch8Breakdown splits the cost of exec on the trivial
+// handler, sequentially (Concurrency 1), each step timed in the same
+// iteration: the reg.Execute loop (loop-ns), RunAll on ready []Call
+// (runall-ns), OpenAIChat on ready []OpenAIToolCall (structs-ns), and
+// ParseOpenAIChat on the raw reply (parse-ns).
+func BenchmarkDispatch8Breakdown(b *testing.B) {
+	reg := toolnexus.NewRegistry()
+	if err := toolnexus.Register(reg, "work", "", func(ctx context.Context, a benchArgs) (string, error) {
+		return "22C in " + a.City, nil
+	}); err != nil {
+		b.Fatal(err)
+	}
+	calls, _ := exec.ParseOpenAIChat(benchReply)
+	generic := make([]exec.Call, len(calls))
+	args := make([]json.RawMessage, len(calls))
+	for i := range calls {
+		args[i] = json.RawMessage(calls[i].Function.Arguments)
+		generic[i] = exec.Call{ID: calls[i].ID, Name: "work", Arguments: args[i]}
+	}
+	ctx := context.Background()
+	e := exec.New(reg, &exec.Options{Concurrency: 1})
+	var d [4]time.Duration
+	n := 0
+	for b.Loop() {
+		t0 := time.Now()
+		for i := range args {
+			reg.Execute(ctx, "work", args[i])
+		}
+		t1 := time.Now()
+		e.RunAll(ctx, generic)
+		t2 := time.Now()
+		e.OpenAIChat(ctx, calls)
+		t3 := time.Now()
+		exec.ParseOpenAIChat(benchReply)
+		t4 := time.Now()
+		d[0] += t1.Sub(t0)
+		d[1] += t2.Sub(t1)
+		d[2] += t3.Sub(t2)
+		d[3] += t4.Sub(t3)
+		n++
+	}
+	for i, unit := range []string{"loop-ns", "runall-ns", "structs-ns", "parse-ns"} {
+		b.ReportMetric(float64(d[i])/float64(n), unit)
+	}
+}
