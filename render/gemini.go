@@ -288,7 +288,7 @@ type geminiRewriter struct {
 func anyValue(desc any) *jsonx.Object {
 	d := "Any JSON value."
 	if s, ok := desc.(string); ok && s != "" {
-		d = s + " " + d
+		d = sentence(s, d)
 	}
 	return &jsonx.Object{Keys: []string{"type", "description"}, Vals: []any{"STRING", d}}
 }
@@ -476,7 +476,7 @@ func (g *geminiRewriter) node(v any, path string) (*jsonx.Object, error) {
 			note := "Allowed values: " + strings.Join(all, ", ") + "."
 			if d, ok := out.Get("description"); ok {
 				if s, _ := d.(string); s != "" {
-					note = s + " " + note
+					note = sentence(s, note)
 				}
 			}
 			if typ == "" && multi == nil {
@@ -520,6 +520,16 @@ func (g *geminiRewriter) node(v any, path string) (*jsonx.Object, error) {
 		}
 	}
 	return out, nil
+}
+
+// sentence appends the sentence add to the text desc, ending desc with a
+// period first when it has no final punctuation.
+func sentence(desc, add string) string {
+	desc = strings.TrimRight(desc, " ")
+	if strings.HasSuffix(desc, ".") || strings.HasSuffix(desc, "!") || strings.HasSuffix(desc, "?") {
+		return desc + " " + add
+	}
+	return desc + ". " + add
 }
 
 func hasKey(o *jsonx.Object, k string) bool {

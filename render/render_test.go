@@ -163,7 +163,7 @@ func TestGeminiRewrites(t *testing.T) {
 		{"bool enum", `{"type":"object","properties":{"a":{"enum":[true],"description":"Flag."}}}`,
 			`{"type":"OBJECT","properties":{"a":{"type":"BOOLEAN","description":"Flag. Allowed values: true."}}}`, GeminiOptions{}},
 		{"nullable any", `{"type":"object","properties":{"a":{"type":"null"},"b":{"description":"Payload","nullable":true}}}`,
-			`{"type":"OBJECT","properties":{"a":{"type":"NULL"},"b":{"type":"STRING","nullable":true,"description":"Payload Any JSON value."}}}`, GeminiOptions{}},
+			`{"type":"OBJECT","properties":{"a":{"type":"NULL"},"b":{"type":"STRING","nullable":true,"description":"Payload. Any JSON value."}}}`, GeminiOptions{}},
 		{"root ref and sibling description", `{"type":"object","properties":{"p":{"$ref":"#/$defs/P","description":"outer"}},"required":["p","gone"],"$defs":{"P":{"type":"object","description":"inner","properties":{"x":{"type":"string","format":"uri"}}}}}`,
 			`{"type":"OBJECT","properties":{"p":{"type":"OBJECT","description":"outer","properties":{"x":{"type":"STRING"}}}},"required":["p"]}`, GeminiOptions{}},
 		{"recursion depth 1", `{"type":"object","properties":{"n":{"$ref":"#/$defs/N"}},"$defs":{"N":{"type":"object","description":"A node","properties":{"next":{"$ref":"#/$defs/N"}}}}}`,

@@ -52,7 +52,7 @@ type pointerArgs struct {
 }
 
 type enumArgs struct {
-	Level    int     `json:"level" validate:"oneof=1 2 3"`
+	Level    int     `json:"level" validate:"oneof=1 2 3" jsonschema:"description=Verbosity level"`
 	Mode     string  `json:"mode" validate:"oneof=fast slow"`
 	Priority *int    `json:"priority,omitempty" jsonschema:"enum=10,enum=20"`
 	Ratio    float64 `json:"ratio,omitempty" jsonschema:"enum=0.5,enum=1.5"`
