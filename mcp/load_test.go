@@ -206,7 +206,7 @@ func statusNames(s *Servers) []string {
 
 func TestLoadCallTimeout(t *testing.T) {
 	ctx := context.Background()
-	cfg, err := ParseConfig([]byte(`{"servers":{"t":{"command":[` + strconv.Quote(mcptestBin) + `,"sdk"],"timeout":"1s"}}}`))
+	cfg, err := ParseConfig([]byte(`{"servers":{"t":{"command":[` + strconv.Quote(mcptestBin) + `,"sdk"],"timeout":"3s"}}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,16 +215,20 @@ func TestLoadCallTimeout(t *testing.T) {
 	if err := servers.Err(); err != nil {
 		t.Fatal(err)
 	}
+	tools := servers.Tools()
+	if tools[0].Timeout != 3*time.Second {
+		t.Errorf("Tool.Timeout = %v, want the server's 3s", tools[0].Timeout)
+	}
 	reg := toolnexus.NewRegistry()
-	if err := reg.Add(servers.Tools()...); err != nil {
+	if err := reg.Add(tools...); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
 	res := reg.Execute(ctx, "t_sleep", json.RawMessage(`{"ms":20000}`))
-	if !res.IsError || !strings.Contains(res.Output, "timed out after 1s") {
-		t.Errorf("slow call = %+v, want timed out after 1s", res)
+	if !res.IsError || !strings.Contains(res.Output, "timed out after 3s") {
+		t.Errorf("slow call = %+v, want timed out after 3s", res)
 	}
-	if d := time.Since(start); d > 5*time.Second {
+	if d := time.Since(start); d > 8*time.Second {
 		t.Errorf("slow call returned after %v", d)
 	}
 	// The session survives a timed-out call.
