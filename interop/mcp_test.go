@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -70,6 +71,14 @@ func TestMCPSDK(t *testing.T) {
 	}
 	if len(res.Tools) != len(rendered) {
 		t.Fatalf("listed %d tools, rendered %d", len(res.Tools), len(rendered))
+	}
+	// LoggingTransport logs a message after handing it over, so wait (at
+	// most 5 s) until the tools/list response is in the log.
+	for deadline := time.Now().Add(5 * time.Second); !bytes.Contains(wire.Bytes(), []byte(`"tools":[`)); {
+		if time.Now().After(deadline) {
+			t.Fatalf("tools/list response never logged:\n%s", wire.Bytes())
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 	byName := map[string]*mcp.Tool{}
 	for _, tl := range res.Tools {
