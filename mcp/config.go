@@ -118,6 +118,9 @@ func (c ServerConfig) String() string {
 	return b.String()
 }
 
+// GoString is String, so that %#v does not print secrets either.
+func (c ServerConfig) GoString() string { return c.String() }
+
 func redactedKeys(m map[string]string) string {
 	keys := make([]string, 0, len(m))
 	for k := range m {

@@ -118,7 +118,7 @@ func TestServerConfigStringRedacts(t *testing.T) {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
 	// Formatting the whole config with %v goes through String too.
-	all := fmt.Sprintf("%v %+v", cfg.Servers, r)
+	all := fmt.Sprintf("%v %+v %#v %#v", cfg.Servers, r, l, cfg)
 	for _, secret := range []string{"sk-live-123", "k-456", "sk-789"} {
 		if strings.Contains(all, secret) {
 			t.Errorf("%%v of the config shows %q: %s", secret, all)

@@ -35,8 +35,11 @@ const (
 
 // ServerStatus reports one configured server.
 type ServerStatus struct {
-	Name      string `json:"name"`
-	State     State  `json:"state"`
+	// Name is the server's name in the config.
+	Name string `json:"name"`
+	// State is connected, failed, disabled or (after Close) closed.
+	State State `json:"state"`
+	// Transport is TransportStdio, TransportHTTP or TransportSSE.
 	Transport string `json:"transport"`
 	// Reason says why the server failed: the error and, for a local
 	// process, the last lines it wrote to stderr. Never contains header or
@@ -457,6 +460,7 @@ type ToolError struct {
 	Message      string // the result's text parts joined by "\n"
 }
 
+// Error returns `MCP tool "tool" on server "server" failed: message`.
 func (e *ToolError) Error() string {
 	return fmt.Sprintf("MCP tool %q on server %q failed: %s", e.Tool, e.Server, e.Message)
 }

@@ -30,8 +30,8 @@ func SanitizeName(s string) string {
 
 // ToolRef identifies one tool of one server, by the names the server uses.
 type ToolRef struct {
-	Server string
-	Tool   string
+	Server string // the server's name in the config
+	Tool   string // the tool's name as the server lists it
 }
 
 // hashLen is the number of hex digits of the suffix that makes a long or
