@@ -23,6 +23,10 @@ var (
 	// {"type":"object",…}, a top-level oneOf/anyOf/allOf for Anthropic, an
 	// unresolvable $ref for Gemini.
 	ErrUnsupportedSchema = errors.New("unsupported schema")
+
+	// ErrUnsupportedName reports a tool name a provider rejects although
+	// toolnexus accepts it (Gemini: a name starting with a digit or "-").
+	ErrUnsupportedName = errors.New("tool name not accepted by the provider")
 )
 
 // SchemaError is the error a renderer returns for one tool's schema. It

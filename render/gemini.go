@@ -129,6 +129,11 @@ type GeminiTools []GeminiTool
 //   - a tool with no parameters (no properties at the root) gets no
 //     "parameters" at all, as the Gemini API requires
 //
+// Tool names must start with a letter or an underscore for Gemini (the
+// FunctionDeclaration name rule); a name starting with a digit or "-" is an
+// error wrapping [ErrUnsupportedName]. Property names are passed through
+// unchecked (genai documents parameter names as [A-Za-z_][A-Za-z0-9_]*).
+//
 // Every constraint dropped here is still enforced by Registry.Execute for
 // typed tools. Errors are *SchemaError values wrapping ErrUnsupportedSchema
 // (not valid JSON, root not {"type":"object",…}, a $ref that does not
@@ -156,6 +161,9 @@ func GeminiWith(tools []toolnexus.Tool, opts GeminiOptions) (GeminiTools, error)
 	}
 	for i := range tools {
 		t := &tools[i]
+		if t.Name != "" && (t.Name[0] == '-' || (t.Name[0] >= '0' && t.Name[0] <= '9')) {
+			return nil, fmt.Errorf("render.Gemini: tool %q: Gemini function names must start with a letter or an underscore: %w", t.Name, ErrUnsupportedName)
+		}
 		d := GeminiFunctionDeclaration{Name: t.Name, Description: t.Description}
 		if opts.JSONSchema {
 			d.ParametersJSONSchema = schemaOf(t)

@@ -221,6 +221,18 @@ func TestGeminiErrors(t *testing.T) {
 	}
 }
 
+func TestGeminiNames(t *testing.T) {
+	for _, name := range []string{"1tool", "-x"} {
+		_, err := Gemini([]toolnexus.Tool{{Name: name}})
+		if !errors.Is(err, ErrUnsupportedName) || !strings.Contains(err.Error(), `render.Gemini: tool "`+name+`": Gemini function names must start with a letter or an underscore`) {
+			t.Errorf("%s: err = %v", name, err)
+		}
+	}
+	if _, err := Gemini([]toolnexus.Tool{{Name: "_ok-1"}, {Name: "ok"}}); err != nil {
+		t.Errorf("valid names rejected: %v", err)
+	}
+}
+
 // TestRewriteCacheIsByContent shows that the rewrite cache cannot serve a
 // stale answer: the same buffer with new contents renders the new schema.
 func TestRewriteCacheIsByContent(t *testing.T) {
