@@ -44,7 +44,7 @@
 // direct bytes path that skips encoding/json's re-scan of MarshalJSON
 // output: for 100 tools, building the value costs one allocation and
 // AppendJSON into a reused buffer none, while json.Marshal of the same
-// value costs about 20 allocations and 30 to 60 times the time. To put the
+// value costs about 20 allocations and 20 to 30 times the time. To put the
 // bytes into a provider SDK's request without the SDK reordering the
 // schema keys, see the README's provider sections and the interop module.
 package render
