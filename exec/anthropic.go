@@ -89,6 +89,15 @@ func (e *Executor) AnthropicJSON(ctx context.Context, raw []byte) (AnthropicMess
 // ParseAnthropic extracts the content blocks from raw JSON bytes in any of
 // the forms [Executor.AnthropicJSON] accepts.
 func ParseAnthropic(raw []byte) ([]AnthropicContentBlock, error) {
+	if v, ok := fastAnthropic(raw); ok {
+		return v, nil
+	}
+	return slowAnthropic(raw)
+}
+
+// slowAnthropic is ParseAnthropic with encoding/json, for whatever the fast path
+// gives up on; it also produces the error messages.
+func slowAnthropic(raw []byte) ([]AnthropicContentBlock, error) {
 	switch firstByte(raw) {
 	case '[':
 		var blocks []AnthropicContentBlock

@@ -103,6 +103,15 @@ func (e *Executor) GeminiJSON(ctx context.Context, raw []byte) (GeminiContent, e
 // ParseGemini extracts the parts from raw JSON bytes in any of the forms
 // [Executor.GeminiJSON] accepts.
 func ParseGemini(raw []byte) ([]GeminiPart, error) {
+	if v, ok := fastGemini(raw); ok {
+		return v, nil
+	}
+	return slowGemini(raw)
+}
+
+// slowGemini is ParseGemini with encoding/json, for whatever the fast path
+// gives up on; it also produces the error messages.
+func slowGemini(raw []byte) ([]GeminiPart, error) {
 	switch firstByte(raw) {
 	case '[':
 		var parts []GeminiPart

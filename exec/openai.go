@@ -96,6 +96,15 @@ func (e *Executor) OpenAIChatJSON(ctx context.Context, raw []byte) ([]OpenAITool
 // ParseOpenAIChat extracts the tool calls from raw JSON bytes in any of
 // the forms [Executor.OpenAIChatJSON] accepts.
 func ParseOpenAIChat(raw []byte) ([]OpenAIToolCall, error) {
+	if v, ok := fastChat(raw); ok {
+		return v, nil
+	}
+	return slowOpenAIChat(raw)
+}
+
+// slowOpenAIChat is ParseOpenAIChat with encoding/json, for whatever the fast path
+// gives up on; it also produces the error messages.
+func slowOpenAIChat(raw []byte) ([]OpenAIToolCall, error) {
 	switch firstByte(raw) {
 	case '[':
 		var calls []OpenAIToolCall
@@ -210,6 +219,15 @@ func (e *Executor) ResponsesJSON(ctx context.Context, raw []byte) ([]ResponsesOu
 // ParseResponses extracts the output items from raw JSON bytes in any of
 // the forms [Executor.ResponsesJSON] accepts.
 func ParseResponses(raw []byte) ([]ResponsesItem, error) {
+	if v, ok := fastResponses(raw); ok {
+		return v, nil
+	}
+	return slowResponses(raw)
+}
+
+// slowResponses is ParseResponses with encoding/json, for whatever the fast path
+// gives up on; it also produces the error messages.
+func slowResponses(raw []byte) ([]ResponsesItem, error) {
 	switch firstByte(raw) {
 	case '[':
 		var items []ResponsesItem
