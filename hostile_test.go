@@ -94,6 +94,9 @@ func TestSchemaAndRuntimeAgree(t *testing.T) {
 	type badBoolOneof struct {
 		B bool `json:"b,omitempty" validate:"omitempty,min=1"`
 	}
+	type optionalWithoutOmitempty struct {
+		Days *int `json:"days,omitempty" validate:"min=1"`
+	}
 	type badParam struct {
 		N int `json:"n,omitempty" validate:"omitempty,gt=abc"`
 	}
@@ -112,6 +115,7 @@ func TestSchemaAndRuntimeAgree(t *testing.T) {
 		{Register(NewRegistry(), "t", "", noop[embedUnexportedPtr]), `embedded field inner is a pointer to an unexported struct`},
 		{Register(NewRegistry(), "t", "", noop[badBoolOneof]), `invalid validate tag: Bad field type bool`},
 		{Register(NewRegistry(), "t", "", noop[badParam]), `invalid validate tag`},
+		{Register(NewRegistry(), "t", "", noop[optionalWithoutOmitempty]), `field optionalWithoutOmitempty.Days is optional (json omitempty/omitzero) but its validate rules "min=1" also run when the model leaves it out (on the zero value); start the tag with omitempty: validate:"omitempty,min=1"`},
 	} {
 		require.Error(t, c.err, c.want)
 		assert.ErrorIs(t, c.err, ErrInvalidSchema)
@@ -173,7 +177,7 @@ func TestHostileArguments(t *testing.T) {
 	assert.Contains(t, schema, `"pick":{"type":"string","enum":["a b","c"]}`)
 	assert.Contains(t, schema, `"sport":{"type":"string","enum":["dive","swim"]}`)
 	assert.Contains(t, schema, `"counts":{"type":"object","additionalProperties":{"type":"integer","maximum":3}}`)
-	assert.Contains(t, schema, `"emails":{"type":"array","items":{"type":"object","properties":{"s":{"type":"string"}}`, "no dive: the validator does not check the items, so the schema does not claim it")
+	assert.Contains(t, schema, `"emails":{"type":"array","items":{"type":"object","properties":{"s":{"type":"string","format":"email"}}`, "no dive: the validator skips the items, but the checker enforces the keyword")
 	ctx := context.Background()
 	for _, c := range []struct{ args, want string }{
 		{`{"items":[{"n":1},{"n":300}]}`, `"items[1].n" must be an integer between -128 and 127, got 300`},
@@ -188,7 +192,7 @@ func TestHostileArguments(t *testing.T) {
 		{`{"counts":{"ab":1}}`, `ok`},
 		{`{"counts":{"ab":9}}`, `"counts.ab" must be at most 3`},
 		{`{"counts":{"a":1}}`, `"counts.a" must have at least 2 characters`},
-		{`{"emails":[{"s":"nope"}]}`, `ok`},
+		{`{"emails":[{"s":"nope"}]}`, `"emails[0].s" must be an email address, got "nope"`},
 		{"\u00a0null", `arguments must be a JSON object, got invalid JSON`},
 	} {
 		res := r.Execute(ctx, "h", json.RawMessage(c.args))

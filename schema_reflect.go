@@ -337,6 +337,10 @@ func structFields(t reflect.Type) ([]goField, error) {
 			vtag := sf.Tag.Get("validate")
 			pre, _ := splitDive(vtag)
 			required := !optional || hasTagWord(schemaTag, "required") || hasTagWord(pre, "required")
+			if rules := splitRules(pre); !required && len(rules) > 0 && !slices.Contains([]string{"omitempty", "omitnil", "omitzero"}, rules[0]) {
+				return fmt.Errorf("field %s.%s is optional (json omitempty/omitzero) but its validate rules %q also run when the model leaves it out (on the zero value); start the tag with omitempty: validate:\"omitempty,%s\"",
+					typeName(t), sf.Name, pre, vtag)
+			}
 			cands = append(cands, cand{f: goField{name: name, goName: sf.Name, index: append(append([]int(nil), index...), i),
 				typ: ft, required: required, validate: vtag, depth: depth, nullable: hasTagWord(schemaTag, "nullable")}, tagged: tagged})
 		}
@@ -597,7 +601,8 @@ func (p *patcher) resolve(s *jsonschema.Schema, t reflect.Type) *jsonschema.Sche
 // patch applies our rules to the schema s of type t. enforced reports that
 // the validator will see values at this place: it walks nested struct
 // fields, but the items of a slice or map only when the field's validate tag
-// has "dive"; validate rules are only shown where they are enforced.
+// has "dive". Elsewhere only the rules whose keywords Execute's checker
+// enforces itself are shown (see applyRule).
 func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type, enforced bool) error {
 	if s == nil {
 		return nil
@@ -630,8 +635,8 @@ func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type, enforced bool) err
 			if f.required {
 				req = append(req, f.name)
 			}
-			if f.validate != "" && enforced {
-				applyValidate(p.resolve(ps, f.typ), f.typ, f.validate)
+			if f.validate != "" {
+				applyValidate(p.resolve(ps, f.typ), f.typ, f.validate, enforced)
 			}
 			childEnforced := enforced
 			ft := f.typ
@@ -674,13 +679,13 @@ func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type, enforced bool) err
 // sees the rules Execute will hold it to. Rules after "dive" apply to the
 // items of a slice (or the values of a map). Keywords already set by a
 // jsonschema tag are kept.
-func applyValidate(s *jsonschema.Schema, t reflect.Type, tag string) {
+func applyValidate(s *jsonschema.Schema, t reflect.Type, tag string, enforced bool) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	pre, post := splitDive(tag)
 	for _, rule := range splitRules(pre) {
-		applyRule(s, t, rule)
+		applyRule(s, t, rule, enforced)
 	}
 	if post == "" && !hasDive(tag) {
 		return
@@ -701,7 +706,7 @@ func applyValidate(s *jsonschema.Schema, t reflect.Type, tag string) {
 		item = s.AdditionalProperties
 	}
 	if item != nil && item != jsonschema.TrueSchema && item != jsonschema.FalseSchema {
-		applyValidate(item, t.Elem(), post)
+		applyValidate(item, t.Elem(), post, enforced)
 	}
 }
 
@@ -745,11 +750,14 @@ func oneofValues(param string) []string {
 	return out
 }
 
-func applyRule(s *jsonschema.Schema, t reflect.Type, rule string) {
+func applyRule(s *jsonschema.Schema, t reflect.Type, rule string, enforced bool) {
 	if rule == "" || strings.Contains(rule, "|") {
 		return
 	}
 	name, param, _ := strings.Cut(rule, "=")
+	if !enforced && (strings.HasPrefix(name, "hostname") || name == "unique") {
+		return // neither the validator (no dive) nor the checker would enforce it
+	}
 	kind := t.Kind()
 	isNum := kind >= reflect.Int && kind <= reflect.Float64
 	isInt := kind >= reflect.Int && kind <= reflect.Uintptr
