@@ -43,6 +43,18 @@
 // model habit), are unwrapped exactly one level. A string holding anything
 // else, or a string holding a string, is an error result.
 //
+// # Reading replies
+//
+// The Parse* functions (and so the *JSON methods) read a reply in one pass
+// with a scanner that extracts only the fields needed and validates the
+// rest, with no reflection and about one allocation per escaped string.
+// Whenever the input is anything encoding/json might read differently
+// (invalid JSON, keys that differ only in case, duplicate keys, wrong
+// types, invalid UTF-8, deep nesting) they fall back to encoding/json, so
+// the result is always exactly what json.Unmarshal into the exported
+// structs gives; a differential fuzz test holds them to that. Unescaped
+// strings share one copy of the reply.
+//
 // # Errors sent to the model
 //
 // The Output of a failed call is written for the model to correct itself

@@ -248,14 +248,23 @@ func (e *Executor) run(ctx context.Context, call Call) (r Result) {
 		e.log(ctx, nil, &r)
 		return r
 	}
-	r.Result = e.execute(ctx, &call)
+	if e.opts.Before != nil {
+		var answer *toolnexus.Result
+		if call, answer = e.before(ctx, call); answer != nil {
+			r.Result = *answer
+		} else {
+			r.Result = e.reg.Execute(ctx, call.Name, call.Arguments)
+		}
+	} else {
+		r.Result = e.reg.Execute(ctx, call.Name, call.Arguments)
+	}
 	if r.IsError && e.opts.Timeout > 0 && parent.Err() == nil &&
 		errors.Is(ctx.Err(), context.DeadlineExceeded) && errors.Is(r.Err, context.DeadlineExceeded) {
 		r.Output = fmt.Sprintf("tool %q timed out after %s", call.Name, e.opts.Timeout)
 		r.Err = fmt.Errorf("tool %q: timed out after %s: %w", call.Name, e.opts.Timeout, context.DeadlineExceeded)
 	}
 	if e.opts.After != nil {
-		e.after(ctx, call, &r)
+		r = e.after(ctx, call, r)
 	}
 	r.Output = validUTF8(r.Output)
 	r.Duration = time.Since(start)
@@ -263,32 +272,30 @@ func (e *Executor) run(ctx context.Context, call Call) (r Result) {
 	return r
 }
 
-// execute runs the Before hook and, unless it answered, the tool.
-func (e *Executor) execute(ctx context.Context, call *Call) (res toolnexus.Result) {
-	if e.opts.Before != nil {
-		var answer *toolnexus.Result
-		func() {
-			defer func() {
-				if v := recover(); v != nil {
-					answer = hookPanic("Before", call.Name, v)
-				}
-			}()
-			answer = e.opts.Before(ctx, call)
-		}()
-		if answer != nil {
-			return *answer
-		}
-	}
-	return e.reg.Execute(ctx, call.Name, call.Arguments)
-}
-
-func (e *Executor) after(ctx context.Context, call Call, r *Result) {
+// before runs the Before hook on a copy of call and returns the call as
+// the hook left it and its answer (nil: run the tool). Working on copies
+// keeps run's own values off the heap when no hook is set.
+func (e *Executor) before(ctx context.Context, c Call) (call Call, answer *toolnexus.Result) {
+	call = c
 	defer func() {
 		if v := recover(); v != nil {
-			r.Result = *hookPanic("After", call.Name, v)
+			answer = hookPanic("Before", call.Name, v)
 		}
 	}()
-	e.opts.After(ctx, call, r)
+	answer = e.opts.Before(ctx, &call)
+	return call, answer
+}
+
+// after runs the After hook on a copy of r and returns it.
+func (e *Executor) after(ctx context.Context, call Call, r Result) (out Result) {
+	out = r
+	defer func() {
+		if v := recover(); v != nil {
+			out.Result = *hookPanic("After", call.Name, v)
+		}
+	}()
+	e.opts.After(ctx, call, &out)
+	return out
 }
 
 // HookPanicError is the Result.Err of a call whose Before or After hook
