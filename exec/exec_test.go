@@ -566,3 +566,29 @@ func TestNilRegistryAndZeroOptions(t *testing.T) {
 		t.Errorf("RunAll(nil) = %v, %v", res, err)
 	}
 }
+
+// TestCallerDeadline: the caller's deadline (not the executor's Timeout)
+// cuts a batch short; the running call says so, the rest were not started.
+func TestCallerDeadline(t *testing.T) {
+	g := newGate()
+	reg := toolnexus.NewRegistry()
+	if err := reg.Add(g.tool("wait")); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	res, err := exec.New(reg, &exec.Options{Concurrency: 1, Timeout: time.Hour}).RunAll(ctx, numberedCalls("wait", 3))
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v", err)
+	}
+	want := []string{
+		`tool "wait" did not finish before the deadline`,
+		`tool "wait" was not run: the request's deadline passed before it started`,
+		`tool "wait" was not run: the request's deadline passed before it started`,
+	}
+	for i, r := range res {
+		if r.Output != want[i] || !r.IsError || !errors.Is(r.Err, context.DeadlineExceeded) {
+			t.Errorf("result %d = %q %v", i, r.Output, r.Err)
+		}
+	}
+}
