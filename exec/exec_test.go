@@ -592,3 +592,13 @@ func TestCallerDeadline(t *testing.T) {
 		}
 	}
 }
+
+// TestChatContentArray: an assistant message whose content is an array of
+// parts (some OpenAI-compatible servers) still has its tool calls run.
+func TestChatContentArray(t *testing.T) {
+	raw := `{"role":"assistant","content":[{"type":"text","text":"Checking."}],"tool_calls":[{"id":"c1","type":"function","function":{"name":"echo","arguments":"{\"a\":1}"}}]}`
+	msgs, err := exec.New(testRegistry(t), nil).OpenAIChatJSON(context.Background(), []byte(raw))
+	if err != nil || mustJSON(t, msgs) != `[{"role":"tool","tool_call_id":"c1","content":"{\"a\":1}"}]` {
+		t.Errorf("got %v, %v", msgs, err)
+	}
+}

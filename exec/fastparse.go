@@ -427,9 +427,11 @@ func fastChat(raw []byte) ([]OpenAIToolCall, bool) {
 		f := fields{names: []string{"role", "content", "tool_calls", "choices"}}
 		ok = w.obj(func(key []byte) bool {
 			switch f.want(key) {
-			case 0, 1:
+			case 0:
 				_, ok := w.str()
 				return ok
+			case 1:
+				return w.skip() // json.RawMessage: any value
 			case 2:
 				var ok bool
 				top, ok = w.chatCalls()
@@ -478,9 +480,11 @@ func (w *walker) chatMessage() ([]OpenAIToolCall, bool) {
 			g := fields{names: []string{"role", "content", "tool_calls"}}
 			return w.obj(func(key []byte) bool {
 				switch g.want(key) {
-				case 0, 1:
+				case 0:
 					_, ok := w.str()
 					return ok
+				case 1:
+					return w.skip() // json.RawMessage: any value
 				case 2:
 					var ok bool
 					calls, ok = w.chatCalls()

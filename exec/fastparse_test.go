@@ -35,6 +35,7 @@ var fastSeeds = []string{
 	`{"content":[{"type":"tool_use","id":"t","input":{"a":[1,{"b":null}]}},{"type":"tool_use","input":null}]}`,
 	`{"candidates":[{"content":{"parts":[{"functionCall":{"name":"n","args":{}},"thought":true,"thoughtSignature":"YQ=="}]}}]}`,
 	`[{"functionCall":null},{"functionResponse":null},{"functionResponse":{"name":"x","response":{}}}]`,
+	`{"role":"assistant","content":[{"type":"text","text":"hi"}],"tool_calls":[{"id":"c","function":{"name":"n","arguments":""}}]}`,
 	"[{\"id\":\"\xff\"}]", `[{"id":"a"}] x`, `[{"id":1}]`, `[01]`, `[1.]`, `[{"a":"\u00"}]`, `{"a":-}`,
 }
 

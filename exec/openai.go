@@ -22,8 +22,10 @@ const ErrorPrefix = "error: "
 // message from the raw reply to keep them. Source: OpenAI API reference,
 // Chat Completions, "The chat completion object", choices[].message.tool_calls.
 type OpenAIMessage struct {
-	Role      string           `json:"role"`
-	Content   *string          `json:"content"`
+	Role string `json:"role"`
+	// Content is kept raw: a string, null, or (on some OpenAI-compatible
+	// servers) an array of parts. exec does not read it.
+	Content   json.RawMessage  `json:"content,omitempty"`
 	ToolCalls []OpenAIToolCall `json:"tool_calls,omitempty"`
 }
 
