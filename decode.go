@@ -141,9 +141,18 @@ func (s *scanner) top(spec *valSpec) {
 		return
 	}
 	if c := s.data[s.i]; c != '{' {
-		got := describeStart(c)
+		// Valid JSON of another type, or not JSON at all?
+		probe := scanner{data: s.data, i: s.i}
+		probe.skipValue()
+		if !probe.fatal {
+			probe.ws()
+		}
+		if probe.fatal || probe.i < len(probe.data) {
+			s.syntax("arguments are not valid JSON (send one JSON object)")
+			return
+		}
 		s.add(&ArgumentError{Rule: "type", Param: "object",
-			Msg: "arguments must be a JSON object, got " + got})
+			Msg: "arguments must be a JSON object, got " + describeStart(c)})
 		s.fatal = true
 		return
 	}
@@ -783,27 +792,30 @@ func unescapeKey(b []byte) []byte {
 // inRange reports whether the number raw fits the Go type of spec, and
 // records a problem naming the range when it does not.
 func (s *scanner) inRange(spec *valSpec, raw []byte) bool {
-	var ok bool
+	var err error
+	switch {
+	case spec.kind == kNumber:
+		_, err = strconv.ParseFloat(string(raw), int(spec.bits))
+	case spec.unsigned:
+		_, err = strconv.ParseUint(string(raw), 10, int(spec.bits))
+	default:
+		_, err = strconv.ParseInt(string(raw), 10, int(spec.bits))
+	}
+	if err == nil {
+		return true
+	}
 	var what string
 	switch {
 	case spec.kind == kNumber:
-		_, err := strconv.ParseFloat(string(raw), int(spec.bits))
-		ok = err == nil
 		what = "a number in the range of a " + strconv.Itoa(int(spec.bits)) + "-bit float"
 	case spec.unsigned:
-		_, err := strconv.ParseUint(string(raw), 10, int(spec.bits))
-		ok = err == nil
 		what = fmt.Sprintf("an integer between 0 and %d", maxUint(int(spec.bits)))
 	default:
-		_, err := strconv.ParseInt(string(raw), 10, int(spec.bits))
-		ok = err == nil
 		what = fmt.Sprintf("an integer between %d and %d", minInt(int(spec.bits)), maxInt(int(spec.bits)))
 	}
-	if !ok {
-		p := s.pathString()
-		s.add(&ArgumentError{Path: p, Rule: "range", Msg: fmt.Sprintf("%q must be %s, got %s", p, what, raw)})
-	}
-	return ok
+	p := s.pathString()
+	s.add(&ArgumentError{Path: p, Rule: "range", Msg: fmt.Sprintf("%q must be %s, got %s", p, what, raw)})
+	return false
 }
 
 // checkIntKey checks that a map key is an integer of the map's key type.

@@ -193,7 +193,12 @@ func TestHostileArguments(t *testing.T) {
 		{`{"counts":{"ab":9}}`, `"counts.ab" must be at most 3`},
 		{`{"counts":{"a":1}}`, `"counts.a" must have at least 2 characters`},
 		{`{"emails":[{"s":"nope"}]}`, `"emails[0].s" must be an email address, got "nope"`},
-		{"\u00a0null", `arguments must be a JSON object, got invalid JSON`},
+		{"\u00a0null", `arguments are not valid JSON (send one JSON object)`},
+		{`not json`, `arguments are not valid JSON (send one JSON object)`},
+		{`nul`, `arguments are not valid JSON (send one JSON object)`},
+		{`tru`, `arguments are not valid JSON (send one JSON object)`},
+		{`5x`, `arguments are not valid JSON (send one JSON object)`},
+		{`[1] x`, `arguments are not valid JSON (send one JSON object)`},
 	} {
 		res := r.Execute(ctx, "h", json.RawMessage(c.args))
 		got := strings.TrimPrefix(res.Output, `invalid arguments for "h": `)

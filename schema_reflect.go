@@ -173,8 +173,10 @@ func (w *walker) value(t reflect.Type, where string) (*valSpec, error) {
 		return &valSpec{kind: kInteger, bits: uint8(t.Bits())}, nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		return &valSpec{kind: kInteger, bits: uint8(t.Bits()), unsigned: true}, nil
-	case reflect.Float32, reflect.Float64:
-		return &valSpec{kind: kNumber, bits: uint8(t.Bits())}, nil
+	case reflect.Float32:
+		return &valSpec{kind: kNumber, bits: 32}, nil
+	case reflect.Float64:
+		return &valSpec{kind: kNumber}, nil // any JSON number but 1e400 fits; the decoder reports that one
 	case reflect.String:
 		return &valSpec{kind: kString}, nil
 	case reflect.Interface:
