@@ -93,7 +93,7 @@ type toolsOpts struct {
 
 var toolsCommand = &command{
 	name:    "tools",
-	args:    "[--skills DIR]... [--mcp FILE] [--format openai|responses|anthropic|gemini|mcp] [--no-builtins] [--disable NAME,...] [--indent]",
+	args:    "[--skills DIR]... [--mcp FILE] [--format openai|responses|anthropic|gemini|mcp] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--indent] [--strict]",
 	summary: "print the toolkit's tools as a provider's tool definitions (JSON)",
 	detail: "Builds the toolkit (built-in tools, the skill tool when --skills finds skills)\n" +
 		"and prints its tools, sorted by name, in the shape the chosen provider's API\n" +

@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	toolnexus tools  [--skills DIR]... [--mcp FILE] [--format openai|responses|anthropic|gemini|mcp] [--no-builtins] [--disable NAME,...] [--indent]
+//	toolnexus tools  [--skills DIR]... [--mcp FILE] [--format openai|responses|anthropic|gemini|mcp] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--indent] [--strict]
 //	toolnexus call   NAME [ARGS_JSON | -] [--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...]
 //	toolnexus skills [--skills DIR]... [--json] [--prompt] [--strict]
 //	toolnexus serve  [--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...] [--http ADDR]

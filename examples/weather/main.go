@@ -13,11 +13,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 	_ "time/tzdata" // local_time works on machines without a zoneinfo database
 
 	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/exec"
 	"github.com/toolnexus/toolnexus/render"
 )
 
@@ -61,29 +61,6 @@ func localTime(_ context.Context, a TimeArgs) (string, error) {
 //go:embed testdata/assistant_reply.json
 var recordedReply []byte
 
-// chatCompletion is the part of an OpenAI Chat Completions response this
-// example reads (OpenAI API reference, "The chat completion object").
-type chatCompletion struct {
-	Choices []struct {
-		Message struct {
-			ToolCalls []struct {
-				ID       string `json:"id"`
-				Function struct {
-					Name      string `json:"name"`
-					Arguments string `json:"arguments"` // a JSON-encoded string
-				} `json:"function"`
-			} `json:"tool_calls"`
-		} `json:"message"`
-	} `json:"choices"`
-}
-
-// toolMessage is a Chat Completions tool result message.
-type toolMessage struct {
-	Role       string `json:"role"`
-	ToolCallID string `json:"tool_call_id"`
-	Content    string `json:"content"`
-}
-
 func main() {
 	if err := run(os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "weather:", err)
@@ -107,26 +84,20 @@ func run(w io.Writer) error {
 	fmt.Fprintln(w, "# OpenAI Chat Completions tools")
 	fmt.Fprintln(w, string(tools))
 
-	var reply chatCompletion
-	if err := json.Unmarshal(recordedReply, &reply); err != nil {
-		return fmt.Errorf("reading the recorded reply: %w", err)
-	}
-	if len(reply.Choices) == 0 {
-		return fmt.Errorf("the recorded reply has no choices")
+	// exec reads the reply (a whole chat completion, the assistant message or
+	// its tool_calls array), runs every call against the registry, and returns
+	// one Chat Completions tool message per call, in call order.
+	msgs, err := exec.New(reg, nil).OpenAIChatJSON(context.Background(), recordedReply)
+	if err != nil {
+		return fmt.Errorf("running the recorded reply: %w", err)
 	}
 	fmt.Fprintln(w, "\n# Tool messages for the recorded assistant reply")
-	ctx := context.Background()
-	for _, call := range reply.Choices[0].Message.ToolCalls {
-		res := reg.Execute(ctx, call.Function.Name, json.RawMessage(call.Function.Arguments))
-		msg, err := json.Marshal(toolMessage{Role: "tool", ToolCallID: call.ID, Content: res.Output})
+	for _, m := range msgs {
+		line, err := json.Marshal(m)
 		if err != nil {
 			return err
 		}
-		status := "ok   "
-		if res.IsError {
-			status = "error"
-		}
-		fmt.Fprintf(w, "%s %s\n", status, strings.TrimSpace(string(msg)))
+		fmt.Fprintln(w, string(line))
 	}
 	return nil
 }
