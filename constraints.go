@@ -32,6 +32,7 @@ type constraints struct {
 	minLen, maxLen     int // runes; -1 when absent
 	minItems, maxItems int // -1 when absent
 
+	nonZero    bool // validate:"required": the zero value ("", 0, false, []) is refused
 	pattern    *regexp.Regexp
 	format     string  // one of checkedFormats, or ""
 	multipleOf float64 // NaN when absent
@@ -113,6 +114,15 @@ func attachConstraints(schema any, spec *valSpec, defs *jsonx.Object, seen map[*
 			}
 			if err := attachConstraints(ps, f.val, defs, seen); err != nil {
 				return fmt.Errorf("%s: %w", f.name, err)
+			}
+			if pre, _ := splitDive(f.vtag); hasTagWord(pre, "required") && f.val != anySpec {
+				switch f.val.kind {
+				case kString, kInteger, kNumber, kBool, kArray:
+					if f.val.cons == nil {
+						f.val.cons = newConstraints()
+					}
+					f.val.cons.nonZero = true
+				}
 			}
 		}
 		return nil
@@ -263,6 +273,10 @@ func (s *scanner) checkNumber(c *constraints, raw []byte) {
 	f, err := strconv.ParseFloat(string(raw), 64)
 	if err != nil {
 		return // out of float range: the decoder reports it
+	}
+	if c.nonZero && f == 0 {
+		s.consErr("required", "", "must not be 0")
+		return
 	}
 	if c.enumNum != nil {
 		found := false

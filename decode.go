@@ -61,6 +61,7 @@ type fieldSpec struct {
 	name     string
 	required bool
 	val      *valSpec
+	vtag     string // the field's validate tag
 }
 
 type objSpec struct {
@@ -292,7 +293,11 @@ func (s *scanner) value(spec *valSpec) {
 		case kArray:
 			n := s.array(spec.elem)
 			if spec.cons != nil && !s.fatal {
-				s.checkItems(spec.cons, n)
+				if spec.cons.nonZero && n == 0 {
+					s.consErr("required", "", "must not be empty")
+				} else {
+					s.checkItems(spec.cons, n)
+				}
 			}
 		case kAny:
 			s.skipValue()
@@ -308,7 +313,11 @@ func (s *scanner) value(spec *valSpec) {
 		switch spec.kind {
 		case kString:
 			if spec.cons != nil {
-				s.checkString(spec.cons, s.data[start+1:s.i-1])
+				if spec.cons.nonZero && s.i-start == 2 {
+					s.consErr("required", "", "must not be empty")
+				} else {
+					s.checkString(spec.cons, s.data[start+1:s.i-1])
+				}
 			}
 		case kAny:
 		case kBase64:
@@ -337,6 +346,8 @@ func (s *scanner) value(spec *valSpec) {
 		}
 		if spec.kind != kBool && spec.kind != kAny {
 			s.typeErr(spec, "a boolean")
+		} else if c == 'f' && spec.cons != nil && spec.cons.nonZero {
+			s.consErr("required", "", "must be true")
 		}
 	case c == 'n':
 		if !s.literal() {

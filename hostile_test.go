@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -234,4 +235,41 @@ func TestCrossFieldRuleNamesJSONField(t *testing.T) {
 	require.NoError(t, Register(r, "span", "", noop[span]))
 	res := r.Execute(context.Background(), "span", json.RawMessage(`{"start":5,"end":2}`))
 	assert.Equal(t, `invalid arguments for "span": "end" must be greater than "start"`, res.Output)
+}
+
+func TestValidatorSkippedOnlyWhenMirrored(t *testing.T) {
+	// The checker mirrors presence, oneof, bounds, lengths and required
+	// (non-zero); the validator runs only for other rules.
+	for _, c := range []struct {
+		typ  any
+		need bool
+	}{
+		{weatherArgs{}, false},
+		{tripArgs{}, false},
+		{kitchenSink{}, true}, // uuid, email, url, numeric
+		{struct {
+			N int      `json:"n" validate:"required"`
+			B bool     `json:"b" validate:"required"`
+			L []string `json:"l" validate:"required,dive,min=1"`
+		}{}, false},
+		{struct {
+			M map[string]int `json:"m" validate:"min=1"`
+		}{}, true},
+	} {
+		info, err := typeInfoFor(reflect.TypeOf(c.typ))
+		require.NoError(t, err)
+		assert.Equal(t, c.need, info.needValidator, "%T", c.typ)
+	}
+	type zeros struct {
+		N int      `json:"n" validate:"required"`
+		B bool     `json:"b" validate:"required"`
+		L []string `json:"l" validate:"required,dive,min=1"`
+	}
+	r := NewRegistry()
+	require.NoError(t, Register(r, "z", "", noop[zeros]))
+	res := r.Execute(context.Background(), "z", json.RawMessage(`{"n":0,"b":false,"l":[]}`))
+	assert.Equal(t, `invalid arguments for "z": "n" must not be 0; "b" must be true; "l" must not be empty`, res.Output)
+	res = r.Execute(context.Background(), "z", json.RawMessage(`{"n":-0.0e0,"b":true,"l":[""]}`))
+	assert.Equal(t, `invalid arguments for "z": "n" must be an integer, got -0.0e0; "l[0]" must have at least 1 character`, res.Output)
+	assert.Equal(t, "ok", r.Execute(context.Background(), "z", json.RawMessage(`{"n":3,"b":true,"l":["x"]}`)).Output)
 }

@@ -24,6 +24,9 @@ type typeInfo struct {
 	schema   json.RawMessage // the reflected input schema, compact JSON
 	spec     *valSpec        // the argument checker's tables (root is kObject)
 	validate bool            // some field (at any depth) has a `validate` tag
+	// needValidator: some validate rule is not mirrored exactly by the
+	// checker's constraints, so go-playground/validator must run too.
+	needValidator bool
 }
 
 // typeCache maps reflect.Type (a struct type, never a pointer) to
@@ -98,7 +101,7 @@ func buildTypeInfo(t reflect.Type) (*typeInfo, error) {
 	if err := attachConstraints(w.tree, spec, defs, map[*objSpec]bool{}); err != nil {
 		return nil, fmt.Errorf("struct %s: field %v", typeName(t), err)
 	}
-	return &typeInfo{schema: schema, spec: spec, validate: w.validate}, nil
+	return &typeInfo{schema: schema, spec: spec, validate: w.validate, needValidator: w.needValidator}, nil
 }
 
 func typeName(t reflect.Type) string {
@@ -141,7 +144,10 @@ type walker struct {
 	fields    map[reflect.Type][]goField
 	recursive bool
 	validate  bool
-	tree      any // the final schema, for attachConstraints
+	// needValidator is set when a validate rule is not mirrored exactly by
+	// the checker (see mirrored).
+	needValidator bool
+	tree          any // the final schema, for attachConstraints
 }
 
 func implements(t, iface reflect.Type) bool {
@@ -243,6 +249,9 @@ func (w *walker) object(t reflect.Type, where string) (*objSpec, error) {
 	for _, f := range fields {
 		if f.validate != "" {
 			w.validate = true
+			if !mirrored(f.validate, f.typ) {
+				w.needValidator = true
+			}
 		}
 		vs, err := w.value(f.typ, typeName(t)+"."+f.goName)
 		if err != nil {
@@ -254,7 +263,7 @@ func (w *walker) object(t reflect.Type, where string) (*objSpec, error) {
 			vs = &cp
 		}
 		o.index[f.name] = len(o.fields)
-		o.fields = append(o.fields, fieldSpec{name: f.name, required: f.required, val: vs})
+		o.fields = append(o.fields, fieldSpec{name: f.name, required: f.required, val: vs, vtag: f.validate})
 		if f.required {
 			o.nreq++
 		}
@@ -1097,4 +1106,57 @@ func jsonTypeOf(t reflect.Type) string {
 		return "object"
 	}
 	return ""
+}
+
+// mirrored reports whether every rule of a validate tag on a field of type t
+// is enforced by the checker with the validator's own semantics (presence,
+// oneof → enum, min/max/len/gt/gte/lt/lte → bounds or lengths, required →
+// non-zero), so the validator need not run for it. Formats, cross-field
+// rules, map sizes, keys/endkeys and anything else keep the validator.
+func mirrored(tag string, t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	pre, post := splitDive(tag)
+	kind := t.Kind()
+	isNum := kind >= reflect.Int && kind <= reflect.Float64
+	isInt := kind >= reflect.Int && kind <= reflect.Uintptr
+	isStr := kind == reflect.String && jsonTypeOf(t) == "string"
+	isList := (kind == reflect.Slice || kind == reflect.Array) && jsonTypeOf(t) == "array"
+	if t == timeType || implements(t, jsonUnmarshaler) || implements(t, textUnmarshaler) {
+		return false
+	}
+	for _, rule := range splitRules(pre) {
+		name, param, _ := strings.Cut(rule, "=")
+		switch name {
+		case "omitempty":
+		case "required":
+			if !isNum && !isStr && !isList && kind != reflect.Bool {
+				return false
+			}
+		case "oneof":
+			if !isStr && !isInt {
+				return false
+			}
+		case "min", "max", "len", "gte", "lte", "gt", "lt":
+			if !isNum && !isStr && !isList {
+				return false
+			}
+			if !isNum {
+				n, err := strconv.ParseUint(param, 10, 64)
+				if err != nil || (name == "lt" && n == 0) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	if hasDive(tag) {
+		if !isList || strings.HasPrefix(strings.TrimSpace(post), "keys") {
+			return false
+		}
+		return mirrored(post, t.Elem())
+	}
+	return true
 }

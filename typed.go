@@ -147,7 +147,7 @@ func (h *typedHandler[A]) Call(ctx context.Context, args json.RawMessage) Result
 	if err := json.Unmarshal(args, target); err != nil {
 		return argumentsResult(h.name, mergeProblems(errs, []*ArgumentError{decodeError(h.name, err)}))
 	}
-	if h.info.validate {
+	if h.info.needValidator {
 		if err := validate().Struct(target); err != nil {
 			errs = mergeProblems(errs, validationErrors(h.name, reflect.TypeOf(target).Elem(), err))
 		}
