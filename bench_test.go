@@ -116,6 +116,48 @@ func BenchmarkExecute(b *testing.B) {
 	})
 }
 
+// validatedArgs has a rule the checker does not mirror (email), so the
+// validator runs on every call: the slow path's ratio to its limit.
+type validatedArgs struct {
+	City  string `json:"city" validate:"required"`
+	Email string `json:"email" validate:"required,email"`
+	Days  int    `json:"days,omitempty" validate:"omitempty,min=1,max=14"`
+}
+
+var validatedJSON = json.RawMessage(`{"city":"Paris","email":"ops@example.com","days":3}`)
+
+func BenchmarkExecuteWithValidator(b *testing.B) {
+	ctx := context.Background()
+	fn := func(_ context.Context, a validatedArgs) (string, error) { return a.City, nil }
+	b.Run("Execute", func(b *testing.B) {
+		r := NewRegistry()
+		MustRegister(r, "notify", "", fn)
+		b.ReportAllocs()
+		for b.Loop() {
+			res := r.Execute(ctx, "notify", validatedJSON)
+			if res.IsError {
+				b.Fatal(res.Output)
+			}
+			sink = res.Output
+		}
+	})
+	b.Run("Limit", func(b *testing.B) {
+		b.ReportAllocs()
+		v := validate()
+		for b.Loop() {
+			var a validatedArgs
+			if err := json.Unmarshal(validatedJSON, &a); err != nil {
+				b.Fatal(err)
+			}
+			if err := v.Struct(&a); err != nil {
+				b.Fatal(err)
+			}
+			out, _ := fn(ctx, a)
+			sink = out
+		}
+	})
+}
+
 func BenchmarkTypeInfoCache(b *testing.B) {
 	b.Run("hit", func(b *testing.B) {
 		b.ReportAllocs()

@@ -82,7 +82,11 @@ func newConstraints() *constraints {
 // attachConstraints walks the final schema tree alongside the checker
 // tables and records the keywords to enforce. It fails on a pattern that
 // does not compile (RE2 syntax, as Go's regexp accepts).
-func attachConstraints(schema any, spec *valSpec, defs *jsonx.Object, seen map[*objSpec]bool) error {
+//
+// enforced reports that the validator reaches values at this place (nested
+// struct fields, and the items of a slice or map whose field has dive), the
+// way patch decides it; a format the validator checks there is left to it.
+func attachConstraints(schema any, spec *valSpec, defs *jsonx.Object, seen map[*objSpec]bool, enforced bool) error {
 	o, ok := schema.(*jsonx.Object)
 	if !ok || spec == nil || spec == anySpec {
 		return nil
@@ -112,8 +116,15 @@ func attachConstraints(schema any, spec *valSpec, defs *jsonx.Object, seen map[*
 			if !ok {
 				continue
 			}
-			if err := attachConstraints(ps, f.val, defs, seen); err != nil {
+			childEnforced := enforced
+			if f.val.kind == kArray || f.val.kind == kMap {
+				childEnforced = enforced && hasDive(f.vtag)
+			}
+			if err := attachConstraints(ps, f.val, defs, seen, childEnforced); err != nil {
 				return fmt.Errorf("%s: %w", f.name, err)
+			}
+			if c := f.val.cons; enforced && c != nil && c.format != "" && validatorChecksFormat(f.vtag, c.format) {
+				c.format = "" // the validator checks it (it runs for this type anyway): one check per rule
 			}
 			if pre, _ := splitDive(f.vtag); hasTagWord(pre, "required") && f.val != anySpec {
 				switch f.val.kind {
@@ -128,12 +139,12 @@ func attachConstraints(schema any, spec *valSpec, defs *jsonx.Object, seen map[*
 		return nil
 	case kArray:
 		items, _ := o.Get("items")
-		if err := attachConstraints(items, spec.elem, defs, seen); err != nil {
+		if err := attachConstraints(items, spec.elem, defs, seen, enforced); err != nil {
 			return err
 		}
 	case kMap:
 		ap, _ := o.Get("additionalProperties")
-		return attachConstraints(ap, spec.elem, defs, seen)
+		return attachConstraints(ap, spec.elem, defs, seen, enforced)
 	}
 	c := newConstraints()
 	used := false
@@ -326,4 +337,21 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// validatorChecksFormat reports whether a validate tag has the rule behind
+// a format keyword (see applyRule).
+func validatorChecksFormat(vtag, format string) bool {
+	pre, _ := splitDive(vtag)
+	for _, r := range splitRules(pre) {
+		switch {
+		case format == "email" && r == "email",
+			format == "uri" && (r == "url" || r == "uri" || r == "http_url"),
+			format == "uuid" && strings.HasPrefix(r, "uuid"),
+			format == "ipv4" && r == "ipv4",
+			format == "ipv6" && r == "ipv6":
+			return true
+		}
+	}
+	return false
 }

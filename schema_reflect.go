@@ -98,7 +98,7 @@ func buildTypeInfo(t reflect.Type) (*typeInfo, error) {
 			defs, _ = d.(*jsonx.Object)
 		}
 	}
-	if err := attachConstraints(w.tree, spec, defs, map[*objSpec]bool{}); err != nil {
+	if err := attachConstraints(w.tree, spec, defs, map[*objSpec]bool{}, true); err != nil {
 		return nil, fmt.Errorf("struct %s: field %v", typeName(t), err)
 	}
 	return &typeInfo{schema: schema, spec: spec, validate: w.validate, needValidator: w.needValidator}, nil
