@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"github.com/toolnexus/toolnexus/internal/jsonx"
 )
 
 // DefaultMaxArgumentBytes is the default limit on the size of one call's raw
@@ -418,24 +420,70 @@ func checkTool(t *Tool) error {
 	return nil
 }
 
+// MaxSchemaDepth is the deepest nesting of JSON arrays and objects accepted
+// in a raw tool's InputSchema (MCP's SDK refuses more than 1000 levels; no
+// real schema comes near).
+const MaxSchemaDepth = 512
+
+// checkObjectSchema checks a raw tool's schema: valid UTF-8, one JSON
+// object with "type":"object" at the root, no duplicate keys anywhere (a
+// decoder would keep one of them silently), at most MaxSchemaDepth levels.
 func checkObjectSchema(raw json.RawMessage) error {
-	var s struct {
-		Type any `json:"type"`
+	if !utf8.Valid(raw) {
+		return errors.New("schema is not valid UTF-8")
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if err := dec.Decode(&s); err != nil {
-		return fmt.Errorf("schema is not a JSON object: %v", err)
+	if s := checkObject("schema", raw); s != nil {
+		msg := strings.NewReplacer("arguments are", "the schema is", "arguments have", "the schema has", "arguments", "the schema").Replace(s.Msg)
+		return errors.New(strings.TrimSuffix(msg, " (send exactly one JSON object)"))
 	}
-	if dec.More() {
-		return errors.New("schema has data after the JSON object")
+	tree, err := jsonx.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("schema is not valid JSON: %v", err)
 	}
-	if t, ok := s.Type.(string); !ok || t != "object" {
-		return fmt.Errorf(`schema root must have "type":"object", got %v`, s.Type)
+	root, ok := tree.(*jsonx.Object)
+	if !ok {
+		return errors.New("schema is not a JSON object")
 	}
-	if !json.Valid(raw) {
-		return errors.New("schema is not valid JSON")
+	if err := checkSchemaTree(root, "", 0); err != nil {
+		return err
+	}
+	if t, _ := root.Get("type"); t != "object" {
+		return fmt.Errorf(`schema root must have "type":"object", got %s`, jsonx.Marshal(t))
 	}
 	return nil
+}
+
+func checkSchemaTree(v any, path string, depth int) error {
+	if depth > MaxSchemaDepth {
+		return fmt.Errorf("schema is nested more than %d levels deep at %s", MaxSchemaDepth, path)
+	}
+	switch x := v.(type) {
+	case *jsonx.Object:
+		seen := make(map[string]bool, len(x.Keys))
+		for i, k := range x.Keys {
+			if seen[k] {
+				return fmt.Errorf("schema has the key %q twice at %s", k, orRoot(path))
+			}
+			seen[k] = true
+			if err := checkSchemaTree(x.Vals[i], path+"/"+k, depth+1); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if err := checkSchemaTree(e, fmt.Sprintf("%s/%d", path, i), depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func orRoot(path string) string {
+	if path == "" {
+		return "the root"
+	}
+	return path
 }
 
 // CheckName reports whether name is a valid tool name: 1 to 64 characters of

@@ -230,9 +230,21 @@ func TestRawTools(t *testing.T) {
 	h := HandlerFunc(func(_ context.Context, args json.RawMessage) (string, error) { got = string(args); return "ok", nil })
 	require.NoError(t, r.Add(Tool{Name: "raw", Description: "d", Handler: h}))
 	require.NoError(t, r.Add(Tool{Name: "schema", InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`), Handler: h}))
-	for _, bad := range []string{`{"type":"array"}`, `{"properties":{}}`, `[]`, `{"type":"object"`, `{"type":"object"} {}`, `"object"`} {
+	deep := `{"type":"object","default":` + strings.Repeat("[", MaxSchemaDepth+1) + strings.Repeat("]", MaxSchemaDepth+1) + `}`
+	for bad, msg := range map[string]string{
+		`{"type":"array"}`:                  `schema root must have "type":"object", got "array"`,
+		`{"properties":{}}`:                 `schema root must have "type":"object", got null`,
+		`[]`:                                `the schema must be a JSON object, got an array`,
+		`{"type":"object"`:                  `the schema is not valid JSON: unexpected end of input (truncated?)`,
+		`{"type":"object"} {}`:              `the schema has data after the JSON object at byte 18`,
+		`"object"`:                          `the schema must be a JSON object, got a string`,
+		`{"type":"string","type":"object"}`: `schema has the key "type" twice at the root`,
+		"{\"type\":\"object\",\"a\xff\":1}": `schema is not valid UTF-8`,
+		deep:                                `the schema is nested more than 512 levels deep`,
+	} {
 		err := r.Add(Tool{Name: "bad", InputSchema: json.RawMessage(bad), Handler: h})
-		assert.ErrorIs(t, err, ErrInvalidSchema, bad)
+		require.ErrorIs(t, err, ErrInvalidSchema, bad)
+		assert.Contains(t, err.Error(), msg, bad)
 	}
 	assert.EqualError(t, r.Add(Tool{Name: "nohandler"}), `toolnexus: tool "nohandler": Handler is nil`)
 
