@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -68,7 +71,9 @@ type ServerConfig struct {
 
 	// Env holds extra environment variables for the process, added to the
 	// current environment ("env" or "environment" in a file). Values may
-	// use ${VAR} and ${VAR:-default}, expanded when the server starts.
+	// use ${VAR} and ${VAR:-default} (default: literal text without "}"
+	// or "${"), expanded when the server starts; other forms, nesting
+	// included, are an error. There is no escape for a literal "${".
 	Env map[string]string
 
 	// Dir is the working directory of the process ("cwd"); "" means the
@@ -80,8 +85,9 @@ type ServerConfig struct {
 
 	// Headers are sent with every HTTP request to a remote server
 	// ("headers"). Values may use ${VAR} and ${VAR:-default}, expanded from
-	// the environment when the server connects. Header values are secrets:
-	// they never appear in errors, logs, status or String.
+	// the environment when the server connects, with the same rules as Env.
+	// Header values are secrets: they never appear in errors, logs, status
+	// or String.
 	Headers map[string]string
 
 	// Disabled skips the server: it is reported as disabled and not
@@ -90,7 +96,8 @@ type ServerConfig struct {
 
 	// Timeout bounds starting the server plus listing its tools, and each
 	// tool call; zero means DefaultTimeout. In a file "timeout" is a number
-	// of milliseconds or a Go duration string such as "45s".
+	// of milliseconds or a Go duration string such as "45s"; a value that
+	// does not fit a time.Duration (over about 292 years) is an error.
 	Timeout time.Duration
 }
 
@@ -163,40 +170,48 @@ func LoadConfig(path string) (*Config, error) {
 //	}}
 //
 // The top-level object must have at least one of "mcpServers", "servers"
-// and "mcp" (several are merged; a name given twice is an error). Each
+// and "mcp" (several are merged). A server name given twice, in one object
+// or across them, is an error, and so is a top-level key given twice. Each
 // entry needs "command" or "url" but not both. Keys not described in
 // [ServerConfig] are ignored, so files written for other clients load.
 // Errors name the server and the field.
 func ParseConfig(data []byte) (*Config, error) {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil {
+	top, err := objectMembers(data)
+	if err != nil {
 		return nil, fmt.Errorf("toolnexus/mcp: config is not a JSON object: %w", err)
+	}
+	topKeys := map[string]bool{}
+	for _, m := range top {
+		if topKeys[m.key] {
+			return nil, fmt.Errorf("toolnexus/mcp: config: %q is given twice", m.key)
+		}
+		topKeys[m.key] = true
 	}
 	cfg := &Config{Servers: map[string]ServerConfig{}}
 	found := false
 	for _, key := range []string{"mcpServers", "servers", "mcp"} {
-		raw, ok := top[key]
-		if !ok {
+		i := slices.IndexFunc(top, func(m member) bool { return m.key == key })
+		if i < 0 {
 			continue
 		}
 		found = true
-		var entries map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &entries); err != nil || entries == nil {
+		entries, err := objectMembers(top[i].val)
+		if err != nil {
 			return nil, fmt.Errorf("toolnexus/mcp: config %q must be an object of servers by name", key)
 		}
-		names := make([]string, 0, len(entries))
-		for n := range entries {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, name := range names {
+		slices.SortStableFunc(entries, func(a, b member) int { return strings.Compare(a.key, b.key) })
+		for j, e := range entries {
+			name := e.key
 			if name == "" {
 				return nil, fmt.Errorf("toolnexus/mcp: config %q: a server has an empty name", key)
+			}
+			if j > 0 && entries[j-1].key == name {
+				return nil, fmt.Errorf("toolnexus/mcp: config %q: server %q is given twice", key, name)
 			}
 			if _, dup := cfg.Servers[name]; dup {
 				return nil, fmt.Errorf("toolnexus/mcp: config: server %q is given twice", name)
 			}
-			sc, err := parseServer(name, entries[name])
+			sc, err := parseServer(name, e.val)
 			if err != nil {
 				return nil, fmt.Errorf("toolnexus/mcp: config: server %q: %w", name, err)
 			}
@@ -207,6 +222,46 @@ func ParseConfig(data []byte) (*Config, error) {
 		return nil, errors.New(`toolnexus/mcp: config has no "mcpServers", "servers" or "mcp" object`)
 	}
 	return cfg, nil
+}
+
+// member is one key and raw value of a JSON object, in document order.
+type member struct {
+	key string
+	val json.RawMessage
+}
+
+// objectMembers returns the members of the JSON object in data in document
+// order, keeping keys that appear more than once (json.Unmarshal into a map
+// would silently keep the last). data must be exactly one object.
+func objectMembers(data []byte) ([]member, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, errors.New("not an object")
+	}
+	var out []member
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := tok.(string) // the decoder only yields strings as keys
+		var val json.RawMessage
+		if err := dec.Decode(&val); err != nil {
+			return nil, err
+		}
+		out = append(out, member{key, val})
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("invalid data after the top-level object")
+	}
+	return out, nil
 }
 
 // rawServer is one entry as found in a file.
@@ -302,10 +357,27 @@ func parseServer(name string, raw json.RawMessage) (ServerConfig, error) {
 }
 
 func parseTimeout(raw json.RawMessage) (time.Duration, error) {
-	var ms float64
-	if err := json.Unmarshal(raw, &ms); err == nil {
-		if ms < 0 {
-			return 0, fmt.Errorf(`"timeout" is negative (%v ms)`, ms)
+	const maxMs = math.MaxInt64 / int64(time.Millisecond)
+	var num json.Number
+	if err := json.Unmarshal(raw, &num); err == nil {
+		tooLarge := fmt.Errorf(`"timeout" %s ms is too large (at most %d ms, about 292 years)`, num, maxMs)
+		if ms, err := strconv.ParseInt(num.String(), 10, 64); err == nil {
+			switch {
+			case ms < 0:
+				return 0, fmt.Errorf(`"timeout" is negative (%d ms)`, ms)
+			case ms > maxMs:
+				return 0, tooLarge
+			}
+			return time.Duration(ms) * time.Millisecond, nil
+		}
+		ms, err := num.Float64()
+		switch {
+		case err != nil && !errors.Is(err, strconv.ErrRange):
+			return 0, fmt.Errorf(`"timeout" %s is not a number`, num)
+		case ms < 0:
+			return 0, fmt.Errorf(`"timeout" is negative (%s ms)`, num)
+		case err != nil || ms > float64(maxMs):
+			return 0, tooLarge
 		}
 		return time.Duration(ms * float64(time.Millisecond)), nil
 	}
@@ -332,6 +404,12 @@ func fieldError(err error) error {
 // expandEnv replaces ${VAR} and ${VAR:-default} in s with values from
 // lookup. A variable that is unset (and has no default) is an error naming
 // the variable; the error never contains s itself.
+//
+// These are the only forms: the default is literal text up to the first
+// "}", so it cannot contain "}" and a nested "${" in it is an error rather
+// than a guess. A "$" not followed by "{" is kept as it is, and there is no
+// escape ("$$" is two dollar signs), so a value cannot contain a literal
+// "${".
 func expandEnv(s string, lookup func(string) (string, bool)) (string, error) {
 	if !strings.Contains(s, "${") {
 		return s, nil
@@ -351,7 +429,10 @@ func expandEnv(s string, lookup func(string) (string, bool)) (string, error) {
 		expr := s[i+2 : i+j]
 		name, def, hasDef := strings.Cut(expr, ":-")
 		if !validEnvName(name) {
-			return "", fmt.Errorf("invalid variable name %q in ${...}", name)
+			return "", fmt.Errorf("invalid variable name %q in ${...} (only ${VAR} and ${VAR:-default} are supported)", name)
+		}
+		if strings.Contains(def, "${") {
+			return "", fmt.Errorf("nested ${...} in the default of ${%s:-...} is not supported", name)
 		}
 		v, ok := lookup(name)
 		switch {

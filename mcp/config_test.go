@@ -94,6 +94,19 @@ func TestParseConfigErrors(t *testing.T) {
 		{`{"mcpServers": {"a": {"command": "x", "timeout": -1}}}`, `"timeout" is negative`},
 		{`{"mcpServers": {"a": {"command": "x", "timeout": "soon"}}}`, `"timeout" "soon" is not a duration`},
 		{`{"mcpServers": {"a": {"command": "x", "timeout": true}}}`, `"timeout" must be a number of milliseconds or a duration string`},
+		// Timeouts that do not fit a time.Duration are errors, not a silent 30s.
+		{`{"mcpServers": {"a": {"command": "x", "timeout": 1e300}}}`, `server "a": "timeout" 1e300 ms is too large (at most 9223372036854 ms, about 292 years)`},
+		{`{"mcpServers": {"a": {"command": "x", "timeout": 9223372036854775807}}}`, `server "a": "timeout" 9223372036854775807 ms is too large`},
+		{`{"mcpServers": {"a": {"command": "x", "timeout": 9223372036855}}}`, `server "a": "timeout" 9223372036855 ms is too large`},
+		{`{"mcpServers": {"a": {"command": "x", "timeout": 1e999}}}`, `server "a": "timeout" 1e999 ms is too large`},
+		{`{"mcpServers": {"a": {"command": "x", "timeout": -1.5}}}`, `"timeout" is negative (-1.5 ms)`},
+		{`{"mcpServers": {"a": {"command": "x", "timeout": "9999999h"}}}`, `server "a": "timeout" "9999999h" is not a duration`},
+		// A name given twice in one object is an error, like across objects.
+		{`{"mcpServers": {"s": {"command": "x"}, "s": {"command": "y"}}}`, `config "mcpServers": server "s" is given twice`},
+		{`{"servers": {"b": {"url": "http://h"}, "a": {"command": "x"}, "b": {"command": "y"}}}`, `config "servers": server "b" is given twice`},
+		{`{"mcpServers": {"a": {"command": "x"}}, "mcpServers": {"b": {"command": "y"}}}`, `config: "mcpServers" is given twice`},
+		{`{"mcpServers": {"a": {"command": "x"}}} {}`, "config is not a JSON object"},
+		{`{"mcpServers": {"a": {"command": "x"}}`, "config is not a JSON object"},
 	}
 	for _, tc := range tests {
 		_, err := ParseConfig([]byte(tc.in))
@@ -140,6 +153,15 @@ func TestExpandEnv(t *testing.T) {
 		{"${MISSING}", "", "environment variable MISSING is not set"},
 		{"${A", "", `unclosed "${"`},
 		{"${1X}", "", `invalid variable name "1X"`},
+		// Nesting is not supported: an error, not "1}" or "${A}".
+		{"${A:-${B}}", "", "nested ${...} in the default of ${A:-...} is not supported"},
+		{"${MISSING:-${A}}", "", "nested ${...} in the default of ${MISSING:-...} is not supported"},
+		{"${A:=x}", "", `invalid variable name "A:=x" in ${...} (only ${VAR} and ${VAR:-default} are supported)`},
+		{"${A-x}", "", `invalid variable name "A-x"`},
+		// A default is literal up to the first "}"; "$" alone and "$$" are literal.
+		{"${MISSING:-a$b}", "a$b", ""},
+		{"$${A}", "$1", ""},
+		{"${MISSING:-x}y}", "xy}", ""},
 	}
 	for _, tc := range tests {
 		got, err := expandEnv(tc.in, lookup)
@@ -152,5 +174,18 @@ func TestExpandEnv(t *testing.T) {
 		if err != nil || got != tc.want {
 			t.Errorf("expandEnv(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
+	}
+}
+
+func TestParseConfigLargestTimeout(t *testing.T) {
+	cfg, err := ParseConfig([]byte(`{"mcpServers": {"a": {"command": "x", "timeout": 9223372036854}, "b": {"command": "x", "timeout": "2562047h"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := cfg.Servers["a"].Timeout, 9223372036854*time.Millisecond; got != want {
+		t.Errorf("timeout 9223372036854 ms = %v, want %v", got, want)
+	}
+	if got, want := cfg.Servers["b"].Timeout, 2562047*time.Hour; got != want {
+		t.Errorf(`timeout "2562047h" = %v, want %v`, got, want)
 	}
 }
