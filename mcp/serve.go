@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -31,7 +33,9 @@ type ServerOptions struct {
 	Instructions string
 
 	// Logger receives the SDK's log records (invalid messages, dropped
-	// notifications). nil means no logging.
+	// notifications) and a warning "toolnexus/mcp: tool not served" (with
+	// attributes "tool" and "reason") for each tool the server skips (see
+	// [Server.Skipped]). nil means no logging.
 	Logger *slog.Logger
 }
 
@@ -51,6 +55,11 @@ type ServerOptions struct {
 //   - Tools added to or removed from the registry after the server was made
 //     appear in (or vanish from) later tools/list answers, and connected
 //     clients receive notifications/tools/list_changed.
+//   - A registry tool the SDK refuses to serve (for example a schema with
+//     an invalid "x-mcp-header" annotation, or one nested deeper than the
+//     SDK's 1000 levels) is skipped: it is not listed, calling it is the
+//     unknown-tool error, and [Server.Skipped] says why. The SDK's panic
+//     never reaches the caller of NewServer or of Registry.Add.
 //
 // A Server may serve any number of sessions at once (one per stdio
 // connection, many over HTTP). It is safe for concurrent use. Call Close to
@@ -59,10 +68,19 @@ type Server struct {
 	reg *toolnexus.Registry
 	srv *mcpsdk.Server
 
+	logger *slog.Logger // nil: none
+
 	mu        sync.Mutex
 	installed map[string]toolnexus.Tool // name -> tool as last given to srv
+	skipped   map[string]skippedTool    // name -> registry tool the SDK refused
 	closed    bool
 	cancel    func()
+}
+
+// skippedTool is a registry tool that srv.AddTool refused, and why.
+type skippedTool struct {
+	tool   toolnexus.Tool
+	reason string
 }
 
 // NewServer returns a Server for reg. opts may be nil. The server reads
@@ -82,7 +100,7 @@ func NewServer(reg *toolnexus.Registry, opts *ServerOptions) *Server {
 	if o.Version == "" {
 		o.Version = "dev"
 	}
-	s := &Server{reg: reg, installed: map[string]toolnexus.Tool{}}
+	s := &Server{reg: reg, logger: o.Logger, installed: map[string]toolnexus.Tool{}, skipped: map[string]skippedTool{}}
 	s.srv = mcpsdk.NewServer(&mcpsdk.Implementation{Name: o.Name, Version: o.Version}, &mcpsdk.ServerOptions{
 		Instructions: o.Instructions,
 		Logger:       o.Logger,
@@ -93,6 +111,23 @@ func NewServer(reg *toolnexus.Registry, opts *ServerOptions) *Server {
 	s.cancel = reg.OnChange(s.sync)
 	s.sync()
 	return s
+}
+
+// Skipped reports the registry tools the server does not serve because the
+// SDK refused them, sorted by name, each as "name: reason" (for example
+// `t: invalid parameter header annotations: property "a": x-mcp-header can
+// only be applied to primitive types (integer, string, boolean), got
+// "object"`). It is empty when every registry tool is served; a skipped
+// tool that is removed from the registry leaves the list. Close freezes it.
+func (s *Server) Skipped() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.skipped))
+	for name, sk := range s.skipped {
+		out = append(out, name+": "+sk.reason)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // SDKServer returns the underlying SDK server, for callers that want to add
@@ -133,6 +168,11 @@ func (s *Server) sync() {
 			delete(s.installed, name)
 		}
 	}
+	for name := range s.skipped {
+		if !want[name] {
+			delete(s.skipped, name)
+		}
+	}
 	if len(removed) > 0 {
 		s.srv.RemoveTools(removed...)
 	}
@@ -140,9 +180,43 @@ func (s *Server) sync() {
 		if old, ok := s.installed[t.Name]; ok && sameAdvertised(old, t) {
 			continue
 		}
+		if old, ok := s.skipped[t.Name]; ok && sameAdvertised(old.tool, t) {
+			continue
+		}
+		if err := s.addTool(t); err != nil {
+			// Keep the server equal to the registry minus what it skips: an
+			// older version of this tool must not stay listed.
+			if _, ok := s.installed[t.Name]; ok {
+				delete(s.installed, t.Name)
+				s.srv.RemoveTools(t.Name)
+			}
+			s.skipped[t.Name] = skippedTool{tool: t, reason: err.Error()}
+			if s.logger != nil {
+				s.logger.Warn("toolnexus/mcp: tool not served", "tool", t.Name, "reason", err.Error())
+			}
+			continue
+		}
+		delete(s.skipped, t.Name)
 		s.installed[t.Name] = t
-		s.srv.AddTool(sdkTool(t), s.handler(t.Name))
 	}
+}
+
+// addTool gives t to the SDK server. The SDK's Server.AddTool panics on a
+// schema it will not serve (x-mcp-header annotations it rejects, nesting
+// deeper than its JSON decoder allows); addTool turns that panic into an
+// error, without the SDK's `AddTool "name": ` prefix. The SDK checks
+// everything before it changes its tool set, so a refused tool leaves it
+// as it was.
+func (s *Server) addTool(t toolnexus.Tool) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			msg := fmt.Sprint(v)
+			msg = strings.TrimPrefix(msg, fmt.Sprintf("AddTool %q: ", t.Name))
+			err = errors.New(msg)
+		}
+	}()
+	s.srv.AddTool(sdkTool(t), s.handler(t.Name))
+	return nil
 }
 
 // sameAdvertised reports whether a and b look the same in tools/list.

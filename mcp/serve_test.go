@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net"
 	"net/http/httptest"
 	"os/exec"
@@ -258,5 +259,107 @@ func TestListenAndServe(t *testing.T) {
 	if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
 		c.Close()
 		t.Errorf("server still accepting connections on %s after shutdown", addr)
+	}
+}
+
+// The SDK's Server.AddTool panics on schemas the registry accepts; the
+// server must skip such tools (and say why) instead of letting the panic
+// out of NewServer or Registry.Add.
+func TestServeSkipsToolsTheSDKRefuses(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	rawTool := func(name, schema string) toolnexus.Tool {
+		return toolnexus.Tool{Name: name, Description: "d", InputSchema: json.RawMessage(schema),
+			Handler: toolnexus.HandlerFunc(func(context.Context, json.RawMessage) (string, error) { return name + " ran", nil })}
+	}
+	reg := toolnexus.NewRegistry()
+	// Present before NewServer: NewServer must not panic.
+	if err := reg.Add(
+		rawTool("objheader", `{"type":"object","properties":{"a":{"type":"object","x-mcp-header":"X-A"}}}`),
+		rawTool("ok", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"X-A"}}}`),
+	); err != nil {
+		t.Fatal(err)
+	}
+	var logBuf strings.Builder
+	logger := slog.New(slog.NewTextHandler(&logBuf, nil))
+	srv := NewServer(reg, &ServerOptions{Logger: logger})
+	defer srv.Close()
+	want := []string{`objheader: invalid parameter header annotations: property "a": x-mcp-header can only be applied to primitive types (integer, string, boolean), got "object"`}
+	if got := srv.Skipped(); !slices.Equal(got, want) {
+		t.Errorf("Skipped() = %q\nwant %q", got, want)
+	}
+	if !strings.Contains(logBuf.String(), `msg="toolnexus/mcp: tool not served" tool=objheader reason="invalid parameter header annotations`) {
+		t.Errorf("log = %s, want a warning naming objheader", logBuf.String())
+	}
+
+	ct, st := mcpsdk.NewInMemoryTransports()
+	ss, err := srv.SDKServer().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs := connectClient(t, ctx, ct, nil, nil)
+	if got, want := toolNames(t, ctx, cs), []string{"ok"}; !slices.Equal(got, want) {
+		t.Errorf("names = %v, want %v", got, want)
+	}
+
+	// Added later: Registry.Add succeeds (the registry accepts the schemas),
+	// nothing panics, and the server lists only what the SDK serves.
+	if err := reg.Add(
+		rawTool("space", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"X A"}}}`),
+		rawTool("dupcase", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"X-Id"},"b":{"type":"string","x-mcp-header":"x-id"}}}`),
+		rawTool("fine", `{"type":"object"}`),
+	); err != nil {
+		t.Fatalf("Registry.Add: %v", err)
+	}
+	got := srv.Skipped()
+	if len(got) != 3 || !strings.HasPrefix(got[0], `dupcase: invalid parameter header annotations: property "`) ||
+		!strings.Contains(got[0], `duplicate x-mcp-header value "`) || !strings.Contains(got[0], `(case-insensitive)`) ||
+		!strings.HasPrefix(got[1], "objheader: ") ||
+		got[2] != `space: invalid parameter header annotations: property "a": x-mcp-header value "X A" contains invalid character ' '` {
+		t.Errorf("Skipped() = %q", got)
+	}
+	if got, want := toolNames(t, ctx, cs), []string{"fine", "ok"}; !slices.Equal(got, want) {
+		t.Errorf("names = %v, want %v", got, want)
+	}
+	if text, isErr := callText(t, ctx, cs, "fine", `{}`); text != "fine ran" || isErr {
+		t.Errorf("fine = %q, %v", text, isErr)
+	}
+	if _, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "space", Arguments: map[string]any{}}); err == nil || !strings.Contains(err.Error(), `unknown tool "space"`) {
+		t.Errorf("CallTool(space) error = %v, want unknown tool", err)
+	}
+
+	// A served tool replaced by one the SDK refuses is no longer listed
+	// (the old version must not linger); removing it clears Skipped.
+	reg.Remove("ok")
+	if err := reg.Add(rawTool("ok", `{"type":"object","properties":{"a":{"type":"array","x-mcp-header":"X-A"}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := toolNames(t, ctx, cs), []string{"fine"}; !slices.Equal(got, want) {
+		t.Errorf("after replacing ok: names = %v, want %v", got, want)
+	}
+	reg.Remove("ok", "space", "dupcase", "objheader")
+	if got := srv.Skipped(); len(got) != 0 {
+		t.Errorf("Skipped() after Remove = %q, want none", got)
+	}
+	// And a fixed version of a skipped tool is served.
+	if err := reg.Add(rawTool("space", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"X-A"}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := toolNames(t, ctx, cs), []string{"fine", "space"}; !slices.Equal(got, want) {
+		t.Errorf("after fixing space: names = %v, want %v", got, want)
+	}
+}
+
+// A schema nested deeper than the SDK's JSON decoder allows makes
+// AddTool panic too. (Registry.Add may refuse such a schema itself, so
+// this checks the guard directly.)
+func TestServeAddToolRecoversDeepSchema(t *testing.T) {
+	srv := NewServer(toolnexus.NewRegistry(), nil)
+	defer srv.Close()
+	deep := `{"type":"object","properties":{"a":` + strings.Repeat(`{"items":`, 1001) + `{}` + strings.Repeat(`}`, 1001) + `}}`
+	err := srv.addTool(toolnexus.Tool{Name: "deep", InputSchema: json.RawMessage(deep)})
+	if err == nil || err.Error() != "can't marshal input schema to a JSON object: json: exceeded maximum nesting depth of 1000" {
+		t.Errorf("addTool(deep) = %v", err)
 	}
 }
