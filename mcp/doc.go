@@ -18,7 +18,10 @@
 // as one text block, isError set for error results (invalid arguments
 // included, so the model can correct itself). Tools added to or removed
 // from the registry later are picked up, and clients are sent
-// notifications/tools/list_changed. `toolnexus serve` is this, on a toolkit.
+// notifications/tools/list_changed. A registry tool the SDK refuses to
+// serve (invalid x-mcp-header annotations) is skipped and reported by
+// [Server.Skipped] rather than panicking. `toolnexus serve` is this, on a
+// toolkit.
 //
 // # Loading tools from MCP servers
 //
@@ -46,13 +49,19 @@
 //
 // A server that fails to start, to initialize or to list within its timeout
 // (default 30 s) is isolated: the others load, and Status says why it
-// failed (including the last lines of its stderr). Header values are
-// expanded from the environment (${VAR}, ${VAR:-default}) only when
-// connecting, and never appear in errors, status or logs.
+// failed (including the last lines of its stderr, unfiltered). A server
+// whose connection is lost later (its process exited) turns failed too,
+// with "connection closed" and the exit status. Tools a server lists but
+// the SDK client drops are in Status's Skipped with the reason. Header
+// values are expanded from the environment (${VAR}, ${VAR:-default}; no
+// nesting, no escape) only when connecting, and never appear in errors,
+// status or logs.
 //
 // Calling a loaded tool calls the server. An isError result becomes an
 // error Result whose Output is its text parts joined by "\n" (Err is a
-// [*ToolError]); structuredContent becomes its JSON text; images, audio and
+// [*ToolError]); a call that fails without a result has a short Output such
+// as `MCP server "x" sent an invalid tools/call result` or
+// `MCP server "x": connection closed`, the Go error being in Err; structuredContent becomes its JSON text; images, audio and
 // resources are described in brackets. package toolkit's Config.MCP and
 // Config.MCPFile do all of this for a toolkit, and `toolnexus tools`,
 // `call` and `serve` take --mcp FILE.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
@@ -17,6 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolnexus/toolnexus"
@@ -28,7 +30,7 @@ type State string
 // The states a server can be in.
 const (
 	StateConnected State = "connected" // started, initialized and its tools listed
-	StateFailed    State = "failed"    // could not start, initialize or list; see ServerStatus.Reason
+	StateFailed    State = "failed"    // could not start, initialize or list, or its connection was lost later (process exited); see ServerStatus.Reason
 	StateDisabled  State = "disabled"  // "disabled": true or "enabled": false in the config
 	StateClosed    State = "closed"    // was connected; Close has been called
 )
@@ -42,13 +44,20 @@ type ServerStatus struct {
 	// Transport is TransportStdio, TransportHTTP or TransportSSE.
 	Transport string `json:"transport"`
 	// Reason says why the server failed: the error and, for a local
-	// process, the last lines it wrote to stderr. Never contains header or
-	// environment values from the config. "" unless State is failed.
+	// process, the last lines it wrote to stderr ("; stderr: " then up to
+	// five lines joined by " | "). A server whose connection was lost after
+	// it connected has "connection closed", then ": exit status N" (or the
+	// transport's error) when known, then its stderr. Never contains header
+	// or environment values from the config, but the stderr part is
+	// whatever the server printed, unfiltered: a server that prints a
+	// secret puts it here. "" unless State is failed.
 	Reason string `json:"reason,omitempty"`
 	// Tools are the registry names of the server's tools, sorted.
 	Tools []string `json:"tools,omitempty"`
 	// Skipped lists tools the server offered that could not be used, each
-	// as "name: reason" (for example an input schema that is not an object).
+	// as "name: reason" (for example an input schema that is not an object,
+	// or a tool the SDK client dropped while listing because of invalid
+	// x-mcp-header annotations: "name: dropped by the MCP SDK client: ...").
 	Skipped []string `json:"skipped,omitempty"`
 	// ServerInfo is the name and version the server reported, "name version".
 	ServerInfo string `json:"server_info,omitempty"`
@@ -58,7 +67,7 @@ type ServerStatus struct {
 type LoadOptions struct {
 	// Stderr, if non-nil, receives everything local server processes write
 	// to their stderr. Either way the last 4 KiB of each are kept for
-	// ServerStatus.Reason.
+	// ServerStatus.Reason (unfiltered: what a server prints is shown).
 	Stderr io.Writer
 
 	// Logger receives the SDK client's log records; nil means none.
@@ -87,11 +96,12 @@ type LoadOptions struct {
 // A Servers is safe for concurrent use; its tools may be executed from
 // many goroutines at once.
 type Servers struct {
-	mu      sync.Mutex
-	conns   []*conn // sorted by server name
-	tools   []toolnexus.Tool
-	closed  bool
-	closeFn sync.Once
+	mu       sync.Mutex
+	conns    []*conn // sorted by server name
+	tools    []toolnexus.Tool
+	closed   bool
+	closeFn  sync.Once
+	watchers sync.WaitGroup // one per connected server, until its connection ends
 }
 
 type conn struct {
@@ -128,8 +138,15 @@ type conn struct {
 //     JSON text for Output; otherwise Output is the text parts joined by
 //     "\n" (images, audio and resources are described in brackets, e.g.
 //     "[image image/png, 1234 bytes]"). A protocol error (unknown tool,
-//     server gone) is an error Result too. Metadata has "mcp_server" and
-//     "mcp_tool" (the names the server uses).
+//     server gone, a result that does not decode) is an error Result too;
+//     its Output is short and names no Go types (the server's own error
+//     message, `MCP server "x": connection closed`, `MCP server "x" sent
+//     an invalid tools/call result`), and Err keeps the Go error.
+//     Metadata has "mcp_server" and "mcp_tool" (the names the server uses).
+//
+// A server that connected but whose connection ends before Close (its
+// process exited, the remote end closed the session) becomes failed in
+// Status, with Reason "connection closed: exit status N; stderr: ...".
 //
 // ctx bounds the whole load; cancelling it later does not affect the
 // connections. cfg may be nil (no servers).
@@ -169,7 +186,35 @@ func Load(ctx context.Context, cfg *Config, opts *LoadOptions) *Servers {
 	}
 	wg.Wait()
 	s.tools = s.buildTools()
+	for _, c := range s.conns {
+		if session := c.liveSession(); session != nil && c.status.State == StateConnected {
+			s.watchers.Add(1)
+			go s.watch(c, session)
+		}
+	}
 	return s
+}
+
+// watch waits for the connection of c to end. If that happens before
+// Close (the process crashed or exited, the remote end closed the
+// session), c becomes failed with the reason, and what is left of it is
+// cleaned up; its tools then answer "connection closed".
+func (s *Servers) watch(c *conn, session *mcpsdk.ClientSession) {
+	defer s.watchers.Done()
+	err := session.Wait()
+	s.mu.Lock()
+	if s.closed || c.status.State != StateConnected {
+		s.mu.Unlock()
+		return
+	}
+	msg := "connection closed"
+	if err != nil && !errors.Is(err, mcpsdk.ErrConnectionClosed) {
+		msg += ": " + err.Error()
+	}
+	c.status.State = StateFailed
+	c.status.Reason = c.reason(errors.New(msg))
+	s.mu.Unlock()
+	c.close() // reaps the process and kills children it left behind
 }
 
 // LoadFile parses the config file at path ([LoadConfig]) and calls [Load].
@@ -260,8 +305,12 @@ func (c *conn) connect(ctx context.Context, o *LoadOptions) error {
 
 // handshake connects on transport and lists the tools.
 func (c *conn) handshake(ctx context.Context, transport mcpsdk.Transport, logger *slog.Logger) error {
+	drops := &dropRecorder{state: &dropState{reasons: map[string]string{}}}
+	if logger != nil {
+		drops.next = logger.Handler()
+	}
 	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "toolnexus", Version: "dev"}, &mcpsdk.ClientOptions{
-		Logger:       logger,
+		Logger:       slog.New(drops),
 		Capabilities: &mcpsdk.ClientCapabilities{}, // no roots, sampling or elicitation
 	})
 	type connected struct {
@@ -307,7 +356,106 @@ func (c *conn) handshake(ctx context.Context, transport mcpsdk.Transport, logger
 		}
 		c.listed = append(c.listed, t)
 	}
+	c.status.Skipped = append(c.status.Skipped, c.dropped(drops)...)
 	return nil
+}
+
+// dropped returns "name: reason" for every tool the server listed that
+// the SDK client left out of the result (it excludes tools whose
+// x-mcp-header annotations it rejects, logging why).
+func (c *conn) dropped(drops *dropRecorder) []string {
+	kept := map[string]bool{}
+	for _, t := range c.listed {
+		kept[t.Name] = true
+	}
+	reasons := drops.state.take()
+	var out []string
+	note := func(name string) {
+		if kept[name] {
+			return
+		}
+		kept[name] = true // once per name
+		reason, ok := reasons[name]
+		if !ok {
+			reason = "left out by the MCP SDK client while listing"
+		}
+		out = append(out, name+": dropped by the MCP SDK client: "+reason)
+	}
+	for _, name := range c.store.names() {
+		note(name)
+	}
+	rest := make([]string, 0, len(reasons))
+	for name := range reasons {
+		rest = append(rest, name)
+	}
+	sort.Strings(rest)
+	for _, name := range rest {
+		note(name)
+	}
+	return out
+}
+
+// dropRecorder is the SDK client's slog.Handler. It notes the reason of
+// every "excluding tool from tools/list" record (attributes "tool" and
+// "error") and passes all records on to next (nil: none).
+type dropRecorder struct {
+	next  slog.Handler
+	state *dropState
+}
+
+type dropState struct {
+	mu      sync.Mutex
+	reasons map[string]string // tool name -> why the client excluded it
+}
+
+func (d *dropState) take() map[string]string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return maps.Clone(d.reasons)
+}
+
+func (h *dropRecorder) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelError || (h.next != nil && h.next.Enabled(ctx, l))
+}
+
+func (h *dropRecorder) Handle(ctx context.Context, r slog.Record) error {
+	if r.Message == "excluding tool from tools/list" {
+		var tool, reason string
+		r.Attrs(func(a slog.Attr) bool {
+			switch a.Key {
+			case "tool":
+				tool = a.Value.String()
+			case "error":
+				reason = a.Value.String()
+			}
+			return true
+		})
+		if tool != "" {
+			h.state.mu.Lock()
+			h.state.reasons[tool] = reason
+			h.state.mu.Unlock()
+		}
+	}
+	if h.next != nil && h.next.Enabled(ctx, r.Level) {
+		return h.next.Handle(ctx, r)
+	}
+	return nil
+}
+
+func (h *dropRecorder) WithAttrs(attrs []slog.Attr) slog.Handler {
+	out := *h
+	if h.next != nil {
+		out.next = h.next.WithAttrs(attrs)
+	}
+	return &out
+}
+
+func (h *dropRecorder) WithGroup(name string) slog.Handler {
+	out := *h
+	if h.next != nil {
+		out.next = h.next.WithGroup(name)
+	}
+	return &out
 }
 
 // reason formats a failure with the tail of the process's stderr.
@@ -484,8 +632,9 @@ func (h *toolHandler) Call(ctx context.Context, args json.RawMessage) toolnexus.
 		if ctx.Err() != nil {
 			err = ctx.Err()
 		}
+		out := callErrorText(server, h.tool, err)
 		err = fmt.Errorf("MCP server %q: tool %q: %w", server, h.tool, err)
-		return toolnexus.Result{Output: err.Error(), IsError: true, Err: err, Metadata: meta}
+		return toolnexus.Result{Output: out, IsError: true, Err: err, Metadata: meta}
 	}
 	text := contentText(res.Content)
 	if res.IsError {
@@ -502,6 +651,35 @@ func (h *toolHandler) Call(ctx context.Context, args json.RawMessage) toolnexus.
 		}
 	}
 	return toolnexus.Result{Output: text, Metadata: meta}
+}
+
+// callErrorText is the model-facing text for a tools/call that failed
+// without a result: short, and free of Go type names (the SDK's decoding
+// errors name Go struct types; those stay in Result.Err).
+func callErrorText(server, tool string, err error) string {
+	var wire *jsonrpc.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
+		return fmt.Sprintf("MCP server %q: tool %q: %v", server, tool, err)
+	case errors.As(err, &wire):
+		return fmt.Sprintf("MCP server %q: tool %q: %s", server, tool, wire.Message)
+	case errors.Is(err, mcpsdk.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Sprintf("MCP server %q: connection closed", server)
+	case isDecodeError(err):
+		return fmt.Sprintf("MCP server %q sent an invalid tools/call result", server)
+	default:
+		return fmt.Sprintf("MCP server %q: calling tool %q failed", server, tool)
+	}
+}
+
+// isDecodeError reports whether err comes from decoding a result.
+func isDecodeError(err error) bool {
+	var (
+		typeErr   *json.UnmarshalTypeError
+		syntaxErr *json.SyntaxError
+	)
+	return errors.As(err, &typeErr) || errors.As(err, &syntaxErr) || strings.Contains(err.Error(), "json: ") ||
+		strings.Contains(err.Error(), "content type")
 }
 
 func (c *conn) liveSession() *mcpsdk.ClientSession {
@@ -603,6 +781,7 @@ func (s *Servers) Close() error {
 			}
 		}
 		s.mu.Unlock()
+		s.watchers.Wait()
 	})
 	return errors.Join(errs...)
 }

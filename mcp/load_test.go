@@ -4,16 +4,22 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolnexus/toolnexus"
@@ -341,4 +347,113 @@ func TestLoadFile(t *testing.T) {
 	if err == nil || !regexp.MustCompile(`testdata/bad-command.json: .*server "x": "command" must be a string or an array of strings`).MatchString(err.Error()) {
 		t.Errorf("LoadFile(bad) error = %v", err)
 	}
+}
+
+// "mcptest raw" misbehaves: it lists a tool the SDK client drops, answers
+// one call with an invalid result and crashes during another.
+func TestLoadMisbehavingServer(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cfg, err := ParseConfig([]byte(`{"servers":{"x":{"command":[` + strconv.Quote(mcptestBin) + `,"raw"]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logBuf syncBuffer
+	servers := Load(ctx, cfg, &LoadOptions{Logger: slog.New(slog.NewTextHandler(&logBuf, nil))})
+	defer servers.Close()
+
+	// The tool the SDK client drops while listing is reported, not lost.
+	st := statusByName(servers)["x"]
+	wantSkipped := []string{`badheader: dropped by the MCP SDK client: property "a": x-mcp-header value "X A" contains invalid character ' '`}
+	if st.State != StateConnected || !slices.Equal(st.Skipped, wantSkipped) {
+		t.Errorf("status = %+v\nwant connected, Skipped %q", st, wantSkipped)
+	}
+	if want := []string{"x_badresult", "x_exit", "x_good"}; !slices.Equal(st.Tools, want) {
+		t.Errorf("tools = %v, want %v", st.Tools, want)
+	}
+	// The caller's Logger still gets the SDK's records.
+	if !strings.Contains(logBuf.String(), `msg="excluding tool from tools/list" tool=badheader`) {
+		t.Errorf("log = %q, want the SDK's record", logBuf.String())
+	}
+
+	reg := toolnexus.NewRegistry()
+	if err := reg.Add(servers.Tools()...); err != nil {
+		t.Fatal(err)
+	}
+	if res := reg.Execute(ctx, "x_good", nil); res.Output != "ok" || res.IsError {
+		t.Errorf("x_good = %+v", res)
+	}
+	// An invalid result: short model-facing text, the Go error in Err.
+	res := reg.Execute(ctx, "x_badresult", nil)
+	if want := `MCP server "x" sent an invalid tools/call result`; res.Output != want || !res.IsError {
+		t.Errorf("x_badresult Output = %q, want %q", res.Output, want)
+	}
+	if res.Err == nil || !strings.Contains(res.Err.Error(), `MCP server "x": tool "badresult": `) || !strings.Contains(res.Err.Error(), "isError of type bool") {
+		t.Errorf("x_badresult Err = %v, want the decoding error", res.Err)
+	}
+
+	// The process dies during a call: the call fails, and Status says so.
+	res = reg.Execute(ctx, "x_exit", nil)
+	if want := `MCP server "x": connection closed`; res.Output != want || !res.IsError {
+		t.Errorf("x_exit Output = %q, want %q", res.Output, want)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for statusByName(servers)["x"].State == StateConnected && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	st = statusByName(servers)["x"]
+	if want := "connection closed: exit status 4; stderr: mcptest: crashing on purpose"; st.State != StateFailed || st.Reason != want {
+		t.Errorf("status after the crash = %s %q, want failed %q", st.State, st.Reason, want)
+	}
+	if err := servers.Err(); err == nil || err.Error() != `MCP server "x": connection closed: exit status 4; stderr: mcptest: crashing on purpose` {
+		t.Errorf("Err() = %v", err)
+	}
+	if res := reg.Execute(ctx, "x_good", nil); res.Output != `MCP server "x" is not connected` || !res.IsError {
+		t.Errorf("x_good after the crash = %+v", res)
+	}
+	if err := servers.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if st := statusByName(servers)["x"]; st.State != StateFailed {
+		t.Errorf("state after Close = %s, want failed (it crashed before)", st.State)
+	}
+}
+
+func TestCallErrorText(t *testing.T) {
+	var typeErr error = &json.UnmarshalTypeError{Value: "string", Type: reflect.TypeFor[bool](), Field: "struct { mcp.res }.isError"}
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{context.DeadlineExceeded, `MCP server "s": tool "t": context deadline exceeded`},
+		{fmt.Errorf("calling %q: %w", "tools/call", &jsonrpc.Error{Code: -32602, Message: `unknown tool "t"`}), `MCP server "s": tool "t": unknown tool "t"`},
+		{fmt.Errorf("%w: calling %q: client is closing: EOF", mcpsdk.ErrConnectionClosed, "tools/call"), `MCP server "s": connection closed`},
+		{fmt.Errorf("calling %q: %w", "tools/call", io.EOF), `MCP server "s": connection closed`},
+		{fmt.Errorf("calling %q: %w", "tools/call", typeErr), `MCP server "s" sent an invalid tools/call result`},
+		{errors.New(`calling "tools/call": invalid content type "video"`), `MCP server "s" sent an invalid tools/call result`},
+		{errors.New("sending: *net.OpError something"), `MCP server "s": calling tool "t" failed`},
+	}
+	for _, tc := range tests {
+		if got := callErrorText("s", "t", tc.err); got != tc.want {
+			t.Errorf("callErrorText(%v) = %q, want %q", tc.err, got, tc.want)
+		}
+	}
+}
+
+// syncBuffer is a strings.Builder safe for concurrent writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

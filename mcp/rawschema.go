@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 
@@ -27,6 +28,7 @@ import (
 type schemaStore struct {
 	mu      sync.Mutex
 	raw     map[string]json.RawMessage
+	listed  []string        // every tool name seen, in order
 	pending map[string]bool // HTTP: JSON text of the ids of tools/list calls in flight
 }
 
@@ -38,6 +40,14 @@ func (s *schemaStore) expect(id json.RawMessage) {
 		s.pending = map[string]bool{}
 	}
 	s.pending[string(bytes.TrimSpace(id))] = true
+}
+
+// names returns the name of every tool seen in a tools/list result, in
+// order (a name listed twice appears twice).
+func (s *schemaStore) names() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.listed)
 }
 
 func (s *schemaStore) get(name string) (json.RawMessage, bool) {
@@ -64,6 +74,7 @@ func (s *schemaStore) addResult(result json.RawMessage) {
 		s.raw = map[string]json.RawMessage{}
 	}
 	for _, t := range res.Tools {
+		s.listed = append(s.listed, t.Name)
 		if len(t.InputSchema) > 0 {
 			var buf bytes.Buffer
 			if json.Compact(&buf, t.InputSchema) == nil {

@@ -4,6 +4,7 @@
 //	mcptest serve    serve testserver.NewRegistry with mcp.Server on stdio
 //	mcptest crash    write to stderr and exit 3 before speaking MCP
 //	mcptest hang     never answer
+//	mcptest raw      a hand-written, misbehaving server (see raw.go)
 package main
 
 import (
@@ -44,8 +45,10 @@ func main() {
 		os.Exit(3)
 	case "hang":
 		time.Sleep(time.Hour)
+	case "raw":
+		raw()
 	default:
-		fmt.Fprintln(os.Stderr, "usage: mcptest sdk|serve|crash|hang")
+		fmt.Fprintln(os.Stderr, "usage: mcptest sdk|serve|crash|hang|raw")
 		os.Exit(2)
 	}
 }
