@@ -327,6 +327,14 @@ func TestLoadHTTP(t *testing.T) {
 	if got := st["legacy"].Transport; got != "sse" {
 		t.Errorf("legacy transport = %q", got)
 	}
+	// Healthy connections are still reported connected after the calls
+	// (only a connection that really ended turns failed).
+	time.Sleep(200 * time.Millisecond)
+	for name, got := range statusByName(servers) {
+		if got.State == StateConnected != (name == "remote" || name == "plainjson" || name == "legacy") {
+			t.Errorf("%s state after the calls = %s %q", name, got.State, got.Reason)
+		}
+	}
 	if err := servers.Close(); err != nil {
 		t.Errorf("Close: %v", err)
 	}
