@@ -171,7 +171,8 @@ func LoadConfig(path string) (*Config, error) {
 //
 // The top-level object must have at least one of "mcpServers", "servers"
 // and "mcp" (several are merged). A server name given twice, in one object
-// or across them, is an error, and so is a top-level key given twice. Each
+// or across them, is an error, and so is one of these three keys given
+// twice. Each
 // entry needs "command" or "url" but not both. Keys not described in
 // [ServerConfig] are ignored, so files written for other clients load.
 // Errors name the server and the field.
@@ -180,19 +181,15 @@ func ParseConfig(data []byte) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("toolnexus/mcp: config is not a JSON object: %w", err)
 	}
-	topKeys := map[string]bool{}
-	for _, m := range top {
-		if topKeys[m.key] {
-			return nil, fmt.Errorf("toolnexus/mcp: config: %q is given twice", m.key)
-		}
-		topKeys[m.key] = true
-	}
 	cfg := &Config{Servers: map[string]ServerConfig{}}
 	found := false
 	for _, key := range []string{"mcpServers", "servers", "mcp"} {
 		i := slices.IndexFunc(top, func(m member) bool { return m.key == key })
 		if i < 0 {
 			continue
+		}
+		if slices.ContainsFunc(top[i+1:], func(m member) bool { return m.key == key }) {
+			return nil, fmt.Errorf("toolnexus/mcp: config: %q is given twice", key)
 		}
 		found = true
 		entries, err := objectMembers(top[i].val)

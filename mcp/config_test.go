@@ -106,6 +106,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{`{"servers": {"b": {"url": "http://h"}, "a": {"command": "x"}, "b": {"command": "y"}}}`, `config "servers": server "b" is given twice`},
 		{`{"mcpServers": {"a": {"command": "x"}}, "mcpServers": {"b": {"command": "y"}}}`, `config: "mcpServers" is given twice`},
 		{`{"mcpServers": {"a": {"command": "x"}}} {}`, "config is not a JSON object"},
+		{`{"mcp": {}, "servers": {"a": {"command": "x"}}, "mcp": {}}`, `config: "mcp" is given twice`},
 		{`{"mcpServers": {"a": {"command": "x"}}`, "config is not a JSON object"},
 	}
 	for _, tc := range tests {
@@ -187,5 +188,13 @@ func TestParseConfigLargestTimeout(t *testing.T) {
 	}
 	if got, want := cfg.Servers["b"].Timeout, 2562047*time.Hour; got != want {
 		t.Errorf(`timeout "2562047h" = %v, want %v`, got, want)
+	}
+}
+
+// Keys ParseConfig does not read may repeat, as encoding/json allows.
+func TestParseConfigIgnoresRepeatedUnknownKeys(t *testing.T) {
+	cfg, err := ParseConfig([]byte(`{"theme": 1, "theme": 2, "mcpServers": {"a": {"command": "x"}}}`))
+	if err != nil || len(cfg.Servers) != 1 {
+		t.Errorf("ParseConfig = %v, %v; want one server", cfg, err)
 	}
 }
