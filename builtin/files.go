@@ -56,10 +56,10 @@ const readDesc = `Read a UTF-8 text file in the workspace and return its lines e
 func readTool(e *env) (toolnexus.Tool, error) {
 	return newTool(e, "read", "Read file", readDesc,
 		toolnexus.Annotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}, 0,
-		func(ctx context.Context, a readArgs) toolnexus.Result { return textResult(e.read(a)) })
+		func(ctx context.Context, a readArgs) toolnexus.Result { return textResult(e.read(ctx, a)) })
 }
 
-func (e *env) read(a readArgs) (string, error) {
+func (e *env) read(ctx context.Context, a readArgs) (string, error) {
 	rel, err := e.rel(a.Path)
 	if err != nil {
 		return "", err
@@ -69,20 +69,12 @@ func (e *env) read(a readArgs) (string, error) {
 		return "", err
 	}
 	defer root.Close()
-	// Stat before opening: opening a FIFO or a device could block.
-	fi, err := root.Stat(rel)
+	f, fi, err := openRegular(root, rel, a.Path)
 	if err != nil {
-		return "", fsErr(a.Path, err)
-	}
-	if fi.IsDir() {
-		return "", fmt.Errorf("%q is a directory; use glob to list its files", a.Path)
-	}
-	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("%q is not a regular file", a.Path)
-	}
-	f, err := root.Open(rel)
-	if err != nil {
-		return "", fsErr(a.Path, err)
+		if errors.Is(err, errIsDir) {
+			return "", fmt.Errorf("%q is a directory; use glob to list its files", a.Path)
+		}
+		return "", err
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 2*sniffBytes)
@@ -105,6 +97,13 @@ func (e *env) read(a readArgs) (string, error) {
 	shown := 0 // lines written
 	more := false
 	for {
+		// A huge offset makes this loop skip many lines: let a timeout or
+		// cancellation stop it.
+		if n%4096 == 0 {
+			if cerr := ctx.Err(); cerr != nil {
+				return "", fmt.Errorf("read stopped: %v", cerr)
+			}
+		}
 		line, err := readLine(br, lineCap)
 		if len(line) > 0 {
 			n++
@@ -198,6 +197,9 @@ func (e *env) write(a writeArgs) (string, error) {
 	if rel == "." {
 		return "", fmt.Errorf("path %q is the workspace root, not a file", a.Path)
 	}
+	if hasTrailingSlash(a.Path) {
+		return "", fmt.Errorf("path %q ends with a slash, which names a directory; give a file path", a.Path)
+	}
 	root, err := e.open()
 	if err != nil {
 		return "", err
@@ -208,16 +210,8 @@ func (e *env) write(a writeArgs) (string, error) {
 			return "", fsErr(a.Path, err)
 		}
 	}
-	if fi, err := root.Stat(rel); err == nil {
-		if fi.IsDir() {
-			return "", fmt.Errorf("%q is a directory", a.Path)
-		}
-		if !fi.Mode().IsRegular() {
-			return "", fmt.Errorf("%q is not a regular file", a.Path)
-		}
-	}
-	if err := root.WriteFile(rel, []byte(a.Content), 0o644); err != nil {
-		return "", fsErr(a.Path, err)
+	if err := replaceContent(root, rel, a.Path, []byte(a.Content), os.O_CREATE, 0o644); err != nil {
+		return "", err
 	}
 	return fmt.Sprintf("wrote %d bytes to %s", len(a.Content), display(rel)), nil
 }
@@ -275,8 +269,8 @@ func (e *env) edit(a editArgs) (string, error) {
 	} else {
 		content = strings.Replace(content, a.OldString, a.NewString, 1)
 	}
-	if err := root.WriteFile(rel, []byte(content), mode); err != nil {
-		return "", fsErr(a.Path, err)
+	if err := replaceContent(root, rel, a.Path, []byte(content), 0, mode); err != nil {
+		return "", err
 	}
 	word := "occurrences"
 	if n == 1 {
@@ -289,34 +283,129 @@ func (e *env) edit(a editArgs) (string, error) {
 // returns it with its permission bits. p is the path as the model wrote it,
 // for messages.
 func readText(root *os.Root, rel, p string) ([]byte, fs.FileMode, error) {
-	// Stat before opening: opening a FIFO or a device could block.
-	fi, err := root.Stat(rel)
+	data, mode, _, err := readTextInfo(root, rel, p)
+	return data, mode, err
+}
+
+// readTextInfo is readText that also returns the file's fstat information.
+func readTextInfo(root *os.Root, rel, p string) ([]byte, fs.FileMode, fs.FileInfo, error) {
+	f, fi, err := openRegular(root, rel, p)
 	if err != nil {
-		return nil, 0, fsErr(p, err)
-	}
-	if fi.IsDir() {
-		return nil, 0, fmt.Errorf("%q is a directory", p)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, 0, fmt.Errorf("%q is not a regular file", p)
-	}
-	f, err := root.Open(rel)
-	if err != nil {
-		return nil, 0, fsErr(p, err)
+		return nil, 0, nil, err
 	}
 	defer f.Close()
 	if fi.Size() > MaxFileBytes {
-		return nil, 0, fmt.Errorf("%q is too large (%d bytes; the limit is %d)", p, fi.Size(), MaxFileBytes)
+		return nil, 0, nil, fmt.Errorf("%q is too large (%d bytes; the limit is %d)", p, fi.Size(), MaxFileBytes)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 	if err != nil {
-		return nil, 0, fsErr(p, err)
+		return nil, 0, nil, fsErr(p, err)
 	}
 	if len(data) > MaxFileBytes {
-		return nil, 0, fmt.Errorf("%q is too large (the limit is %d bytes)", p, MaxFileBytes)
+		return nil, 0, nil, fmt.Errorf("%q is too large (the limit is %d bytes)", p, MaxFileBytes)
 	}
 	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
-		return nil, 0, binaryError(p, int64(len(data)))
+		return nil, 0, nil, binaryError(p, int64(len(data)))
 	}
-	return data, fi.Mode().Perm(), nil
+	return data, fi.Mode().Perm(), fi, nil
+}
+
+// errIsDir is the cause of the error openRegular returns for a directory.
+var errIsDir = errors.New("is a directory")
+
+// hasTrailingSlash reports whether the model wrote p with a trailing path
+// separator, which names a directory: "in.txt/" is not the file in.txt.
+func hasTrailingSlash(p string) bool {
+	return len(p) > 1 && os.IsPathSeparator(p[len(p)-1])
+}
+
+// openRegular opens rel through root for reading and returns it with its
+// fstat information, or an error when it is not a regular file. It never
+// blocks on a FIFO or a device: the open uses O_NONBLOCK (where it exists)
+// and the type check runs on the opened file, so a file swapped for a FIFO
+// after a Stat cannot hang the call. p is the path as the model wrote it.
+func openRegular(root *os.Root, rel, p string) (*os.File, fs.FileInfo, error) {
+	f, err := root.OpenFile(rel, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return nil, nil, fsErr(p, err)
+	}
+	fi, err := checkRegular(f, p)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
+}
+
+// checkRegular fstats an opened file and refuses anything but a regular
+// file (and a regular file named with a trailing slash), then clears
+// O_NONBLOCK.
+func checkRegular(f *os.File, p string) (fs.FileInfo, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fsErr(p, err)
+	}
+	if fi.IsDir() {
+		return nil, &pathError{path: p, err: errIsDir}
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%q is not a regular file", p)
+	}
+	if hasTrailingSlash(p) {
+		return nil, fmt.Errorf("%q: %q is a file, not a directory", p, strings.TrimRight(p, `/\`))
+	}
+	if err := clearNonblock(f); err != nil {
+		return nil, fsErr(p, err)
+	}
+	return fi, nil
+}
+
+// errHardLink is the cause of the refusal to change a file with more than
+// one hard link.
+var errHardLink = errors.New("has more than one hard link")
+
+// openForWrite opens rel through root for writing, without truncating it,
+// with O_NONBLOCK (never waiting on a FIFO) plus extra flags (os.O_CREATE,
+// os.O_EXCL), and checks the opened file: a regular file, with a single
+// hard link. A file with more hard links is refused because another link
+// may be outside the workspace, where os.Root cannot see it: writing
+// through this one would change that file too. (The link count is read on
+// unix only; see linkCount.) The caller truncates and writes.
+func openForWrite(root *os.Root, rel, p string, extra int, perm fs.FileMode) (*os.File, fs.FileInfo, error) {
+	f, err := root.OpenFile(rel, os.O_WRONLY|openNonblock|extra, perm)
+	if isFIFOWithoutReader(err) {
+		return nil, nil, fmt.Errorf("%q is not a regular file", p)
+	}
+	if err != nil {
+		return nil, nil, fsErr(p, err)
+	}
+	fi, err := checkRegular(f, p)
+	if err == nil && linkCount(fi) > 1 {
+		err = fmt.Errorf("refusing to change %q: it %w (%d), and another link may be outside the workspace; write a new file instead", p, errHardLink, linkCount(fi))
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
+}
+
+// replaceContent opens an existing or new regular file for writing (see
+// openForWrite), truncates it and writes data.
+func replaceContent(root *os.Root, rel, p string, data []byte, extra int, perm fs.FileMode) error {
+	f, _, err := openForWrite(root, rel, p, extra, perm)
+	if err != nil {
+		return err
+	}
+	err = f.Truncate(0)
+	if err == nil {
+		_, err = f.Write(data)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fsErr(p, err)
+	}
+	return nil
 }

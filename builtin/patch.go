@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/toolnexus/toolnexus"
@@ -28,13 +30,14 @@ const applyPatchDesc = `Apply a patch that adds, updates, moves or deletes text 
 +line to add
 *** Delete File: path/gone.txt
 *** End Patch
-Give about 3 lines of context around each change. The patch is applied completely or not at all: if any hunk does not match, no file is changed.`
+Give about 3 lines of context around each change. The patch is applied completely or not at all: if any hunk does not match, no file is changed. ` +
+	`Paths that go through a symbolic link, files with more than one hard link (for in-place updates) and two sections naming the same file are refused.`
 
 func applyPatchTool(e *env) (toolnexus.Tool, error) {
 	return newTool(e, "apply_patch", "Apply patch", applyPatchDesc,
 		toolnexus.Annotations{DestructiveHint: new(true), OpenWorldHint: new(false)}, 0,
 		func(ctx context.Context, a applyPatchArgs) toolnexus.Result {
-			return textResult(e.applyPatch(a.PatchText))
+			return textResult(e.applyPatch(ctx, a.PatchText))
 		})
 }
 
@@ -199,6 +202,7 @@ type plannedWrite struct {
 	kind    opKind
 	rel     string // file to write or delete
 	from    string // Update with Move: the file to remove after writing rel
+	path    string // rel as the model wrote it, for messages
 	data    []byte
 	mode    fs.FileMode
 	display string
@@ -207,7 +211,12 @@ type plannedWrite struct {
 // applyPatch checks every section of the patch against the current files,
 // then writes. Nothing is written unless every section applies; if a write
 // fails part way, the files already changed are restored.
-func (e *env) applyPatch(text string) (string, error) {
+//
+// Symbolic links: no path of a patch may go through one (the file itself
+// or any directory on the way), so every path names its real location in
+// the workspace and two sections cannot reach the same file under
+// different names; existing files are also compared with os.SameFile.
+func (e *env) applyPatch(ctx context.Context, text string) (string, error) {
 	ops, err := parsePatch(text)
 	if err != nil {
 		return "", fmt.Errorf("invalid patch: %w", err)
@@ -227,15 +236,39 @@ func (e *env) applyPatch(text string) (string, error) {
 		if rel == "." {
 			return "", fmt.Errorf("path %q is the workspace root, not a file", p)
 		}
+		if hasTrailingSlash(p) {
+			return "", fmt.Errorf("path %q ends with a slash, which names a directory; give a file path", p)
+		}
+		if err := noLinks(root, rel, p); err != nil {
+			return "", err
+		}
 		if prev, dup := seen[rel]; dup {
 			return "", fmt.Errorf("%q is changed twice in the patch (lines %d and %d); combine the changes", p, prev, line)
 		}
 		seen[rel] = line
 		return rel, nil
 	}
+	type existing struct {
+		fi   fs.FileInfo
+		path string
+		line int
+	}
+	var olds []existing
+	sameAs := func(fi fs.FileInfo, p string, line int) error {
+		for _, o := range olds {
+			if os.SameFile(o.fi, fi) {
+				return fmt.Errorf("%q (line %d) and %q (line %d) are the same file; change it once", o.path, o.line, p, line)
+			}
+		}
+		olds = append(olds, existing{fi, p, line})
+		return nil
+	}
 
 	var plan []plannedWrite
 	for _, op := range ops {
+		if err := ctx.Err(); err != nil {
+			return "", fmt.Errorf("apply_patch stopped: %v; no file was changed", err)
+		}
 		rel, err := claim(op.path, op.line)
 		if err != nil {
 			return "", err
@@ -246,26 +279,33 @@ func (e *env) applyPatch(text string) (string, error) {
 				return "", err
 			}
 			data := strings.Join(op.lines, "\n") + "\n"
-			plan = append(plan, plannedWrite{kind: opAdd, rel: rel, data: []byte(data), mode: 0o644, display: display(rel)})
+			plan = append(plan, plannedWrite{kind: opAdd, rel: rel, path: op.path, data: []byte(data), mode: 0o644, display: display(rel)})
 		case opDelete:
-			fi, err := root.Stat(rel)
+			f, fi, err := openRegular(root, rel, op.path)
 			if err != nil {
-				return "", fsErr(op.path, err)
+				return "", err
 			}
-			if !fi.Mode().IsRegular() {
-				return "", fmt.Errorf("cannot delete %q: not a regular file", op.path)
+			f.Close()
+			if err := sameAs(fi, op.path, op.line); err != nil {
+				return "", err
 			}
-			plan = append(plan, plannedWrite{kind: opDelete, rel: rel, display: display(rel)})
+			plan = append(plan, plannedWrite{kind: opDelete, rel: rel, path: op.path, display: display(rel)})
 		case opUpdate:
-			data, mode, err := readText(root, rel, op.path)
+			data, mode, fi, err := readTextInfo(root, rel, op.path)
 			if err != nil {
 				return "", err
 			}
-			out, err := applyChunks(string(data), op)
+			if err := sameAs(fi, op.path, op.line); err != nil {
+				return "", err
+			}
+			if op.moveTo == "" && linkCount(fi) > 1 {
+				return "", fmt.Errorf("refusing to change %q: it %w (%d), and another link may be outside the workspace; write a new file instead", op.path, errHardLink, linkCount(fi))
+			}
+			out, err := applyChunks(ctx, string(data), op)
 			if err != nil {
 				return "", err
 			}
-			w := plannedWrite{kind: opUpdate, rel: rel, data: []byte(out), mode: mode, display: display(rel)}
+			w := plannedWrite{kind: opUpdate, rel: rel, path: op.path, data: []byte(out), mode: mode, display: display(rel)}
 			if op.moveTo != "" {
 				dst, err := claim(op.moveTo, op.line)
 				if err != nil {
@@ -274,7 +314,7 @@ func (e *env) applyPatch(text string) (string, error) {
 				if err := checkNew(root, dst, op.moveTo); err != nil {
 					return "", err
 				}
-				w.from, w.rel, w.display = rel, dst, display(dst)
+				w.from, w.rel, w.path, w.display = rel, dst, op.moveTo, display(dst)
 			}
 			plan = append(plan, w)
 		}
@@ -288,6 +328,35 @@ func (e *env) applyPatch(text string) (string, error) {
 		fmt.Fprintf(&b, "\n%c %s", w.kind, w.display)
 	}
 	return b.String(), nil
+}
+
+// errSymlink is the cause of the refusal of a patch path that goes through
+// a symbolic link.
+var errSymlink = errors.New("apply_patch does not follow symbolic links")
+
+// noLinks checks that no existing component of rel (directories on the
+// way and the file itself) is a symbolic link.
+func noLinks(root *os.Root, rel, p string) error {
+	parts := strings.Split(rel, string(filepath.Separator))
+	for i := range parts {
+		prefix := filepath.Join(parts[:i+1]...)
+		fi, err := root.Lstat(prefix)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return fsErr(p, err)
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			if _, err := root.Stat(prefix); err != nil {
+				if ferr := fsErr(p, err); errors.Is(ferr, errLinkOut) {
+					return ferr
+				}
+			}
+			return fmt.Errorf("%q: %q is a symbolic link and %w; name the file by its real path", p, display(prefix), errSymlink)
+		}
+	}
+	return nil
 }
 
 // checkNew checks that rel does not exist yet and that creating it would
@@ -316,79 +385,106 @@ func checkNew(root *os.Root, rel, p string) error {
 }
 
 // commit carries out the plan; on the first failure it undoes what it did.
+// An undo is registered only for a step that changed something, and only
+// with content that was read successfully: rollback puts back exactly the
+// bytes and permission bits that were there (the patch paths contain no
+// symbolic links, see noLinks). New files are created with O_EXCL, so a
+// file that appeared since the check is never overwritten (or removed by
+// rollback).
 func commit(root *os.Root, plan []plannedWrite) error {
-	type undo func()
-	var undos []undo
-	rollback := func() {
+	var undos []func()
+	fail := func(format string, w plannedWrite, err error) error {
 		for i := len(undos) - 1; i >= 0; i-- {
 			undos[i]()
+		}
+		return fmt.Errorf(format+": %v; no file was changed", w.display, plainErr(err))
+	}
+	create := func(w plannedWrite) error {
+		created, err := mkdirs(root, filepath.Dir(w.rel))
+		if len(created) > 0 {
+			undos = append(undos, func() { removeDirs(root, created) })
+		}
+		if err != nil {
+			return err
+		}
+		f, err := root.OpenFile(w.rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL|openNonblock, w.mode)
+		if err != nil {
+			return err
+		}
+		rel := w.rel
+		undos = append(undos, func() { _ = root.Remove(rel) })
+		_, err = f.Write(w.data)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}
+	restore := func(rel string, old []byte, mode fs.FileMode) func() {
+		return func() {
+			f, err := root.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|openNonblock, mode)
+			if err != nil {
+				return
+			}
+			_, _ = f.Write(old)
+			_ = f.Close()
+			_ = root.Chmod(rel, mode)
 		}
 	}
 	for _, w := range plan {
 		switch w.kind {
 		case opAdd:
-			created, err := mkdirs(root, filepath.Dir(w.rel))
-			if err == nil {
-				err = root.WriteFile(w.rel, w.data, w.mode)
-			}
-			rel := w.rel
-			undos = append(undos, func() { _ = root.Remove(rel); removeDirs(root, created) })
-			if err != nil {
-				rollback()
-				return fmt.Errorf("could not create %s: %v; no file was changed", w.display, plainErr(err))
+			if err := create(w); err != nil {
+				return fail("could not create %s", w, err)
 			}
 		case opDelete:
-			old, err := root.ReadFile(w.rel)
-			fi, serr := root.Stat(w.rel)
-			if err == nil && serr == nil {
+			old, mode, err := readBack(root, w.rel, w.path)
+			if err == nil {
 				err = root.Remove(w.rel)
 			}
-			if err == nil {
-				rel, mode := w.rel, fi.Mode().Perm()
-				undos = append(undos, func() { _ = root.WriteFile(rel, old, mode) })
-			}
 			if err != nil {
-				rollback()
-				return fmt.Errorf("could not delete %s: %v; no file was changed", w.display, plainErr(err))
+				return fail("could not delete %s", w, err)
 			}
+			undos = append(undos, restore(w.rel, old, mode))
 		case opUpdate:
 			if w.from == "" {
-				old, err := root.ReadFile(w.rel)
-				if err == nil {
-					err = root.WriteFile(w.rel, w.data, w.mode)
-				}
-				rel, mode := w.rel, w.mode
-				undos = append(undos, func() { _ = root.WriteFile(rel, old, mode) })
+				old, mode, err := readBack(root, w.rel, w.path)
 				if err != nil {
-					rollback()
-					return fmt.Errorf("could not write %s: %v; no file was changed", w.display, plainErr(err))
+					return fail("could not write %s", w, err)
+				}
+				undos = append(undos, restore(w.rel, old, mode))
+				if err := replaceContent(root, w.rel, w.path, w.data, 0, 0); err != nil {
+					return fail("could not write %s", w, err)
 				}
 				continue
 			}
-			old, err := root.ReadFile(w.from)
-			var created []string
+			old, mode, err := readBack(root, w.from, w.from)
 			if err == nil {
-				created, err = mkdirs(root, filepath.Dir(w.rel))
-			}
-			if err == nil {
-				err = root.WriteFile(w.rel, w.data, w.mode)
+				err = create(w)
 			}
 			if err == nil {
 				err = root.Remove(w.from)
 			}
-			from, rel, mode := w.from, w.rel, w.mode
-			undos = append(undos, func() {
-				_ = root.WriteFile(from, old, mode)
-				_ = root.Remove(rel)
-				removeDirs(root, created)
-			})
 			if err != nil {
-				rollback()
-				return fmt.Errorf("could not move to %s: %v; no file was changed", w.display, plainErr(err))
+				return fail("could not move to %s", w, err)
 			}
+			undos = append(undos, restore(w.from, old, mode))
 		}
 	}
 	return nil
+}
+
+// readBack reads a file's current bytes and permission bits for an undo.
+func readBack(root *os.Root, rel, p string) ([]byte, fs.FileMode, error) {
+	f, fi, err := openRegular(root, rel, p)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, 0, err
+	}
+	return data, fi.Mode().Perm(), nil
 }
 
 // mkdirs creates dir and its missing parents and returns the directories it
@@ -414,26 +510,30 @@ func removeDirs(root *os.Root, dirs []string) {
 }
 
 // applyChunks applies the hunks of an Update section to a file's content.
-// Line endings (LF or CRLF) and the presence of a final newline are kept.
-func applyChunks(content string, op patchOp) (string, error) {
-	crlf := strings.Contains(content, "\r\n")
-	if crlf {
-		content = strings.ReplaceAll(content, "\r\n", "\n")
+// Each line keeps its own ending (LF or CRLF); added lines get the
+// file's usual ending (CRLF when most lines end with CRLF, else LF); the
+// presence of a final newline is kept.
+func applyChunks(ctx context.Context, content string, op patchOp) (string, error) {
+	lines, ends := splitLines(content)
+	nl := "\n"
+	if crlf, lf := countEnds(ends); crlf > lf {
+		nl = "\r\n"
 	}
 	finalNL := content == "" || strings.HasSuffix(content, "\n")
-	lines := strings.Split(strings.TrimSuffix(content, "\n"), "\n")
-	if content == "" {
-		lines = nil
-	}
+	m := newMatcher(ctx, lines)
 	type repl struct {
 		at, n int
 		new   []string
+		ends  []string
 	}
 	var repls []repl
 	cursor := 0
 	for k, c := range op.chunks {
 		if c.anchor != "" {
-			idx := seek(lines, []string{c.anchor}, cursor, false)
+			idx, err := m.seek([]string{c.anchor}, cursor, false)
+			if err != nil {
+				return "", err
+			}
 			if idx < 0 {
 				return "", fmt.Errorf("hunk %d of %q (line %d of the patch) does not apply: the line %q after @@ was not found; no file was changed",
 					k+1, op.path, c.line, c.anchor)
@@ -445,73 +545,218 @@ func applyChunks(content string, op patchOp) (string, error) {
 			if c.anchor != "" {
 				at = cursor
 			}
-			repls = append(repls, repl{at: at, new: c.new})
+			r := repl{at: at, new: c.new, ends: make([]string, len(c.new))}
+			for j := range r.ends {
+				r.ends[j] = nl
+			}
+			repls = append(repls, r)
 			cursor = at
 			continue
 		}
-		idx := seek(lines, c.old, cursor, c.eof)
+		idx, err := m.seek(c.old, cursor, c.eof)
+		if err != nil {
+			return "", err
+		}
 		if idx < 0 {
 			return "", fmt.Errorf("hunk %d of %q (line %d of the patch) does not apply: these lines were not found in the file:\n%s\nno file was changed; read the file and make the context and - lines match it exactly",
 				k+1, op.path, c.line, strings.Join(c.old, "\n"))
 		}
-		// Context lines keep the file's own text (the match may have
-		// ignored whitespace differences).
-		r := repl{at: idx, n: len(c.old), new: make([]string, len(c.new))}
+		// Context lines keep the file's own text and ending (the match may
+		// have ignored whitespace differences).
+		r := repl{at: idx, n: len(c.old), new: make([]string, len(c.new)), ends: make([]string, len(c.new))}
 		for j, line := range c.new {
+			end := nl
 			if c.src[j] >= 0 {
-				line = lines[idx+c.src[j]]
+				line, end = lines[idx+c.src[j]], ends[idx+c.src[j]]
 			}
-			r.new[j] = line
+			r.new[j], r.ends[j] = line, end
 		}
 		repls = append(repls, r)
 		cursor = idx + len(c.old)
 	}
-	for i := len(repls) - 1; i >= 0; i-- {
-		r := repls[i]
-		lines = append(lines[:r.at], append(append([]string(nil), r.new...), lines[r.at+r.n:]...)...)
+	var b strings.Builder
+	b.Grow(len(content) + 64)
+	var outLines, outEnds []string
+	prev := 0
+	for _, r := range repls {
+		outLines = append(append(outLines, lines[prev:r.at]...), r.new...)
+		outEnds = append(append(outEnds, ends[prev:r.at]...), r.ends...)
+		prev = r.at + r.n
 	}
-	out := strings.Join(lines, "\n")
-	if finalNL && len(lines) > 0 {
-		out += "\n"
+	outLines = append(outLines, lines[prev:]...)
+	outEnds = append(outEnds, ends[prev:]...)
+	for i, line := range outLines {
+		end := outEnds[i]
+		last := i == len(outLines)-1
+		switch {
+		case last && !finalNL:
+			end = ""
+		case end == "":
+			// The old last line without a newline is no longer last, or
+			// the file ended with a newline.
+			end = nl
+		}
+		b.WriteString(line)
+		b.WriteString(end)
 	}
-	if crlf {
-		out = strings.ReplaceAll(out, "\n", "\r\n")
-	}
-	return out, nil
+	return b.String(), nil
 }
 
-// seek finds pattern in lines at or after start and returns its index, or
-// -1. It tries an exact match first, then one ignoring trailing
-// whitespace, then one ignoring surrounding whitespace. With eof it first
-// tries the position that ends at the last line.
-func seek(lines, pattern []string, start int, eof bool) int {
-	if len(pattern) > len(lines) {
-		return -1
+// splitLines splits content into lines without their endings and the
+// endings ("\n", "\r\n", or "" for a last line without a newline).
+func splitLines(content string) (lines, ends []string) {
+	for content != "" {
+		i := strings.IndexByte(content, '\n')
+		if i < 0 {
+			lines, ends = append(lines, content), append(ends, "")
+			break
+		}
+		line, end := content[:i], "\n"
+		if strings.HasSuffix(line, "\r") {
+			line, end = line[:len(line)-1], "\r\n"
+		}
+		lines, ends = append(lines, line), append(ends, end)
+		content = content[i+1:]
 	}
-	norms := []func(string) string{
-		func(s string) string { return s },
-		func(s string) string { return strings.TrimRight(s, " \t") },
-		strings.TrimSpace,
+	return lines, ends
+}
+
+// countEnds counts the CRLF and the LF line endings.
+func countEnds(ends []string) (crlf, lf int) {
+	for _, e := range ends {
+		switch e {
+		case "\r\n":
+			crlf++
+		case "\n":
+			lf++
+		}
 	}
-	for _, norm := range norms {
-		match := func(at int) bool {
-			for j, p := range pattern {
-				if norm(lines[at+j]) != norm(p) {
-					return false
-				}
+	return crlf, lf
+}
+
+// matcher finds runs of lines in a file. Each comparison mode (exact,
+// ignoring trailing whitespace, ignoring surrounding whitespace) maps every
+// line to a small integer, computed once per mode and file, and a search is
+// Knuth-Morris-Pratt over those integers: O(len(file)+len(pattern)) per
+// mode, whatever the content (no start position × pattern line blow-up).
+// The context is checked every few thousand lines.
+type matcher struct {
+	ctx   context.Context
+	lines []string
+	ids   [3][]int32          // per mode: the id of each line, built lazily
+	dict  [3]map[string]int32 // per mode: normalized text -> id
+}
+
+var norms = [3]func(string) string{
+	func(s string) string { return s },
+	func(s string) string { return strings.TrimRight(s, " \t") },
+	strings.TrimSpace,
+}
+
+// ctxEvery is how many lines a loop handles between context checks.
+const ctxEvery = 1 << 12
+
+func newMatcher(ctx context.Context, lines []string) *matcher {
+	return &matcher{ctx: ctx, lines: lines}
+}
+
+func (m *matcher) stopped() error {
+	if err := m.ctx.Err(); err != nil {
+		return fmt.Errorf("apply_patch stopped: %v; no file was changed", err)
+	}
+	return nil
+}
+
+func (m *matcher) mode(k int) ([]int32, map[string]int32, error) {
+	if m.ids[k] != nil || len(m.lines) == 0 {
+		return m.ids[k], m.dict[k], nil
+	}
+	dict := map[string]int32{}
+	ids := make([]int32, len(m.lines))
+	for i, l := range m.lines {
+		if i%ctxEvery == 0 {
+			if err := m.stopped(); err != nil {
+				return nil, nil, err
 			}
-			return true
+		}
+		n := norms[k](l)
+		id, ok := dict[n]
+		if !ok {
+			id = int32(len(dict))
+			dict[n] = id
+		}
+		ids[i] = id
+	}
+	m.ids[k], m.dict[k] = ids, dict
+	return ids, dict, nil
+}
+
+// seek finds pattern in the lines at or after start and returns its index,
+// or -1. It searches the whole file exactly first, then ignoring trailing
+// whitespace, then ignoring surrounding whitespace. With eof each mode
+// first tries the position that ends at the last line. The error is the
+// context's.
+func (m *matcher) seek(pattern []string, start int, eof bool) (int, error) {
+	if len(pattern) > len(m.lines)-start || len(pattern) == 0 {
+		return -1, nil
+	}
+	pat := make([]int32, len(pattern))
+modes:
+	for k := range norms {
+		ids, dict, err := m.mode(k)
+		if err != nil {
+			return -1, err
+		}
+		for j, p := range pattern {
+			id, ok := dict[norms[k](p)]
+			if !ok {
+				continue modes // a line no line of the file matches
+			}
+			pat[j] = id
 		}
 		if eof {
-			if at := len(lines) - len(pattern); at >= start && match(at) {
-				return at
+			if at := len(ids) - len(pat); at >= start && slices.Equal(ids[at:], pat) {
+				return at, nil
 			}
 		}
-		for at := start; at+len(pattern) <= len(lines); at++ {
-			if match(at) {
-				return at
-			}
+		at, err := m.kmp(ids[start:], pat)
+		if err != nil {
+			return -1, err
+		}
+		if at >= 0 {
+			return start + at, nil
 		}
 	}
-	return -1
+	return -1, nil
+}
+
+// kmp returns the first index of pat in text, or -1.
+func (m *matcher) kmp(text, pat []int32) (int, error) {
+	fail := make([]int, len(pat))
+	for i, k := 1, 0; i < len(pat); i++ {
+		for k > 0 && pat[i] != pat[k] {
+			k = fail[k-1]
+		}
+		if pat[i] == pat[k] {
+			k++
+		}
+		fail[i] = k
+	}
+	for i, k := 0, 0; i < len(text); i++ {
+		if i%ctxEvery == 0 {
+			if err := m.stopped(); err != nil {
+				return -1, err
+			}
+		}
+		for k > 0 && text[i] != pat[k] {
+			k = fail[k-1]
+		}
+		if text[i] == pat[k] {
+			k++
+		}
+		if k == len(pat) {
+			return i - len(pat) + 1, nil
+		}
+	}
+	return -1, nil
 }
