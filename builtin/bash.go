@@ -22,7 +22,9 @@ type bashArgs struct {
 
 const bashDesc = `Run one shell command and return its combined stdout and stderr. It runs in the workspace ` +
 	`root (or workdir) with the user's permissions; it is NOT sandboxed, so avoid destructive commands. ` +
-	`The command and every process it starts are killed after the timeout (default 60000 ms). ` +
+	`When the call ends (the command finishes, times out after timeout ms, default 60000, or is cancelled), ` +
+	`every process still in the command's process group is killed, so background jobs do not outlive it; ` +
+	`a process that leaves the group (setsid, daemons) is not tracked and can survive. ` +
 	`A non-zero exit status is an error that gives the exit code. Long output keeps its beginning and end. ` +
 	`Prefer read, grep, glob, edit and write for files.`
 
@@ -84,7 +86,14 @@ func (e *env) bash(ctx context.Context, a bashArgs) (string, error) {
 	cmd.WaitDelay = 2 * time.Second
 	setProcessGroup(cmd)
 	err := cmd.Run()
+	// The shell has exited (or was killed): kill whatever it left in its
+	// process group, so background jobs do not outlive the call.
+	killed := killGroup(cmd)
 	text := out.String()
+	note := ""
+	if killed {
+		note = "\n[processes the command left running in the background were killed]"
+	}
 
 	switch {
 	case ctx.Err() != nil:
@@ -92,20 +101,21 @@ func (e *env) bash(ctx context.Context, a bashArgs) (string, error) {
 	case runCtx.Err() != nil:
 		return text, fmt.Errorf("command timed out after %d ms; its process group was killed", timeout.Milliseconds())
 	case errors.Is(err, exec.ErrWaitDelay):
-		// The shell exited 0, but processes it left in the background
-		// still hold the output open.
-		return orNoOutput(text) + "\n[background processes are still running; their later output is not captured]", nil
+		// The shell exited 0, but processes it left in the background held
+		// the output open for the whole wait delay; they were killed above
+		// (unless they left the process group).
+		return orNoOutput(text) + "\n[the output was still held open 2 s after the shell exited; processes the command left in its process group were killed]", nil
 	case err != nil:
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
 			if code := ee.ExitCode(); code >= 0 {
-				return text, fmt.Errorf("command failed with exit code %d", code)
+				return text + note, fmt.Errorf("command failed with exit code %d", code)
 			}
 			return text, fmt.Errorf("command was terminated (%s)", ee.String())
 		}
 		return text, fmt.Errorf("command could not be started: %v", plainErr(err))
 	}
-	return orNoOutput(text), nil
+	return orNoOutput(text) + note, nil
 }
 
 func orNoOutput(s string) string {

@@ -3,7 +3,9 @@
 package builtin_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -139,4 +141,53 @@ func TestFIFO(t *testing.T) {
 	wantEqual(t, "write", f.fail("write", map[string]any{"path": "pipe", "content": "x"}), `"pipe" is not a regular file`)
 	wantEqual(t, "grep", f.ok("grep", map[string]any{"pattern": "needle"}), "a.txt:1:needle")
 	wantEqual(t, "grep file", f.ok("grep", map[string]any{"pattern": "needle", "path": "pipe"}), "no matches")
+}
+
+// processGone reports, within a few seconds, whether pid no longer runs
+// (gone, or a zombie waiting for its new parent to reap it).
+func processGone(pid int) bool {
+	for range 100 {
+		if err := syscall.Kill(pid, 0); err != nil {
+			return true
+		}
+		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
+			if f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:])); len(f) > 0 && f[0] == "Z" {
+				return true
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return false
+}
+
+// Background processes do not outlive the call: whatever is left in the
+// command's process group is killed when the shell exits, whether the
+// background job holds the output open or not.
+func TestBashKillsBackgroundAfterExit(t *testing.T) {
+	f := newFixture(t, builtin.Options{Shell: "/bin/sh"})
+	// Output redirected: the call returns at once.
+	out := f.ok("bash", map[string]any{"command": "sleep 1115 >/dev/null 2>&1 & echo $!"})
+	lines := strings.Split(out, "\n")
+	pid, err := strconv.Atoi(lines[0])
+	if err != nil {
+		t.Fatalf("output %q", out)
+	}
+	wantEqual(t, "output", out, lines[0]+"\n\n[processes the command left running in the background were killed]")
+	if !processGone(pid) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("background sleep %d survived the call", pid)
+	}
+	// Output held open: the call waits 2 s, then kills.
+	out = f.ok("bash", map[string]any{"command": "sleep 1115 & echo $!"})
+	lines = strings.Split(out, "\n")
+	if pid, err = strconv.Atoi(lines[0]); err != nil {
+		t.Fatalf("output %q", out)
+	}
+	wantContains(t, out, "processes the command left in its process group were killed]")
+	if !processGone(pid) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("background sleep %d survived the call", pid)
+	}
+	// Nothing left behind: no note.
+	wantEqual(t, "plain", f.ok("bash", map[string]any{"command": "echo hi"}), "hi\n")
 }

@@ -17,3 +17,15 @@ func setProcessGroup(cmd *exec.Cmd) {
 		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
 }
+
+// killGroup kills what is left of the process group of a command whose
+// shell has exited, and reports whether any process was still in it. The
+// group id is the shell's pid; while any member lives the kernel does not
+// reuse it, so the signal reaches only processes the command started (and
+// that stayed in its group).
+func killGroup(cmd *exec.Cmd) bool {
+	if cmd.Process == nil {
+		return false
+	}
+	return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) == nil
+}

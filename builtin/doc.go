@@ -29,9 +29,14 @@
 // bash runs whatever command the model writes, with the permissions of the
 // process, and can read, change or delete anything that process can reach:
 // no path check can confine a shell. It only starts in the workspace. What
-// it does enforce: the command runs in its own process group, and the whole
-// group is killed on timeout (default 60 s, at most 10 min) or
-// cancellation; the output is capped, keeping the head and tail. If the
+// it does enforce: the command runs in its own process group (on unix), and
+// the whole group is killed on timeout (default 60 s, at most 10 min), on
+// cancellation, and whenever the shell exits (at once, or after waiting 2 s
+// for background processes that hold the output open), so background jobs
+// do not outlive the call. A process that leaves the group (setsid, a
+// daemon that double-forks into a new session) is not tracked and can
+// survive; on platforms without process groups only the shell is killed.
+// The output is capped, keeping the head and tail. If the
 // model must not run arbitrary commands, leave bash out (toolkit can switch
 // it off) or replace it with a sandboxed tool of the same name.
 //
