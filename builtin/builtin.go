@@ -202,16 +202,29 @@ func finish(r toolnexus.Result, max int) toolnexus.Result {
 
 // capText keeps the head and the tail of s when it is longer than max
 // bytes, cutting at rune boundaries, with a line between them that says how
-// many bytes were cut.
+// many bytes were cut. The result, note included, is at most max bytes
+// (max is at least MinOutputBytes, far more than the note).
 func capText(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
-	half := max / 2
-	head := s[:runeStart(s, half)]
-	tail := s[runeStart(s, len(s)-half):]
-	cut := len(s) - len(head) - len(tail)
-	return fmt.Sprintf("%s\n\n[... %d bytes truncated ...]\n\n%s", head, cut, tail)
+	// The note is sized for the largest count it could carry, len(s).
+	room := max - len(truncNote(len(s)))
+	if room < 2 {
+		return s[:runeStart(s, max)]
+	}
+	head := s[:runeStart(s, room/2)]
+	i := len(s) - (room - room/2)
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++ // start the tail at the next rune, keeping it within room
+	}
+	tail := s[i:]
+	return head + truncNote(len(s)-len(head)-len(tail)) + tail
+}
+
+// truncNote is the line capText puts between the head and the tail.
+func truncNote(cut int) string {
+	return fmt.Sprintf("\n\n[... %d bytes truncated ...]\n\n", cut)
 }
 
 // runeStart returns the largest i <= n that starts a rune in s.

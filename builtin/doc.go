@@ -10,7 +10,7 @@
 //	grep         pattern, path?, include?, limit?                        file:line:text matches of a regexp
 //	question     questions[{question, header?, options?, multiple?}]     ask the human (a pending request)
 //	read         path, offset? (1-based line), limit? (lines)            read a text file or a window of it
-//	todowrite    todos[{id, text, completed}]                            replace the todo list, return it
+//	todowrite    todos[{id, text, completed?}]                           replace the todo list, return it
 //	webfetch     url, format? (text|markdown|html), timeout? (s)         HTTP GET, HTML as Markdown or text
 //	write        path, content                                           create or overwrite a file
 //
@@ -65,9 +65,17 @@
 // # Outputs
 //
 // Every Output is valid UTF-8 (invalid bytes become U+FFFD) and at most
-// [Options.MaxOutputBytes] long; a longer one keeps its head and tail and
-// says how many bytes were cut. read, grep and glob stop early instead and
-// say how to get the rest. Files that are not UTF-8 text (a NUL byte or
+// [Options.MaxOutputBytes] long, notes included; a longer one keeps its
+// head and tail and says how many bytes were cut. read, grep and glob stop
+// before the cap instead, showing only whole lines and matches, and say how
+// to get the rest.
+//
+// Every output line is unambiguous: grep and glob write a file name that
+// contains a control character (a newline, say) or invalid UTF-8, or starts
+// with a double quote, as a Go-quoted string ([strconv.Quote]), and grep
+// quotes names containing a colon too (its lines are file:line:text).
+// todowrite shows control characters in item ids and texts as spaces, and
+// question does the same in the prompt it puts in the pending request. Files that are not UTF-8 text (a NUL byte or
 // invalid UTF-8 in the first 8 KiB) are reported as binary. Nothing in this
 // package logs commands, file contents or fetched bodies.
 //

@@ -3,6 +3,8 @@ package builtin
 import (
 	"fmt"
 	"net/netip"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -60,20 +62,44 @@ func TestCapText(t *testing.T) {
 		t.Errorf("short: %q", got)
 	}
 	s := strings.Repeat("ab", 50) // 100 bytes
-	got := capText(s, 20)
-	want := s[:10] + "\n\n[... 80 bytes truncated ...]\n\n" + s[90:]
+	got := capText(s, 60)
+	// The note is sized for a 3-digit count: 33 bytes, leaving 27: head 13, tail 14.
+	want := s[:13] + "\n\n[... 73 bytes truncated ...]\n\n" + s[86:]
 	if got != want {
 		t.Errorf("capText = %q, want %q", got, want)
 	}
-	// Cuts fall on rune boundaries.
-	u := strings.Repeat("é", 50) // 100 bytes, 2 per rune
-	got = capText(u, 21)
-	if !utf8.ValidString(got) {
-		t.Errorf("capText cut a rune: %q", got)
+	// The result never passes the cap, note included (it used to be 1058
+	// bytes for a cap of 1024), and the count is exact.
+	for _, max := range []int{MinOutputBytes, 1024, 1025, 4096} {
+		for _, n := range []int{max + 1, max + 7, 3 * max, 100000, 12345678} {
+			in := strings.Repeat("x", n)
+			got := capText(in, max)
+			if len(got) > max {
+				t.Errorf("capText(%d bytes, %d) is %d bytes", n, max, len(got))
+			}
+			m := regexp.MustCompile(`\n\n\[\.\.\. (\d+) bytes truncated \.\.\.\]\n\n`).FindStringSubmatch(got)
+			if m == nil {
+				t.Fatalf("no note in capText(%d bytes, %d)", n, max)
+			}
+			cut, _ := strconv.Atoi(m[1])
+			if kept := len(got) - len(m[0]); kept+cut != n {
+				t.Errorf("capText(%d bytes, %d): kept %d + cut %d != %d", n, max, kept, cut, n)
+			}
+			if len(got) < max-8 {
+				t.Errorf("capText(%d bytes, %d) is only %d bytes", n, max, len(got))
+			}
+		}
 	}
-	head, _, _ := strings.Cut(got, "\n\n[")
-	if head != strings.Repeat("é", 5) {
-		t.Errorf("head = %q", head)
+	// Cuts fall on rune boundaries.
+	u := strings.Repeat("é", 500) // 1000 bytes, 2 per rune
+	got = capText(u, MinOutputBytes+1)
+	if !utf8.ValidString(got) || len(got) > MinOutputBytes+1 {
+		t.Errorf("capText cut a rune or passed the cap: %q", got)
+	}
+	head, tail, _ := strings.Cut(got, "\n\n[")
+	_, tail, _ = strings.Cut(tail, "]\n\n")
+	if head != strings.Repeat("é", len(head)/2) || tail != strings.Repeat("é", len(tail)/2) || len(head) < 230 || len(tail) < 230 {
+		t.Errorf("head %q, tail %q", head, tail)
 	}
 }
 

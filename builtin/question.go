@@ -53,17 +53,25 @@ func question(ctx context.Context, a questionArgs) toolnexus.Result {
 }
 
 // questionPrompt is each question's text in order, with " (options: a, b)"
-// appended when it has options, joined by newlines.
+// appended when it has options, joined by newlines. Control characters in
+// questions and options (NUL, escape, line breaks...) become spaces, so the
+// prompt shows one line per question and carries no terminal controls; the
+// request's Data keeps the questions as given.
 func questionPrompt(qs []questionItem) string {
 	var b strings.Builder
 	for i, q := range qs {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(q.Question)
+		b.WriteString(oneLine(q.Question))
 		if len(q.Options) > 0 {
 			b.WriteString(" (options: ")
-			b.WriteString(strings.Join(q.Options, ", "))
+			for j, o := range q.Options {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(oneLine(o))
+			}
 			b.WriteByte(')')
 		}
 	}

@@ -9,8 +9,12 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/toolnexus/toolnexus"
@@ -85,7 +89,9 @@ type grepArgs struct {
 
 const grepDesc = `Search the contents of text files in the workspace with a regular expression (RE2 syntax). ` +
 	`Returns one line per match as file:line:text, with file relative to the workspace root, in path order, ` +
-	`at most limit matches (default 100). Binary files and .git, .hg, .svn and node_modules directories are ` +
+	`at most limit matches (default 100), stopping early when the output would pass its size cap. ` +
+	`A file name with a control character, invalid UTF-8, a colon or a leading double quote is written as a ` +
+	`Go-quoted string ("a\nb.txt"). Binary files and .git, .hg, .svn and node_modules directories are ` +
 	`skipped. Use include to restrict the files searched.`
 
 func grepTool(e *env) (toolnexus.Tool, error) {
@@ -132,20 +138,22 @@ func (e *env) grep(ctx context.Context, a grepArgs) (string, error) {
 		return "", err
 	}
 	fsys := root.FS()
+	budget := e.opts.MaxOutputBytes - searchNoteRoom
+	lineCap := min(maxMatchLineBytes, budget/2)
 	var out strings.Builder
 	matches := 0
 	more := false
 	search := func(p string) error {
-		// Only regular files (following links inside the workspace):
-		// opening a FIFO or a device could block.
-		if fi, err := fs.Stat(fsys, p); err != nil || !fi.Mode().IsRegular() {
-			return nil
-		}
-		f, err := fsys.Open(p)
+		// Only regular files (following links inside the workspace). The
+		// open never blocks and the type is checked on the opened file, so
+		// a FIFO or device (even one swapped in after the walk saw a
+		// regular file) is skipped.
+		f, _, err := openRegular(root, filepath.FromSlash(p), p)
 		if err != nil {
-			return nil // unreadable, or a link out of the workspace
+			return nil // not a regular file, unreadable, or a link out of the workspace
 		}
 		defer f.Close()
+		name := quoteName(p, true)
 		data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 		if err != nil || len(data) > MaxFileBytes || isBinary(data[:min(len(data), sniffBytes)]) {
 			return nil
@@ -165,16 +173,19 @@ func (e *env) grep(ctx context.Context, a grepArgs) (string, error) {
 				more = true
 				return errStop
 			}
-			matches++
 			text := string(line)
-			if len(text) > maxMatchLineBytes {
-				text = text[:runeStart(text, maxMatchLineBytes)] + "..."
+			if len(text) > lineCap {
+				text = text[:runeStart(text, lineCap)] + "..."
 			}
-			fmt.Fprintf(&out, "%s:%d:%s\n", p, n, text)
-			if out.Len() > e.opts.MaxOutputBytes {
+			entry := fmt.Sprintf("%s:%d:%s\n", name, n, text)
+			if out.Len()+len(entry) > budget {
+				// Stop before the output cap, so every match shown is
+				// whole and the note below stays true.
 				more = true
 				return errStop
 			}
+			out.WriteString(entry)
+			matches++
 		}
 		return nil
 	}
@@ -199,6 +210,9 @@ func (e *env) grep(ctx context.Context, a grepArgs) (string, error) {
 		return "", searchErr(a.Path, err)
 	}
 	if matches == 0 {
+		if more {
+			return "", errors.New("the first match is longer than the output cap; narrow the pattern")
+		}
 		return "no matches", nil
 	}
 	if more {
@@ -214,6 +228,24 @@ func searchErr(p string, err error) error {
 	return fsErr(p, err)
 }
 
+// searchNoteRoom is the part of the output cap grep and glob keep for
+// their closing note.
+const searchNoteRoom = 200
+
+// quoteName returns a slash path as grep and glob print it: as it is, or
+// as a Go-quoted string (strconv.Quote: "..." with \n, \x01 and the like
+// escaped) when it could be misread: it contains a control character or
+// invalid UTF-8, or starts with a double quote, or (colon true, for grep's
+// file:line:text) contains a colon. Every output line then names exactly
+// one file.
+func quoteName(p string, colon bool) string {
+	if !utf8.ValidString(p) || strings.HasPrefix(p, `"`) || (colon && strings.Contains(p, ":")) ||
+		strings.IndexFunc(p, unicode.IsControl) >= 0 {
+		return strconv.Quote(p)
+	}
+	return p
+}
+
 // ---- glob ------------------------------------------------------------------
 
 type globArgs struct {
@@ -224,7 +256,9 @@ type globArgs struct {
 
 const globDesc = `Find files in the workspace whose path matches a glob pattern (** matches any number of ` +
 	`directories, {a,b} alternatives). Returns matching files relative to the workspace root, one per line, ` +
-	`in path order, at most limit (default 100). The .git, .hg, .svn and node_modules directories are skipped.`
+	`in path order, at most limit (default 100), stopping early when the output would pass its size cap. ` +
+	`A path with a control character, invalid UTF-8 or a leading double quote is written as a Go-quoted ` +
+	`string. The .git, .hg, .svn and node_modules directories are skipped.`
 
 func globTool(e *env) (toolnexus.Tool, error) {
 	return newTool(e, "glob", "Find files", globDesc,
@@ -253,6 +287,7 @@ func (e *env) glob(ctx context.Context, a globArgs) (string, error) {
 	if single {
 		return "", fmt.Errorf("path %q is a file, not a directory", a.Path)
 	}
+	budget := e.opts.MaxOutputBytes - searchNoteRoom
 	var out strings.Builder
 	found := 0
 	more := false
@@ -268,15 +303,22 @@ func (e *env) glob(ctx context.Context, a globArgs) (string, error) {
 			more = true
 			return errStop
 		}
+		entry := quoteName(p, false) + "\n"
+		if out.Len()+len(entry) > budget {
+			more = true
+			return errStop
+		}
 		found++
-		out.WriteString(p)
-		out.WriteByte('\n')
+		out.WriteString(entry)
 		return nil
 	})
 	if err != nil {
 		return "", searchErr(a.Path, err)
 	}
 	if found == 0 {
+		if more {
+			return "", errors.New("the first matching path is longer than the output cap")
+		}
 		return "no files match", nil
 	}
 	if more {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/toolnexus/toolnexus"
 )
@@ -15,15 +16,23 @@ import (
 const TodosKey = "todos"
 
 // Todo is one entry of the todowrite list; its JSON shape is
-// {"id":"1","text":"Write the tests","completed":false}.
+// {"id":"1","text":"Write the tests","completed":false}. In the tool's
+// input, completed is optional and defaults to false.
 type Todo struct {
 	ID        string `json:"id" jsonschema_description:"A short identifier, unique in the list." validate:"min=1"`
 	Text      string `json:"text" jsonschema_description:"What is to be done." validate:"min=1"`
 	Completed bool   `json:"completed" jsonschema_description:"Whether it is done."`
 }
 
+// todoInput is a Todo as the model sends it: completed may be left out.
+type todoInput struct {
+	ID        string `json:"id" jsonschema_description:"A short identifier, unique in the list." validate:"min=1"`
+	Text      string `json:"text" jsonschema_description:"What is to be done." validate:"min=1"`
+	Completed bool   `json:"completed,omitempty" jsonschema_description:"Whether it is done (default false)."`
+}
+
 type todoArgs struct {
-	Todos []Todo `json:"todos" jsonschema_description:"The complete new list; it replaces the previous one."`
+	Todos []todoInput `json:"todos" jsonschema_description:"The complete new list; it replaces the previous one."`
 }
 
 const todoDesc = `Replace your todo list for the current task with the given list and return it. ` +
@@ -43,7 +52,11 @@ func todoTool(e *env) (toolnexus.Tool, error) {
 		func(ctx context.Context, a todoArgs) toolnexus.Result { return l.replace(a.Todos) })
 }
 
-func (l *todoList) replace(todos []Todo) toolnexus.Result {
+func (l *todoList) replace(in []todoInput) toolnexus.Result {
+	todos := make([]Todo, len(in))
+	for i, t := range in {
+		todos[i] = Todo(t)
+	}
 	seen := make(map[string]int, len(todos))
 	for i, t := range todos {
 		if j, dup := seen[t.ID]; dup {
@@ -59,7 +72,9 @@ func (l *todoList) replace(todos []Todo) toolnexus.Result {
 }
 
 // renderTodos renders a list as a header line and one "[x] id: text" or
-// "[ ] id: text" line per item.
+// "[ ] id: text" line per item. Line breaks and other control characters in
+// id and text are shown as spaces, so an item cannot forge more lines (the
+// Metadata list keeps the text as given).
 func renderTodos(items []Todo) string {
 	if len(items) == 0 {
 		return "the todo list is empty"
@@ -77,7 +92,21 @@ func renderTodos(items []Todo) string {
 		if t.Completed {
 			mark = "[x]"
 		}
-		fmt.Fprintf(&b, "\n%s %s: %s", mark, t.ID, t.Text)
+		fmt.Fprintf(&b, "\n%s %s: %s", mark, oneLine(t.ID), oneLine(t.Text))
 	}
 	return b.String()
+}
+
+// oneLine replaces every control character of s (line breaks, tabs, NUL,
+// escape...) with a space, so s renders as part of a single line.
+func oneLine(s string) string {
+	if strings.IndexFunc(s, unicode.IsControl) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
 }
