@@ -70,7 +70,7 @@ func (e *Executor) Anthropic(ctx context.Context, content []AnthropicContentBloc
 		return Call{ID: b.ID, Name: b.Name, Arguments: b.Input}
 	}, results)
 	for i := range results {
-		msg.Content[i] = AnthropicToolResult{Type: "tool_result", ToolUseID: results[i].ID,
+		msg.Content[i] = AnthropicToolResult{Type: "tool_result", ToolUseID: content[idx[i]].ID,
 			Content: results[i].Output, IsError: results[i].IsError}
 	}
 	return msg, e.batchErr(ctx, results)

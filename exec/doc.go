@@ -26,8 +26,12 @@
 //
 // Every call gets exactly one result, in call order, whatever happens:
 // unknown tool, malformed or truncated arguments, handler error, panic
-// (in the tool or a hook), timeout, cancellation. Calls run concurrently up
-// to [Options.Concurrency] (default [DefaultConcurrency]; 1 is sequential).
+// (in the tool or a hook), runtime.Goexit in the tool or a hook (as
+// t.FailNow does; see [Executor.RunAll] for Concurrency 1), timeout,
+// cancellation. Calls run concurrently up to [Options.Concurrency]
+// (default [DefaultConcurrency]; 1 is sequential, on the caller's
+// goroutine); the id and name sent back are always the call's, whatever a
+// hook does.
 // Two calls to the same tool in one reply are independent. When the
 // context is done, running calls end with a cancellation result, calls not
 // yet started get a result wrapping [ErrNotStarted], and the function

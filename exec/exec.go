@@ -26,6 +26,19 @@ const DefaultConcurrency = 4
 // context.Canceled) also holds.
 var ErrNotStarted = errors.New("exec: call not started")
 
+// ErrMalformedCall is wrapped by the Result.Err of a call the reply holds
+// but that could not be read: a field of the call has the wrong JSON type
+// (a numeric id, a name that is an object, arguments that are a number,
+// ...). The tool does not run and no hook is called; the Output names the
+// field, e.g. `the tool call could not be read: "function.name" is a
+// number, want a string`.
+var ErrMalformedCall = errors.New("exec: malformed tool call")
+
+// ErrGoexit is wrapped by the Result.Err of a call during which a hook or
+// the tool's handler called runtime.Goexit (as t.FailNow and t.SkipNow
+// do). The Output is `tool "x" failed: internal error`.
+var ErrGoexit = errors.New("exec: runtime.Goexit called during the tool call")
+
 // Call is one tool call in provider-neutral form.
 type Call struct {
 	// ID is the provider's call id (OpenAI tool_calls[].id, Responses
@@ -45,14 +58,20 @@ type Call struct {
 	// reject, if set, is the error answer for a call that cannot run at
 	// all (an unsupported provider call type); no hook or tool runs.
 	reject string
+
+	// malformed, if set, says which field of the provider's call had the
+	// wrong JSON type; the answer wraps ErrMalformedCall and no hook or
+	// tool runs.
+	malformed string
 }
 
 // Result is the outcome of one [Call]. It embeds the registry's
 // [toolnexus.Result]: Output (always valid UTF-8 here), IsError, Metadata
 // and Err (the Go cause, never sent to a model).
 type Result struct {
-	// ID and Name are the call's, as the model sent them (a Before hook
-	// that changes Call.Name does not change them).
+	// ID and Name are the call's, as the model sent them: a Before hook
+	// that changes Call.Name does not change them, and an After hook that
+	// changes them has its change undone.
 	ID   string `json:"id,omitempty"`
 	Name string `json:"name"`
 
@@ -69,8 +88,10 @@ type Result struct {
 type Options struct {
 	// Concurrency is how many calls of one batch run at the same time;
 	// zero means DefaultConcurrency (4), 1 means one after the other, in
-	// order, on the caller's goroutine, and a negative value means no limit
-	// (one goroutine per call). Results keep call order whatever the value.
+	// order, and a negative value means no limit (one goroutine per call).
+	// Results keep call order whatever the value. With 1 the calls run on
+	// the caller's goroutine; with any other value on goroutines of their
+	// own, never on the caller's (see [Executor.RunAll] on runtime.Goexit).
 	Concurrency int
 
 	// Timeout limits each call, hooks included; zero means no limit of the
@@ -93,13 +114,14 @@ type Options struct {
 	// answered by Before, and may rewrite the result in place (redaction,
 	// truncation). The call is the one the tool ran with (after Before).
 	// It does not run for calls that were never started. A panic in After
-	// becomes an error result.
+	// becomes an error result. Changes to res.ID and res.Name are undone:
+	// the id and name sent back to the model are always the call's.
 	After func(ctx context.Context, call Call, res *Result)
 
 	// Logger, if non-nil, gets one record per call: message "tool call",
 	// attributes tool, call_id, duration, is_error and, on failure,
-	// error_kind (unknown_tool, invalid_arguments, panic, timeout,
-	// cancelled, not_started, tool_error). Level Info for success, Warn
+	// error_kind (unknown_tool, invalid_arguments, malformed_call, panic,
+	// goexit, timeout, cancelled, not_started, tool_error). Level Info for success, Warn
 	// for failures. Argument values and outputs are never logged (they may
 	// carry secrets) unless LogArguments or LogOutput is set.
 	Logger *slog.Logger
@@ -119,7 +141,9 @@ type Options struct {
 // timeout, cancellation).
 //
 // An Executor is safe for concurrent use by multiple goroutines; its
-// Options must not be changed after New.
+// Options must not be changed after New. The zero value is ready to use
+// and behaves like New(nil, nil): default options and an empty registry,
+// so every call answers `unknown tool "x"; available tools: none`.
 type Executor struct {
 	reg  *toolnexus.Registry
 	opts Options
@@ -139,9 +163,26 @@ func New(reg *toolnexus.Registry, opts *Options) *Executor {
 	return e
 }
 
+// emptyRegistry serves the zero Executor; nothing ever adds to it.
+var emptyRegistry = toolnexus.NewRegistry()
+
+// registry is e.reg, or an empty registry for the zero Executor.
+func (e *Executor) registry() *toolnexus.Registry {
+	if e.reg == nil {
+		return emptyRegistry
+	}
+	return e.reg
+}
+
 // Run executes one call and returns its result. It never panics because
 // of the call, the tool or a hook. If ctx is already done the tool does not
 // run and the result is an error wrapping [ErrNotStarted].
+//
+// Run works on the caller's goroutine. A hook or handler that calls
+// runtime.Goexit (t.FailNow, t.SkipNow) therefore ends the caller's
+// goroutine, exactly as if the caller had called it, and Run does not
+// return. [Executor.RunAll] runs calls on goroutines of its own and turns
+// that into an error result instead.
 func (e *Executor) Run(ctx context.Context, call Call) Result {
 	if err := ctx.Err(); err != nil {
 		return e.notStarted(ctx, call)
@@ -159,6 +200,18 @@ func (e *Executor) Run(ctx context.Context, call Call) Result {
 // result wrapping [ErrNotStarted], and the error returned is ctx's error.
 // The results are complete either way; the error only tells the caller the
 // batch was cut short. Otherwise the error is nil.
+//
+// Unless Concurrency is 1, the calls run on goroutines RunAll starts (at
+// most Concurrency of them), never on the caller's, so a hook or handler
+// that calls runtime.Goexit (t.FailNow does) ends only its own call: that
+// call's result is `tool "x" failed: internal error` with an Err wrapping
+// [ErrGoexit], the calls left run on a fresh goroutine, and RunAll returns
+// as usual. With Concurrency 1 the calls run one by one on the caller's
+// goroutine (handing them to another goroutine would cost more than the
+// dispatch itself for fast tools), so a runtime.Goexit there ends the
+// caller's goroutine, as if the caller had called it, and RunAll does not
+// return. The provider methods (OpenAIChat, Responses, Anthropic, Gemini
+// and their *JSON forms) run their calls the same way.
 func (e *Executor) RunAll(ctx context.Context, calls []Call) ([]Result, error) {
 	results := make([]Result, len(calls))
 	e.runInto(ctx, len(calls), func(i int) Call { return calls[i] }, results)
@@ -181,39 +234,86 @@ func (e *Executor) batchErr(ctx context.Context, results []Result) error {
 }
 
 // runInto runs n calls (call(i) gives the i-th) and stores the results in
-// out[i].
+// out[i]. With Concurrency 1 they run one by one on the caller's
+// goroutine. Otherwise they run on worker goroutines, at most the
+// concurrency limit of them, while the caller's goroutine only waits: a
+// runtime.Goexit in a hook or handler then ends a worker, never the
+// caller, and is detected (see batch.work). Handing the batch to workers
+// costs 10-15 µs per batch on a 2-core machine (goroutine starts and
+// cross-thread wake-ups; BenchmarkDispatch8Paired), which is why
+// Concurrency 1 does not.
 func (e *Executor) runInto(ctx context.Context, n int, call func(int) Call, out []Result) {
 	limit := e.opts.Concurrency
-	switch {
-	case limit == 0:
-		limit = DefaultConcurrency
-	case limit < 0 || limit > n:
-		limit = n
-	}
-	if limit <= 1 || n <= 1 {
+	if limit == 1 {
 		for i := 0; i < n; i++ {
 			out[i] = e.Run(ctx, call(i))
 		}
 		return
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	worker := func() {
-		defer wg.Done()
-		for {
-			i := int(next.Add(1) - 1)
-			if i >= n {
-				return
-			}
-			out[i] = e.Run(ctx, call(i))
+	if n == 0 {
+		return
+	}
+	if limit == 0 {
+		limit = DefaultConcurrency
+	}
+	if limit < 0 || limit > n {
+		limit = n
+	}
+	b := &batch{e: e, ctx: ctx, n: n, call: call, out: out}
+	b.wg.Add(limit)
+	for w := 0; w < limit; w++ {
+		go b.work()
+	}
+	b.wg.Wait()
+}
+
+// batch is the shared state of one runInto.
+type batch struct {
+	e    *Executor
+	ctx  context.Context
+	n    int
+	call func(int) Call
+	out  []Result
+	next atomic.Int64
+	wg   sync.WaitGroup
+}
+
+// work runs calls until none is left. If the goroutine is ended in the
+// middle of a call (runtime.Goexit in a hook or handler, the only way out
+// of Run other than returning: panics are recovered below it), the
+// deferred function still writes that call's result and starts a new
+// worker for the calls left, so every call gets exactly one result and
+// the batch keeps its concurrency.
+func (b *batch) work() {
+	cur := -1 // the call in progress; -1 between calls
+	defer func() {
+		if cur >= 0 {
+			b.out[cur] = b.e.goexited(b.ctx, b.call(cur))
+			b.wg.Add(1)
+			go b.work()
 		}
+		b.wg.Done()
+	}()
+	for {
+		i := int(b.next.Add(1) - 1)
+		if i >= b.n {
+			return
+		}
+		cur = i
+		b.out[i] = b.e.Run(b.ctx, b.call(i))
+		cur = -1
 	}
-	wg.Add(limit)
-	for w := 1; w < limit; w++ {
-		go worker()
-	}
-	worker() // the caller's goroutine works too
-	wg.Wait()
+}
+
+// goexited is the result of a call whose goroutine was ended by
+// runtime.Goexit before the call returned.
+func (e *Executor) goexited(ctx context.Context, call Call) Result {
+	r := Result{ID: call.ID, Name: call.Name}
+	r.Output = validUTF8(fmt.Sprintf("tool %q failed: internal error", call.Name))
+	r.IsError = true
+	r.Err = fmt.Errorf("%w: tool %q", ErrGoexit, call.Name)
+	e.log(ctx, call.Arguments, &r)
+	return r
 }
 
 func (e *Executor) notStarted(ctx context.Context, call Call) Result {
@@ -241,6 +341,13 @@ func (e *Executor) run(ctx context.Context, call Call) (r Result) {
 		defer cancel()
 	}
 	call.Arguments = unwrapArguments(call.Arguments)
+	if call.malformed != "" {
+		r.Output = validUTF8("the tool call could not be read: " + call.malformed)
+		r.IsError, r.Err = true, fmt.Errorf("%w: %s", ErrMalformedCall, call.malformed)
+		r.Duration = time.Since(start)
+		e.log(ctx, nil, &r)
+		return r
+	}
 	if call.reject != "" {
 		r.Output, r.IsError, r.Err = call.reject, true, errors.New("exec: "+call.reject)
 		r.Output = validUTF8(r.Output)
@@ -253,10 +360,10 @@ func (e *Executor) run(ctx context.Context, call Call) (r Result) {
 		if call, answer = e.before(ctx, call); answer != nil {
 			r.Result = *answer
 		} else {
-			r.Result = e.reg.Execute(ctx, call.Name, call.Arguments)
+			r.Result = e.registry().Execute(ctx, call.Name, call.Arguments)
 		}
 	} else {
-		r.Result = e.reg.Execute(ctx, call.Name, call.Arguments)
+		r.Result = e.registry().Execute(ctx, call.Name, call.Arguments)
 	}
 	if r.IsError && e.opts.Timeout > 0 && parent.Err() == nil &&
 		errors.Is(ctx.Err(), context.DeadlineExceeded) && errors.Is(r.Err, context.DeadlineExceeded) {
@@ -286,13 +393,15 @@ func (e *Executor) before(ctx context.Context, c Call) (call Call, answer *tooln
 	return call, answer
 }
 
-// after runs the After hook on a copy of r and returns it.
+// after runs the After hook on a copy of r and returns it, with r's ID
+// and Name whatever the hook did to them.
 func (e *Executor) after(ctx context.Context, call Call, r Result) (out Result) {
 	out = r
 	defer func() {
 		if v := recover(); v != nil {
 			out.Result = *hookPanic("After", call.Name, v)
 		}
+		out.ID, out.Name = r.ID, r.Name
 	}()
 	e.opts.After(ctx, call, &out)
 	return out
@@ -361,6 +470,10 @@ func errorKind(r *Result) string {
 		return "tool_error"
 	case errors.Is(err, ErrNotStarted):
 		return "not_started"
+	case errors.Is(err, ErrMalformedCall):
+		return "malformed_call"
+	case errors.Is(err, ErrGoexit):
+		return "goexit"
 	case errors.Is(err, toolnexus.ErrUnknownTool):
 		return "unknown_tool"
 	case errors.Is(err, toolnexus.ErrInvalidArguments):

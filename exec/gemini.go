@@ -80,8 +80,9 @@ func (e *Executor) Gemini(ctx context.Context, parts []GeminiPart) (GeminiConten
 		if results[i].IsError {
 			key = "error"
 		}
+		fc := parts[idx[i]].FunctionCall
 		out.Parts[i] = GeminiPart{FunctionResponse: &GeminiFunctionResponse{
-			ID: results[i].ID, Name: results[i].Name,
+			ID: fc.ID, Name: fc.Name,
 			Response: map[string]any{key: results[i].Output},
 		}}
 	}

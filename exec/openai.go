@@ -77,7 +77,7 @@ func (e *Executor) OpenAIChat(ctx context.Context, toolCalls []OpenAIToolCall) (
 	e.runInto(ctx, len(toolCalls), func(i int) Call { return chatCall(&toolCalls[i]) }, results)
 	out := make([]OpenAIToolMessage, len(results))
 	for i := range results {
-		out[i] = OpenAIToolMessage{Role: "tool", ToolCallID: results[i].ID, Content: openAIContent(&results[i])}
+		out[i] = OpenAIToolMessage{Role: "tool", ToolCallID: toolCalls[i].ID, Content: openAIContent(&results[i])}
 	}
 	return out, e.batchErr(ctx, results)
 }
@@ -203,7 +203,7 @@ func (e *Executor) Responses(ctx context.Context, items []ResponsesItem) ([]Resp
 	}, results)
 	out := make([]ResponsesOutput, len(results))
 	for i := range results {
-		out[i] = ResponsesOutput{Type: "function_call_output", CallID: results[i].ID, Output: openAIContent(&results[i])}
+		out[i] = ResponsesOutput{Type: "function_call_output", CallID: items[idx[i]].CallID, Output: openAIContent(&results[i])}
 	}
 	return out, e.batchErr(ctx, results)
 }
