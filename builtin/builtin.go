@@ -45,16 +45,19 @@ const Source = "builtin"
 type Options struct {
 	// Workspace is the directory that confines read, write, edit, grep, glob
 	// and apply_patch (through os.Root: "..", absolute paths outside it and
-	// symbolic links leading out of it are refused) and is the default
-	// working directory of bash. "" means the current directory, resolved
+	// symbolic links leading out of it are refused; hard links cannot be
+	// seen, see the package doc) and is the default working directory of
+	// bash. "" means the current directory, resolved
 	// once when Tools is called. A relative path is made absolute then too.
 	Workspace string
 
 	// AllowPrivateNetwork lets webfetch reach loopback, private (RFC 1918,
-	// RFC 4193), shared (RFC 6598), link-local, multicast and unspecified
-	// addresses. The check runs on every connection, after DNS resolution
-	// and on redirects, so DNS rebinding cannot get around it. Off by
-	// default; tests turn it on to reach their httptest server.
+	// RFC 4193), shared (RFC 6598), link-local, multicast, broadcast and
+	// unspecified addresses, NAT64 (RFC 6052, RFC 8215), 6to4 (RFC 3056),
+	// IPv4-compatible and site-local IPv6 addresses, and the addresses of
+	// the host's own interfaces. The check runs on every connection, after
+	// DNS resolution and on redirects, so DNS rebinding cannot get around
+	// it. Off by default; tests turn it on to reach their httptest server.
 	AllowPrivateNetwork bool
 
 	// MaxOutputBytes caps the Output of each call, in bytes; zero means

@@ -20,7 +20,16 @@
 // directory ([Options.Workspace], default the current directory). Every
 // file operation goes through an [os.Root] opened on it, so a path with
 // "..", an absolute path outside the workspace, and a symbolic link that
-// leads out of it are all refused with an error result. Relative paths are
+// leads out of it are all refused with an error result. A hard link is not
+// a symbolic link: os.Root cannot tell that a file in the workspace shares
+// its data with one outside, so reads of hard-linked files are not
+// confined; write, edit and apply_patch refuse to change a regular file
+// that has more than one hard link (checked on unix only, from
+// syscall.Stat_t.Nlink; not enforced on other platforms). apply_patch
+// also refuses every path that goes through a symbolic link, even one
+// inside the workspace, so two sections cannot reach the same file under
+// different names. Files are opened with O_NONBLOCK and checked after the
+// open (fstat), so a FIFO or device never blocks a call. Relative paths are
 // relative to the workspace root; absolute paths inside it work too. Paths
 // in outputs are relative to the workspace root, with forward slashes.
 //
@@ -44,14 +53,24 @@
 //
 // http and https only; at most [MaxFetchRedirects] redirects; the body is
 // cut at [Options.MaxFetchBytes]; a timeout per call (default 30 s). It
-// refuses loopback, private, shared (CGNAT), link-local, multicast and
-// unspecified addresses unless [Options.AllowPrivateNetwork] is set; the
-// check runs on every connection after DNS resolution (a net.Dialer Control
-// hook), so redirects and DNS rebinding cannot bypass it, and no proxy is
-// used. A status outside 2xx is an error result "HTTP <code> <text>". HTML
-// is converted with github.com/JohannesKaufmann/html-to-markdown/v2
-// (markdown) or golang.org/x/net/html (text); binary content is reported,
-// not returned.
+// refuses loopback, private, shared (CGNAT), link-local, multicast,
+// broadcast and unspecified addresses, the IPv6 prefixes that reach IPv4
+// through a translator or tunnel (NAT64 64:ff9b::/96 and 64:ff9b:1::/48,
+// 6to4 2002::/16, IPv4-compatible ::a.b.c.d), deprecated site-local
+// fec0::/10, and every address of the host's own interfaces
+// (net.InterfaceAddrs, listed on each connection; if they cannot be listed
+// the connection is refused), unless [Options.AllowPrivateNetwork] is set.
+// Teredo (2001::/32) is not refused. The check runs on every connection
+// after DNS resolution (a net.Dialer Control hook), so redirects and DNS
+// rebinding cannot bypass it, and no proxy is used. A status outside 2xx is
+// an error result "HTTP <code> <text>". HTML is converted with
+// github.com/JohannesKaufmann/html-to-markdown/v2 (markdown) or
+// golang.org/x/net/html (text); a page the HTML parser refuses (more than
+// 512 nested elements, say) gives an error result with format text, never
+// the raw page. The body is decoded to UTF-8 by its charset first; then a
+// body that starts with a binary signature (image, archive, PDF...), holds
+// a NUL byte or is not UTF-8 is reported as binary, not returned, whatever
+// its Content-Type says.
 //
 // # Timeouts
 //

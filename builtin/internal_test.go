@@ -1,7 +1,9 @@
 package builtin
 
 import (
+	"errors"
 	"fmt"
+	"net"
 	"net/netip"
 	"regexp"
 	"strconv"
@@ -34,6 +36,17 @@ func TestAddrKind(t *testing.T) {
 		"100.64.0.1":       "shared (carrier-grade NAT)",
 		"100.127.255.254":  "shared (carrier-grade NAT)",
 		"255.255.255.255":  "broadcast",
+		"64:ff9b::a00:1":   "NAT64",
+		"64:ff9b::808:808": "NAT64",
+		"64:ff9b:1::1":     "NAT64",
+		"2002:7f00:1::1":   "6to4",
+		"2002:808:808::1":  "6to4",
+		"::127.0.0.1":      "IPv4-compatible IPv6",
+		"::8.8.8.8":        "IPv4-compatible IPv6",
+		"fec0::1":          "site-local",
+		"feff::1":          "site-local",
+		"64:ff9c::1":       "",
+		"2003::1":          "",
 		"8.8.8.8":          "",
 		"1.1.1.1":          "",
 		"172.32.0.1":       "",
@@ -54,6 +67,51 @@ func TestAddrKind(t *testing.T) {
 	}
 	if err := checkDialAddr("tcp", "93.184.215.14:443", nil); err != nil {
 		t.Errorf("checkDialAddr public: %v", err)
+	}
+	for addr, want := range map[string]string{
+		"0.0.0.0:80":             "0.0.0.0 is an unspecified address",
+		"[64:ff9b::7f00:1]:80":   "64:ff9b::7f00:1 is a NAT64 address",
+		"[::a00:1]:80":           "::a00:1 is an IPv4-compatible IPv6 address",
+		"[fe80::1%eth0]:80":      "fe80::1 is a link-local address",
+		"[2002:a00:1::1]:443":    "2002:a00:1::1 is a 6to4 address",
+		"[fec0::2]:443":          "fec0::2 is a site-local address",
+		"100.64.0.1:80":          "100.64.0.1 is a shared (carrier-grade NAT) address",
+		"255.255.255.255:80":     "255.255.255.255 is a broadcast address",
+		"[ff0e::1]:80":           "ff0e::1 is a multicast address",
+		"[::ffff:169.254.0.1]:1": "169.254.0.1 is a link-local address",
+	} {
+		if err := checkDialAddr("tcp", addr, nil); err == nil || err.Error() != want {
+			t.Errorf("checkDialAddr(%s) = %v, want %q", addr, err, want)
+		}
+	}
+}
+
+// An address of one of this host's interfaces is refused even when it is
+// public.
+func TestCheckDialAddrOwnInterface(t *testing.T) {
+	saved := interfaceAddrs
+	t.Cleanup(func() { interfaceAddrs = saved })
+	interfaceAddrs = func() ([]net.Addr, error) {
+		return []net.Addr{
+			&net.IPNet{IP: net.ParseIP("203.0.113.7"), Mask: net.CIDRMask(24, 32)},
+			&net.IPNet{IP: net.ParseIP("2001:db8::7"), Mask: net.CIDRMask(64, 128)},
+		}, nil
+	}
+	for addr, want := range map[string]string{
+		"203.0.113.7:80":          "203.0.113.7 is an address of this host",
+		"[::ffff:203.0.113.7]:80": "203.0.113.7 is an address of this host",
+		"[2001:db8::7]:443":       "2001:db8::7 is an address of this host",
+		"203.0.113.8:80":          "",
+		"[2001:db8::8]:443":       "",
+	} {
+		err := checkDialAddr("tcp", addr, nil)
+		if got := fmt.Sprint(err); (want == "" && err != nil) || (want != "" && got != want) {
+			t.Errorf("checkDialAddr(%s) = %v, want %q", addr, err, want)
+		}
+	}
+	interfaceAddrs = func() ([]net.Addr, error) { return nil, errors.New("no netlink") }
+	if err := checkDialAddr("tcp", "8.8.8.8:53", nil); err == nil || err.Error() != "cannot list this host's addresses to check 8.8.8.8: no netlink" {
+		t.Errorf("checkDialAddr without interfaces: %v", err)
 	}
 }
 

@@ -76,17 +76,42 @@ func webfetchTool(e *env) (toolnexus.Tool, error) {
 // blockedAddrError is the dial error for a refused address.
 type blockedAddrError struct {
 	addr netip.Addr
-	kind string
+	kind string // an addrKind, or kindOwn
 }
+
+// kindOwn is the kind of an address of one of this host's interfaces.
+const kindOwn = "own"
 
 func (e *blockedAddrError) Error() string {
-	return fmt.Sprintf("%s is a %s address", e.addr, e.kind)
+	if e.kind == kindOwn {
+		return fmt.Sprintf("%s is an address of this host", e.addr)
+	}
+	return fmt.Sprintf("%s is %s %s address", e.addr, article(e.kind), e.kind)
 }
 
-var sharedAddressSpace = netip.MustParsePrefix("100.64.0.0/10") // RFC 6598 (carrier-grade NAT, some cloud metadata services)
-var thisNetwork = netip.MustParsePrefix("0.0.0.0/8")            // RFC 1122 "this host on this network"
+// article is "an" before a kind that starts with a vowel sound, else "a".
+func article(kind string) string {
+	if kind != "" && strings.ContainsRune("aeiouAEIOU", rune(kind[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+var (
+	sharedAddressSpace = netip.MustParsePrefix("100.64.0.0/10") // RFC 6598 (carrier-grade NAT, some cloud metadata services)
+	thisNetwork        = netip.MustParsePrefix("0.0.0.0/8")     // RFC 1122 "this host on this network"
+	nat64Prefixes      = []netip.Prefix{
+		netip.MustParsePrefix("64:ff9b::/96"),   // RFC 6052 well-known NAT64 prefix
+		netip.MustParsePrefix("64:ff9b:1::/48"), // RFC 8215 local-use NAT64 prefix
+	}
+	sixToFour    = netip.MustParsePrefix("2002::/16") // RFC 3056: embeds an IPv4 address
+	ipv4Compat   = netip.MustParsePrefix("::/96")     // RFC 4291 IPv4-compatible ::a.b.c.d (deprecated)
+	siteLocalIP6 = netip.MustParsePrefix("fec0::/10") // RFC 3879 deprecated site-local
+)
 
 // addrKind names the class of a refused address, or "" for a public one.
+// IPv6 prefixes that embed or translate to an IPv4 address (NAT64, 6to4,
+// IPv4-compatible) are refused whole, whatever the IPv4 address.
 func addrKind(ip netip.Addr) string {
 	ip = ip.Unmap()
 	switch {
@@ -104,8 +129,43 @@ func addrKind(ip netip.Addr) string {
 		return "shared (carrier-grade NAT)"
 	case ip == netip.AddrFrom4([4]byte{255, 255, 255, 255}):
 		return "broadcast"
+	case nat64Prefixes[0].Contains(ip), nat64Prefixes[1].Contains(ip):
+		return "NAT64"
+	case sixToFour.Contains(ip):
+		return "6to4"
+	case ipv4Compat.Contains(ip):
+		return "IPv4-compatible IPv6"
+	case siteLocalIP6.Contains(ip):
+		return "site-local"
 	}
 	return ""
+}
+
+// interfaceAddrs lists this host's interface addresses (a variable so
+// tests can add one).
+var interfaceAddrs = net.InterfaceAddrs
+
+// isOwnAddr reports whether ip is assigned to one of this host's
+// interfaces. When the interfaces cannot be listed it returns an error, and
+// the connection is refused.
+func isOwnAddr(ip netip.Addr) (bool, error) {
+	addrs, err := interfaceAddrs()
+	if err != nil {
+		return false, err
+	}
+	for _, a := range addrs {
+		var nip net.IP
+		switch a := a.(type) {
+		case *net.IPNet:
+			nip = a.IP
+		case *net.IPAddr:
+			nip = a.IP
+		}
+		if own, ok := netip.AddrFromSlice(nip); ok && own.Unmap() == ip {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // checkDialAddr is the net.Dialer Control hook: it runs after DNS
@@ -119,8 +179,16 @@ func checkDialAddr(network, address string, _ syscall.RawConn) error {
 	if err != nil {
 		return fmt.Errorf("unexpected dial address %q", address)
 	}
+	ip = ip.WithZone("").Unmap()
 	if kind := addrKind(ip); kind != "" {
-		return &blockedAddrError{addr: ip.Unmap(), kind: kind}
+		return &blockedAddrError{addr: ip, kind: kind}
+	}
+	own, err := isOwnAddr(ip)
+	if err != nil {
+		return fmt.Errorf("cannot list this host's addresses to check %s: %v", ip, err)
+	}
+	if own {
+		return &blockedAddrError{addr: ip, kind: kindOwn}
 	}
 	return nil
 }
@@ -183,14 +251,24 @@ func (e *env) fetch(ctx context.Context, client *http.Client, a webfetchArgs) (s
 	if err != nil {
 		mt = "application/octet-stream"
 	}
-	if !isTextual(mt) || (mt == "text/plain" && bytes.IndexByte(body[:min(len(body), sniffBytes)], 0) >= 0) {
-		return "", fmt.Errorf("the response is binary content (%s, %d bytes), not shown", mt, len(body))
+	binary := func() error {
+		return fmt.Errorf("the response is binary content (%s, %d bytes), not shown", mt, len(body))
 	}
+	// The label is not trusted: a body that starts like an image, archive,
+	// PDF... is binary whatever its Content-Type says.
+	if !isTextual(mt) || hasBinarySignature(body) {
+		return "", binary()
+	}
+	// Convert to UTF-8 first (UTF-16 text is full of NUL bytes), then
+	// refuse what still is not text.
 	text := body
 	if r, err := charset.NewReader(bytes.NewReader(body), ctype); err == nil {
 		if b, err := io.ReadAll(r); err == nil {
 			text = b
 		}
+	}
+	if isBinary(text[:min(len(text), sniffBytes)]) {
+		return "", binary()
 	}
 	out := string(text)
 	if mt == "text/html" || mt == "application/xhtml+xml" {
@@ -201,7 +279,10 @@ func (e *env) fetch(ctx context.Context, client *http.Client, a webfetchArgs) (s
 				return "", fmt.Errorf("could not convert the page to Markdown: %v", err)
 			}
 		case "text":
-			out = htmlText(out)
+			out, err = htmlText(out)
+			if err != nil {
+				return "", fmt.Errorf("could not extract the text of the page: %v; try format markdown or html", err)
+			}
 		}
 	}
 	if out == "" {
@@ -269,11 +350,13 @@ var blockText = map[atom.Atom]bool{
 
 // htmlText extracts the readable text of an HTML page: no scripts, styles
 // or markup, one line per block element, whitespace collapsed, at most one
-// blank line in a row.
-func htmlText(src string) string {
+// blank line in a row. The error is the parser's (golang.org/x/net/html
+// refuses, for one, more than 512 nested elements); the raw page is never
+// returned in its place.
+func htmlText(src string) (string, error) {
 	doc, err := html.Parse(strings.NewReader(src))
 	if err != nil {
-		return src
+		return "", err
 	}
 	var b strings.Builder
 	var walk func(n *html.Node)
@@ -331,5 +414,18 @@ func htmlText(src string) string {
 		out = append(out, line)
 		blank = false
 	}
-	return strings.TrimSpace(strings.Join(out, "\n"))
+	return strings.TrimSpace(strings.Join(out, "\n")), nil
+}
+
+// hasBinarySignature reports whether body starts like a known binary
+// format (an image, audio, video, font, archive, PDF, wasm...) by
+// http.DetectContentType's signatures. Its "application/octet-stream"
+// (no signature, but some binary bytes) does not count: UTF-16 text looks
+// like that before conversion.
+func hasBinarySignature(body []byte) bool {
+	mt, _, err := mime.ParseMediaType(http.DetectContentType(body))
+	if err != nil {
+		return false
+	}
+	return !isTextual(mt) && mt != "application/octet-stream"
 }

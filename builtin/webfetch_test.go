@@ -64,6 +64,24 @@ func fetchServer(t *testing.T) *httptest.Server {
 	mux.HandleFunc("/to-file", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "file:///etc/passwd", http.StatusFound)
 	})
+	mux.HandleFunc("/deep", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<html><body>"+strings.Repeat("<div>", 600)+"<script>steal()</script>deep"+strings.Repeat("</div>", 600)+"</body></html>")
+	})
+	mux.HandleFunc("/png-as-html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"))
+	})
+	mux.HandleFunc("/nul-as-html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("\x00\x01\x02\x03PNG"))
+	})
+	mux.HandleFunc("/utf16", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-16le")
+		for _, c := range "héllo wörld" {
+			w.Write([]byte{byte(c), byte(c >> 8)})
+		}
+	})
 	mux.HandleFunc("/ua", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		fmt.Fprint(w, r.Header.Get("User-Agent"))
@@ -85,6 +103,19 @@ func TestWebfetch(t *testing.T) {
 	wantEqual(t, "charset", f.ok("webfetch", map[string]any{"url": s.URL + "/latin1"}), "café")
 	wantEqual(t, "redirect", f.ok("webfetch", map[string]any{"url": s.URL + "/to-json"}), `{"a": 1}`)
 	wantEqual(t, "user agent", f.ok("webfetch", map[string]any{"url": s.URL + "/ua"}), "toolnexus-webfetch/1")
+	// UTF-16 is converted before the binary check (it is full of NULs).
+	wantEqual(t, "utf-16le", f.ok("webfetch", map[string]any{"url": s.URL + "/utf16"}), "héllo wörld")
+}
+
+// The content label is not trusted, and a page the HTML parser refuses is
+// an error, never the raw page (scripts included) in place of its text.
+func TestWebfetchUntrustedContent(t *testing.T) {
+	s := fetchServer(t)
+	f := newFixture(t, builtin.Options{AllowPrivateNetwork: true})
+	out := f.fail("webfetch", map[string]any{"url": s.URL + "/deep", "format": "text"})
+	wantEqual(t, "deep", out, "could not extract the text of the page: html: open stack of elements exceeds 512 nodes; try format markdown or html")
+	wantEqual(t, "png labelled html", f.fail("webfetch", map[string]any{"url": s.URL + "/png-as-html"}), "the response is binary content (text/html, 16 bytes), not shown")
+	wantEqual(t, "nul labelled html", f.fail("webfetch", map[string]any{"url": s.URL + "/nul-as-html", "format": "html"}), "the response is binary content (text/html, 7 bytes), not shown")
 }
 
 func TestWebfetchErrors(t *testing.T) {
