@@ -181,7 +181,7 @@ type writeArgs struct {
 
 const writeDesc = `Create a file in the workspace, or overwrite it, with the given content; missing parent ` +
 	`directories are created. The output says how many bytes were written. To change part of an existing ` +
-	`file prefer edit. Paths outside the workspace are refused.`
+	`file prefer edit. Paths outside the workspace, and files with more than one hard link, are refused.`
 
 func writeTool(e *env) (toolnexus.Tool, error) {
 	return newTool(e, "write", "Write file", writeDesc,
@@ -228,7 +228,7 @@ type editArgs struct {
 const editDesc = `Replace an exact string in a text file in the workspace. oldString must match the file ` +
 	`exactly, including whitespace and indentation, and must occur exactly once unless replaceAll is true; ` +
 	`otherwise the call fails and the file is left unchanged. Read the file first. ` +
-	`Paths outside the workspace are refused.`
+	`Paths outside the workspace, and files with more than one hard link, are refused.`
 
 func editTool(e *env) (toolnexus.Tool, error) {
 	return newTool(e, "edit", "Edit file", editDesc,

@@ -151,3 +151,25 @@ func TestOpenNeverBlocksOnFIFO(t *testing.T) {
 		t.Fatal("opening a FIFO blocked")
 	}
 }
+
+// read with a huge offset checks the context while it skips lines.
+func TestReadHonoursContext(t *testing.T) {
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "big.txt"), []byte(strings.Repeat("x\n", 3*ctxEvery)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, err := newEnv(Options{Workspace: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = e.read(ctx, readArgs{Path: "big.txt", Offset: 1 << 30})
+	if err == nil || err.Error() != "read stopped: context canceled" {
+		t.Errorf("read with a cancelled context: %v", err)
+	}
+	out, err := e.read(context.Background(), readArgs{Path: "big.txt", Offset: 3 * ctxEvery})
+	if err != nil || out != "x\n" {
+		t.Errorf("read last line: %q, %v", out, err)
+	}
+}
