@@ -3,6 +3,7 @@ package render
 import (
 	"encoding/json"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/internal/jsonx"
@@ -38,11 +39,17 @@ type AnthropicTools []AnthropicTool
 // than rewriting a schema whose meaning would change. Every schema a
 // Registry accepts from a typed tool passes. The check validates the JSON
 // and scans the top-level keys; its outcome is cached by schema bytes, so
-// rendering the same tools again costs a map lookup per tool.
+// rendering the same tools again costs a map lookup per tool. A schema
+// that is not valid UTF-8 is refused the same way, and a tool name outside
+// ^[a-zA-Z0-9_-]{1,64}$ (the "Define tools" rule) is an error wrapping
+// [ErrUnsupportedName].
 func Anthropic(tools []toolnexus.Tool) (AnthropicTools, error) {
 	out := make(AnthropicTools, len(tools))
 	for i := range tools {
 		t := &tools[i]
+		if err := checkName("render.Anthropic", t.Name); err != nil {
+			return nil, err
+		}
 		s := schemaOf(t)
 		if _, err := anthropicCache.get(s, checkAnthropic); err != nil {
 			return nil, withTool(err, "render.Anthropic", t.Name)
@@ -65,6 +72,9 @@ func checkAnthropic(s []byte) (json.RawMessage, error) {
 // checkAnthropicRoot returns a path and message when s breaks Anthropic's
 // root rules, or "" and "".
 func checkAnthropicRoot(s []byte) (path, msg string) {
+	if !utf8.Valid(s) {
+		return "", "the schema is not valid UTF-8"
+	}
 	if !json.Valid(s) {
 		return "", "the schema is not valid JSON"
 	}

@@ -22,6 +22,14 @@
 //   - a nil InputSchema is emitted as {"type":"object"} (Gemini omits
 //     "parameters" for a tool without arguments)
 //   - schema bytes prepared at registration are copied, never re-marshalled
+//   - the output is always valid JSON and valid UTF-8: names and
+//     descriptions are escaped as encoding/json does, and a schema that is
+//     not a valid UTF-8 JSON object (only in a hand-built slice; a Registry
+//     refuses it) is an error where the renderer has an error result, and
+//     {"type":"object"} where it has none (OpenAI, OpenAIResponses, MCP;
+//     see [CheckSchemas])
+//   - a tool name the provider rejects is an error wrapping
+//     [ErrUnsupportedName] where the renderer has an error result
 //
 // # Per-provider schema rules
 //

@@ -19,13 +19,18 @@ var (
 	ErrSchemaLimit = errors.New("schema exceeds a provider limit")
 
 	// ErrUnsupportedSchema reports a schema a provider rejects and that the
-	// renderer cannot rewrite: not valid JSON, a root that is not
-	// {"type":"object",…}, a top-level oneOf/anyOf/allOf for Anthropic, an
-	// unresolvable $ref for Gemini.
+	// renderer cannot rewrite: not valid JSON or not valid UTF-8, a key
+	// repeated in one object (rewriting renderers), a root that is not
+	// {"type":"object",…}, a top-level oneOf/anyOf/allOf for Anthropic, a
+	// $ref that does not resolve or a cycle of $refs that never reaches a
+	// schema.
 	ErrUnsupportedSchema = errors.New("unsupported schema")
 
-	// ErrUnsupportedName reports a tool name a provider rejects although
-	// toolnexus accepts it (Gemini: a name starting with a digit or "-").
+	// ErrUnsupportedName reports a tool name a provider rejects: for
+	// OpenAI (with an error result) and Anthropic one outside
+	// ^[a-zA-Z0-9_-]{1,64}$, for Gemini one outside
+	// ^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$ (so also a name starting with a
+	// digit or "-", which toolnexus accepts). The empty name is always one.
 	ErrUnsupportedName = errors.New("tool name not accepted by the provider")
 )
 

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/internal/jsonx"
 	"github.com/toolnexus/toolnexus/render/rendertest"
 )
@@ -33,21 +35,41 @@ func FuzzRewrites(f *testing.F) {
 	}
 	f.Add(`{"type":"object","properties":{"a":{"$ref":"#"}}}`)
 	f.Add(`{"type":"object","properties":{"a":{"type":["null"]},"b":{"anyOf":[{"type":"null"}]},"c":{"enum":[]}}}`)
+	// Review regressions: duplicate keys, ref cycles, escaped refs, refs
+	// with siblings or into rewritten places, object enums, bad UTF-8.
+	f.Add(`{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"string"}},"propertyOrdering":["zz","a","a"]}`)
+	f.Add(`{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},"$defs":{"A":{"$ref":"#/$defs/B"},"B":{"$ref":"#/$defs/A"}}}`)
+	f.Add(`{"type":"object","properties":{"a":{"$ref":"#/$defs/a%20b","description":"d"},"c":{"$ref":"#/properties/a"}},"$defs":{"a b":{"type":"string"}}}`)
+	f.Add(`{"type":"object","properties":{"a":{"$ref":"#/properties/a/$defs/X","$defs":{"X":{"type":"string"}}},"u":{"oneOf":[{"type":"string"}]},"v":{"$ref":"#/properties/u/oneOf/0"}}}`)
+	f.Add(`{"type":"object","properties":{"a":{"type":"string"},"a":{"const":null},"e":{"enum":[{"k":1},[1]]}}}`)
+	f.Add("{\"type\":\"object\",\"description\":\"\xff\"}")
 	f.Fuzz(func(t *testing.T, s string) {
 		in := []byte(s)
 		if out, err := strictSchema(in); err == nil {
 			tree, perr := jsonx.Parse(out)
-			if perr != nil {
-				t.Fatalf("strict output is not JSON: %s", out)
+			if perr != nil || !utf8.Valid(out) {
+				t.Fatalf("strict output is not UTF-8 JSON: %q", out)
 			}
 			if errs := checkStrictNode(tree, "", 0); len(errs) > 0 {
 				t.Fatalf("strict output breaks the rules for %s:\n%s\n%v", s, out, errs)
 			}
+			if p, dup := duplicateKey(tree, ""); dup {
+				t.Fatalf("strict output repeats the key at %s: %s", p, out)
+			}
+			for _, ref := range findRefs(tree) {
+				if _, err := resolveRef(tree, ref); err != nil {
+					t.Fatalf("strict output $ref %q does not resolve (%v): %s", ref, err, out)
+				}
+			}
+			refsStandAlone(t, out)
 		}
 		if out, err := geminiSchema(in, 2, true); err == nil && out != nil {
 			tree, perr := jsonx.Parse(out)
-			if perr != nil {
-				t.Fatalf("gemini output is not JSON: %s", out)
+			if perr != nil || !utf8.Valid(out) {
+				t.Fatalf("gemini output is not UTF-8 JSON: %q", out)
+			}
+			if p, dup := duplicateKey(tree, ""); dup {
+				t.Fatalf("gemini output repeats the key at %s: %s", p, out)
 			}
 			if errs := checkGeminiNode(tree, ""); len(errs) > 0 {
 				t.Fatalf("gemini output breaks the rules for %s:\n%s\n%v", s, out, errs)
@@ -55,6 +77,12 @@ func FuzzRewrites(f *testing.F) {
 		}
 		if json.Valid(in) {
 			checkAnthropicRoot(in)
+		}
+		tools := []toolnexus.Tool{{Name: "f", InputSchema: in}}
+		for _, b := range [][]byte{OpenAI(tools).AppendJSON(nil), MCP(tools).AppendJSON(nil), OpenAIResponses(tools).AppendJSON(nil)} {
+			if !utf8.Valid(b) || !json.Valid(b) {
+				t.Fatalf("pass-through output is not UTF-8 JSON: %q", b)
+			}
 		}
 	})
 }

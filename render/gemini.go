@@ -57,11 +57,15 @@ type GeminiOptions struct {
 	// see deeper levels, and Execute still accepts them.
 	RecursionDepth int
 
-	// PropertyOrdering adds "propertyOrdering" (the property names in
-	// schema order) to every object with two or more properties. Gemini
+	// PropertyOrdering adds "propertyOrdering" to every object with two or
+	// more properties: the names an input "propertyOrdering" lists (those
+	// that are properties, once each), then the other properties in schema
+	// order, so it always lists every property exactly once. Gemini
 	// otherwise treats properties as unordered, and the genai Go SDK sends
 	// every map with sorted keys, so this is the only way to keep the
-	// struct's field order through that SDK.
+	// struct's field order through that SDK. Without it, an input
+	// "propertyOrdering" is kept with only the names that are properties
+	// (each once), and dropped when none is left.
 	PropertyOrdering bool
 }
 
@@ -100,45 +104,65 @@ type GeminiTools []GeminiTool
 //
 // "parameters" takes only Gemini's OpenAPI subset ([GeminiKeywords]), so
 // each schema is rewritten into a copy (the input bytes are never modified):
+//
 //   - keywords outside the allowlist are dropped (additionalProperties,
 //     $schema, $defs, exclusiveMinimum/Maximum, multipleOf, uniqueItems,
 //     allOf, not, …); only schema keywords are touched, so a property
 //     NAMED "pattern", "format", "default", "type" or "items" survives
+//
 //   - types are upper-cased ("STRING", "OBJECT", …); ["T","null"] becomes
 //     "type":"T","nullable":true; a type array with several non-null types
 //     becomes an anyOf of one schema per type
+//
 //   - every $ref is inlined (local JSON Pointers: "#", "#/$defs/Name", …);
 //     a recursive reference is inlined GeminiOptions.RecursionDepth times
 //     and then becomes {"type":"OBJECT"} (with the definition's description)
+//
 //   - const becomes a one-value enum; oneOf becomes anyOf; an anyOf member
 //     {"type":"null"} becomes nullable:true
+//
 //   - enums must be strings of a STRING: a string enum is kept (type
 //     "STRING"); a null enum value becomes nullable:true; an enum with
 //     non-string values (integers, numbers, booleans) is removed and its
 //     values are appended to the description ("Allowed values: 1, 2, 3."),
 //     keeping the INTEGER/NUMBER/BOOLEAN type so the model still sends a
 //     number, which Execute checks against the enum
+//
 //   - formats other than "date-time" and "enum" are dropped
+//
 //   - a schema with no type ({}, "any" in Go) becomes
 //     {"type":"STRING"} with "Any JSON value." added to its description
 //     (Gemini has no "any" type; Execute accepts whatever JSON is sent); an
 //     ARRAY without items gets such items
+//
 //   - an object with no properties (a Go map, a free-form object) is
 //     rendered without "properties" ({"type":"OBJECT"}), never with an
 //     empty one; "required" keeps only names that are in "properties"
+//
 //   - a tool with no parameters (no properties at the root) gets no
 //     "parameters" at all, as the Gemini API requires
 //
-// Tool names must start with a letter or an underscore for Gemini (the
-// FunctionDeclaration name rule); a name starting with a digit or "-" is an
-// error wrapping [ErrUnsupportedName]. Property names are passed through
+//   - a "propertyOrdering" in the input keeps only the names that are
+//     properties (see GeminiOptions.PropertyOrdering); the output never
+//     holds a key twice
+//
+// Tool names must match ^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$ (the
+// FunctionDeclaration name rule: start with a letter or an underscore, then
+// letters, digits, underscores, dots, colons and dashes, at most
+// [GeminiMaxNameLength] bytes); any other name, the empty one included, is
+// an error wrapping [ErrUnsupportedName]. Property names are passed through
 // unchecked (genai documents parameter names as [A-Za-z_][A-Za-z0-9_]*).
 //
 // Every constraint dropped here is still enforced by Registry.Execute for
 // typed tools. Errors are *SchemaError values wrapping ErrUnsupportedSchema
-// (not valid JSON, root not {"type":"object",…}, a $ref that does not
-// resolve, a false schema) or ErrSchemaLimit (inlining would produce more
-// than 50,000 schema nodes). Rewritten schemas are cached by their input bytes.
+// (not valid JSON or not valid UTF-8, a key repeated in one object, root
+// not {"type":"object",…}, a $ref that does not resolve, a false schema)
+// or ErrSchemaLimit (inlining would produce more than 50,000 schema
+// nodes). $ref fragments are JSON Pointers in URI fragment form
+// (RFC 6901 §6: percent-decoded, then "~1" is "/" and "~0" is "~").
+// With GeminiOptions.JSONSchema the schema is copied unchanged, and one
+// that is not a valid UTF-8 JSON object is such an error too. Rewritten
+// schemas are cached by their input bytes.
 //
 // Source: WIRE.md §5; genai.Schema and FunctionDeclaration
 // (google.golang.org/genai v1.77.0); Gemini function-calling guide
@@ -161,12 +185,16 @@ func GeminiWith(tools []toolnexus.Tool, opts GeminiOptions) (GeminiTools, error)
 	}
 	for i := range tools {
 		t := &tools[i]
-		if t.Name != "" && (t.Name[0] == '-' || (t.Name[0] >= '0' && t.Name[0] <= '9')) {
-			return nil, fmt.Errorf("render.Gemini: tool %q: Gemini function names must start with a letter or an underscore: %w", t.Name, ErrUnsupportedName)
+		if err := checkGeminiName(t.Name); err != nil {
+			return nil, err
 		}
 		d := GeminiFunctionDeclaration{Name: t.Name, Description: t.Description}
 		if opts.JSONSchema {
-			d.ParametersJSONSchema = schemaOf(t)
+			s := schemaOf(t)
+			if msg := schemaProblem(s); msg != "" {
+				return nil, &SchemaError{Renderer: "render.Gemini", Tool: t.Name, Msg: msg, Err: ErrUnsupportedSchema}
+			}
+			d.ParametersJSONSchema = s
 		} else {
 			p, err := cache.get(schemaOf(t), func(in []byte) (json.RawMessage, error) {
 				return geminiSchema(in, depth, opts.PropertyOrdering)
@@ -260,13 +288,9 @@ func (d GeminiFunctionDeclaration) AppendJSON(dst []byte) []byte {
 // geminiSchema returns the "parameters" form of the schema in, or nil when
 // the tool takes no parameters.
 func geminiSchema(in []byte, depth int, ordering bool) (json.RawMessage, error) {
-	tree, err := jsonx.Parse(in)
+	root, err := parseSchema(in)
 	if err != nil {
-		return nil, &SchemaError{Msg: "the schema is not valid JSON: " + err.Error(), Err: ErrUnsupportedSchema}
-	}
-	root, ok := tree.(*jsonx.Object)
-	if !ok || !hasType(root, "object") {
-		return nil, &SchemaError{Msg: `the root must be {"type":"object",…}`, Err: ErrUnsupportedSchema}
+		return nil, err
 	}
 	g := &geminiRewriter{root: root, depth: depth, ordering: ordering}
 	out, err := g.node(root, "")
@@ -307,10 +331,13 @@ func (g *geminiRewriter) node(v any, path string) (*jsonx.Object, error) {
 	}
 	o, ok := v.(*jsonx.Object)
 	if !ok {
-		if v == true {
+		switch v {
+		case true:
 			return anyValue(nil), nil
+		case false:
+			return nil, &SchemaError{Path: path, Msg: "the boolean schema false cannot be expressed for Gemini (no value is valid)", Err: ErrUnsupportedSchema}
 		}
-		return nil, &SchemaError{Path: path, Msg: fmt.Sprintf("the boolean schema %s cannot be expressed for Gemini", jsonx.Marshal(v)), Err: ErrUnsupportedSchema}
+		return nil, notSchema(v, path, nil)
 	}
 	if ref, ok := o.Get("$ref"); ok {
 		return g.ref(o, ref, path)
@@ -368,6 +395,8 @@ func (g *geminiRewriter) node(v any, path string) (*jsonx.Object, error) {
 	hasRequired := false
 	var enum []any
 	hasEnum := false
+	var inOrder []any // the input's propertyOrdering
+	hasOrder := false
 	for i, k := range o.Keys {
 		val := o.Vals[i]
 		p := path + "/" + pointerToken(k)
@@ -424,13 +453,18 @@ func (g *geminiRewriter) node(v any, path string) (*jsonx.Object, error) {
 			if len(props.Keys) > 0 {
 				out.Keys, out.Vals = append(out.Keys, "properties"), append(out.Vals, props)
 			}
-			if g.ordering && len(props.Keys) > 1 {
-				out.Keys, out.Vals = append(out.Keys, "propertyOrdering"), append(out.Vals, slices.Clone(props.Keys))
+		case "propertyOrdering":
+			if inOrder, ok = val.([]any); !ok {
+				return nil, &SchemaError{Path: p, Msg: "propertyOrdering is not an array", Err: ErrUnsupportedSchema}
 			}
+			hasOrder = true
 		case "required":
 			hasRequired = true
 			required, _ = val.([]any)
 		case "items":
+			if _, ok := val.([]any); ok {
+				return nil, &SchemaError{Path: p, Msg: `"items" is an array of schemas (the tuple form of drafts before 2020-12), which Gemini cannot express`, Err: ErrUnsupportedSchema}
+			}
 			c, err := g.node(val, p)
 			if err != nil {
 				return nil, err
@@ -516,6 +550,13 @@ func (g *geminiRewriter) node(v any, path string) (*jsonx.Object, error) {
 	if typ == "ARRAY" && !hasKey(out, "items") {
 		out.Set("items", anyValue(nil))
 	}
+	if props != nil && len(props.Keys) > 0 && (hasOrder || g.ordering) {
+		if order := propertyOrder(props, inOrder, g.ordering); len(order) > 1 || (hasOrder && len(order) > 0) {
+			i := indexOf(out, "properties") + 1
+			out.Keys = slices.Insert(out.Keys, i, "propertyOrdering")
+			out.Vals = slices.Insert(out.Vals, i, any(order))
+		}
+	}
 	if hasRequired && props != nil {
 		var req []any
 		for _, r := range required {
@@ -528,6 +569,27 @@ func (g *geminiRewriter) node(v any, path string) (*jsonx.Object, error) {
 		}
 	}
 	return out, nil
+}
+
+// propertyOrder returns the propertyOrdering of an object with the
+// rewritten properties props: the names of the input's propertyOrdering
+// that are properties, each once, in its order; with all, followed by the
+// remaining properties in schema order.
+func propertyOrder(props *jsonx.Object, in []any, all bool) []string {
+	order := make([]string, 0, len(props.Keys))
+	for _, e := range in {
+		if name, ok := e.(string); ok && hasKey(props, name) && !slices.Contains(order, name) {
+			order = append(order, name)
+		}
+	}
+	if all {
+		for _, name := range props.Keys {
+			if !slices.Contains(order, name) {
+				order = append(order, name)
+			}
+		}
+	}
+	return order
 }
 
 // sentence appends the sentence add to the text desc, ending desc with a
@@ -588,9 +650,9 @@ func inferType(vals []any) string {
 // and title.
 func (g *geminiRewriter) ref(o *jsonx.Object, ref any, path string) (*jsonx.Object, error) {
 	r, _ := ref.(string)
-	target, ok := resolvePointer(g.root, r)
-	if !ok {
-		return nil, &SchemaError{Path: path + "/$ref", Msg: fmt.Sprintf("the $ref %q does not resolve inside the schema", r), Err: ErrUnsupportedSchema}
+	target, err := resolveRef(g.root, r)
+	if err != nil {
+		return nil, &SchemaError{Path: path + "/$ref", Msg: fmt.Sprintf("the $ref %q does not resolve inside the schema: %v", r, err), Err: ErrUnsupportedSchema}
 	}
 	seen := 0
 	for _, s := range g.stack {
@@ -614,7 +676,6 @@ func (g *geminiRewriter) ref(o *jsonx.Object, ref any, path string) (*jsonx.Obje
 		}
 	} else {
 		g.stack = append(g.stack, r)
-		var err error
 		out, err = g.node(target, path)
 		g.stack = g.stack[:len(g.stack)-1]
 		if err != nil {
@@ -629,34 +690,9 @@ func (g *geminiRewriter) ref(o *jsonx.Object, ref any, path string) (*jsonx.Obje
 	return out, nil
 }
 
-// resolvePointer resolves a local JSON reference ("#", "#/$defs/Node").
+// resolvePointer resolves a local JSON reference ("#", "#/$defs/Node");
+// see resolveRef.
 func resolvePointer(root *jsonx.Object, ref string) (any, bool) {
-	if ref == "#" {
-		return root, true
-	}
-	rest, ok := strings.CutPrefix(ref, "#/")
-	if !ok {
-		return nil, false
-	}
-	var cur any = root
-	for _, tok := range strings.Split(rest, "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch c := cur.(type) {
-		case *jsonx.Object:
-			v, ok := c.Get(tok)
-			if !ok {
-				return nil, false
-			}
-			cur = v
-		case []any:
-			n, err := strconv.Atoi(tok)
-			if err != nil || n < 0 || n >= len(c) {
-				return nil, false
-			}
-			cur = c[n]
-		default:
-			return nil, false
-		}
-	}
-	return cur, true
+	v, err := resolveRef(root, ref)
+	return v, err == nil
 }

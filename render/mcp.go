@@ -33,12 +33,18 @@ type MCPTools []MCPTool
 // Tool; the annotations object has the keys of [toolnexus.Annotations]
 // (title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint),
 // each omitted when zero as encoding/json's omitempty would.
+//
+// Like [OpenAI], a schema that is not a valid UTF-8 JSON object (only
+// possible in a hand-built slice) is replaced by {"type":"object"} so the
+// output stays valid JSON; call [CheckSchemas] first to get an error. MCP
+// checks no names: the spec only recommends a pattern ("SHOULD").
 func MCP(tools []toolnexus.Tool) MCPTools {
 	out := make(MCPTools, len(tools))
 	for i := range tools {
 		t := &tools[i]
-		out[i] = MCPTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: schemaOf(t), Annotations: t.Annotations}
+		out[i] = MCPTool{Name: t.Name, Title: t.Title, Description: t.Description, Annotations: t.Annotations}
 	}
+	passThroughAll(tools, func(i int, s json.RawMessage) { out[i].InputSchema = s })
 	return out
 }
 

@@ -46,14 +46,23 @@ type OpenAITools []OpenAITool
 // per tool, in the order given. The parameters are the tool's InputSchema
 // bytes, shared, not copied ({"type":"object"} when nil). Rendering
 // allocates one slice for the whole list.
+//
+// OpenAI has no error result, yet its output is always valid JSON and
+// valid UTF-8: a schema that is not a valid UTF-8 JSON object (possible
+// only in a hand-built slice; Registry.Add refuses it) is replaced by
+// {"type":"object"}, and names and descriptions are escaped as
+// encoding/json does (invalid UTF-8 becomes U+FFFD). To get an error
+// instead, call [CheckSchemas] first or use [OpenAIWith], which also
+// checks names. The schema check is cached by schema bytes.
 func OpenAI(tools []toolnexus.Tool) OpenAITools {
 	out := make(OpenAITools, len(tools))
 	for i := range tools {
 		t := &tools[i]
 		out[i] = OpenAITool{Type: "function", Function: OpenAIFunction{
-			Name: t.Name, Description: t.Description, Parameters: schemaOf(t),
+			Name: t.Name, Description: t.Description,
 		}}
 	}
+	passThroughAll(tools, func(i int, s json.RawMessage) { out[i].Function.Parameters = s })
 	return out
 }
 
@@ -138,7 +147,12 @@ type OpenAIOptions struct {
 //     for an optional property as absent, so a model obeying the strict
 //     schema never gets an error for it, while the string "null" is still
 //     no valid enum value.
-//   - oneOf becomes anyOf; $defs and local $ref (recursion included) are kept
+//   - oneOf becomes anyOf; $defs and local $ref (recursion included) are
+//     kept. A $ref node keeps no sibling keywords (strict mode forbids
+//     them): a description or title beside it is kept by inlining a copy
+//     of the target with them (a target already being inlined is
+//     referenced instead, and they are dropped); dropped annotations
+//     (default, examples, …) go. An enum keeps each value once.
 //   - keywords strict mode does not take (default, examples, uniqueItems,
 //     formats outside date-time, time, date, duration, email, hostname,
 //     ipv4, ipv6, uuid, …) are dropped from the copy; Execute still
@@ -148,7 +162,17 @@ type OpenAIOptions struct {
 // (additionalProperties is a schema or true), a value of any type ({}, or
 // an array without items), allOf, not, if/then/else, patternProperties,
 // propertyNames, dependent*, unevaluated*, contains, prefixItems, a type
-// array with two non-null types, a non-local $ref, anyOf at the root. Over
+// array with two non-null types, a non-local $ref, a $ref with a sibling
+// keyword other than annotations, a $ref pointing into a place the
+// rewrite moves or drops (inside a oneOf, beside a $ref, under default),
+// an enum or const value that is an object or an array, "items" as an
+// array, a boolean schema, anyOf at the root. Errors wrapping
+// [ErrUnsupportedSchema] (never rendered, even with Fallback): invalid
+// JSON or UTF-8, a key repeated in one object, a $ref that does not
+// resolve ($ref fragments are RFC 6901 JSON Pointers in URI fragment
+// form: percent-decoded, then "~1" is "/" and "~0" is "~"), a cycle of
+// $refs that never reaches a schema. A tool name outside
+// ^[a-zA-Z0-9_-]{1,64}$ is an error wrapping [ErrUnsupportedName]. Over
 // a limit ([StrictMaxDepth] object levels, [StrictMaxProperties]
 // properties, [StrictMaxEnumValues] enum values, [StrictMaxStringLength]
 // characters): an error wrapping [ErrSchemaLimit]. Set
@@ -161,12 +185,15 @@ func OpenAIStrict(tools []toolnexus.Tool) (OpenAITools, error) {
 }
 
 // OpenAIWith renders tools for Chat Completions with options. With the zero
-// OpenAIOptions its output equals [OpenAI]'s and the error is nil; with
+// OpenAIOptions its output equals [OpenAI]'s, but a tool name outside
+// ^[a-zA-Z0-9_-]{1,64}$ (OpenAI's function.name rule) is an error wrapping
+// [ErrUnsupportedName], and a schema that is not a valid UTF-8 JSON object
+// a *SchemaError wrapping [ErrUnsupportedSchema] (see [CheckSchemas]). With
 // Strict it is [OpenAIStrict]'s, and every entry carries an explicit
 // "strict" (true, or false for a Fallback tool).
 func OpenAIWith(tools []toolnexus.Tool, opts OpenAIOptions) (OpenAITools, error) {
 	if !opts.Strict {
-		return OpenAI(tools), nil
+		return openAIChecked(tools, "render.OpenAIWith")
 	}
 	out := make(OpenAITools, len(tools))
 	flags := make([]bool, len(tools)) // Strict points here; one allocation per list
@@ -184,9 +211,26 @@ func OpenAIWith(tools []toolnexus.Tool, opts OpenAIOptions) (OpenAITools, error)
 	return out, nil
 }
 
+// openAIChecked is OpenAI with errors for bad names and schemas.
+func openAIChecked(tools []toolnexus.Tool, renderer string) (OpenAITools, error) {
+	for i := range tools {
+		if err := checkName(renderer, tools[i].Name); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkSchemas(tools, renderer); err != nil {
+		return nil, err
+	}
+	return OpenAI(tools), nil
+}
+
 // strictParams returns the strict form of t's schema, or with Fallback its
-// unchanged schema and strict=false when it cannot be made strict.
+// unchanged schema and strict=false when it cannot be made strict. A name
+// OpenAI rejects is an error either way.
 func strictParams(t *toolnexus.Tool, opts OpenAIOptions, renderer string) (json.RawMessage, bool, error) {
+	if err := checkName(renderer, t.Name); err != nil {
+		return nil, false, err
+	}
 	params, err := strictCache.get(schemaOf(t), strictSchema)
 	if err == nil {
 		return params, true, nil

@@ -35,21 +35,37 @@ type OpenAIResponsesTools []OpenAIResponsesTool
 // Completions, treats an omitted "strict" as "try to make it strict and fall
 // back silently" (OpenAI function-calling guide, "Strict mode"). Use
 // [OpenAIResponsesWith] with OpenAIOptions{Strict: true} for strict mode.
+//
+// Like [OpenAI], a schema that is not a valid UTF-8 JSON object is
+// replaced by {"type":"object"}; [OpenAIResponsesWith] reports it instead.
 func OpenAIResponses(tools []toolnexus.Tool) OpenAIResponsesTools {
 	out := make(OpenAIResponsesTools, len(tools))
 	for i := range tools {
 		t := &tools[i]
-		out[i] = OpenAIResponsesTool{Type: "function", Name: t.Name, Description: t.Description, Parameters: schemaOf(t)}
+		out[i] = OpenAIResponsesTool{Type: "function", Name: t.Name, Description: t.Description}
 	}
+	passThroughAll(tools, func(i int, s json.RawMessage) { out[i].Parameters = s })
 	return out
 }
 
 // OpenAIResponsesWith renders tools for the Responses API with options.
 // With Strict each schema is rewritten exactly as [OpenAIStrict] documents
 // and "strict" is true (false for a Fallback tool); errors are
-// *SchemaError values naming the tool and the JSON path.
+// *SchemaError values naming the tool and the JSON path. Either way a name
+// outside ^[a-zA-Z0-9_-]{1,64}$ is an error wrapping [ErrUnsupportedName],
+// and without Strict a schema that is not a valid UTF-8 JSON object is a
+// *SchemaError wrapping [ErrUnsupportedSchema].
 func OpenAIResponsesWith(tools []toolnexus.Tool, opts OpenAIOptions) (OpenAIResponsesTools, error) {
 	if !opts.Strict {
+		const renderer = "render.OpenAIResponsesWith"
+		for i := range tools {
+			if err := checkName(renderer, tools[i].Name); err != nil {
+				return nil, err
+			}
+		}
+		if err := checkSchemas(tools, renderer); err != nil {
+			return nil, err
+		}
 		return OpenAIResponses(tools), nil
 	}
 	out := make(OpenAIResponsesTools, len(tools))

@@ -1,9 +1,12 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/toolnexus/toolnexus/internal/jsonx"
 )
@@ -55,6 +58,12 @@ var strictRejected = map[string]bool{
 	"prefixItems": true,
 }
 
+// strictStructural are the keywords strictor rewrites itself.
+var strictStructural = map[string]bool{
+	"format": true, "items": true, "anyOf": true, "oneOf": true, "properties": true,
+	"required": true, "additionalProperties": true, "$defs": true, "definitions": true,
+}
+
 var strictCache rewriteCache
 
 // jsonTypes are the JSON Schema type names.
@@ -65,22 +74,24 @@ var jsonTypes = map[string]bool{
 // strictSchema returns a strict-mode copy of the schema in, following the
 // rules documented on [OpenAIStrict]. The input is never modified.
 func strictSchema(in []byte) (json.RawMessage, error) {
-	tree, err := jsonx.Parse(in)
+	root, err := parseSchema(in)
 	if err != nil {
-		return nil, &SchemaError{Msg: "the schema is not valid JSON: " + err.Error(), Err: ErrUnsupportedSchema}
-	}
-	root, ok := tree.(*jsonx.Object)
-	if !ok || !hasType(root, "object") {
-		return nil, &SchemaError{Msg: `the root must be {"type":"object",…}`, Err: ErrUnsupportedSchema}
+		return nil, err
 	}
 	for _, k := range [...]string{"anyOf", "oneOf"} {
 		if _, ok := root.Get(k); ok {
 			return nil, notStrict("/"+k, "strict mode does not allow "+k+" at the root")
 		}
 	}
-	s := &strictor{}
+	s := &strictor{root: root}
+	if bytes.Contains(in, []byte(`"$ref"`)) {
+		s.outOf = make(map[*jsonx.Object]*jsonx.Object)
+	}
 	out, err := s.node(root, "", 0)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.checkRefs(out); err != nil {
 		return nil, err
 	}
 	switch {
@@ -119,6 +130,128 @@ func hasType(o *jsonx.Object, want string) bool {
 
 type strictor struct {
 	props, enums, strLen int
+
+	root     *jsonx.Object                   // the input schema
+	outOf    map[*jsonx.Object]*jsonx.Object // input node -> its rewrite; nil when the schema has no $ref
+	refs     []refUse                        // every $ref kept in the output
+	inlining []*jsonx.Object                 // $ref targets being inlined (see ref)
+}
+
+// refUse is one $ref of the output: its string, its path in the input and
+// the input node it resolves to there.
+type refUse struct {
+	ref, path string
+	target    any
+}
+
+// checkRefs makes sure every $ref kept in the rewritten schema out still
+// names the rewrite of the node it named in the input. Rewriting can move
+// nodes (oneOf becomes anyOf, an optional $ref is wrapped in anyOf) or drop
+// them (default, unknown keywords), so a reference into such a place would
+// dangle or change meaning.
+func (s *strictor) checkRefs(out *jsonx.Object) error {
+	for _, u := range s.refs {
+		o, _ := u.target.(*jsonx.Object)
+		want := s.outOf[o]
+		got, err := resolveRef(out, u.ref)
+		if want == nil || err != nil || got != any(want) {
+			return notStrict(u.path, fmt.Sprintf("the $ref %q points into a part of the schema that strict mode rewrites or drops, so it would not resolve to the same schema; point it at a definition under the root $defs", u.ref))
+		}
+	}
+	return nil
+}
+
+// ref rewrites a node holding "$ref". Strict mode allows no keywords beside
+// $ref, so the node becomes {"$ref":…} alone; the annotations strict mode
+// drops everywhere (default, examples, $comment, …) are dropped here too.
+// A description or title beside the $ref is kept by inlining a copy of the
+// target with them (as openai-python's to_strict_json_schema does); a
+// target already being inlined is referenced instead, dropping them. Any
+// other sibling keyword is an error wrapping ErrNotStrict.
+func (s *strictor) ref(o *jsonx.Object, path string, depth int) (*jsonx.Object, error) {
+	refVal, _ := o.Get("$ref")
+	p := path + "/$ref"
+	ref, ok := refVal.(string)
+	if !ok {
+		return nil, &SchemaError{Path: p, Msg: "$ref is not a string", Err: ErrUnsupportedSchema}
+	}
+	if ref == "" || ref[0] != '#' {
+		return nil, notStrict(p, fmt.Sprintf("the $ref %q is not local (#…); strict mode only follows local references", ref))
+	}
+	target, final, err := s.follow(ref, p)
+	if err != nil {
+		return nil, err
+	}
+	var notes []int // indexes of description and title
+	for i, k := range o.Keys {
+		switch {
+		case k == "$ref":
+		case k == "description" || k == "title":
+			notes = append(notes, i)
+		case strictKept[k] || strictStructural[k]:
+			return nil, notStrict(path+"/"+pointerToken(k), fmt.Sprintf("strict mode allows no keywords beside $ref, and %q beside the $ref %q cannot be dropped or moved without changing the schema", k, ref))
+		}
+	}
+	if len(notes) > 0 && final != nil && !slices.Contains(s.inlining, final) {
+		merged := jsonx.Clone(final).(*jsonx.Object)
+		merged.Delete("$defs")
+		merged.Delete("definitions")
+		for _, i := range notes {
+			merged.Set(o.Keys[i], o.Vals[i])
+		}
+		s.inlining = append(s.inlining, final)
+		out, err := s.node(merged, path, depth)
+		s.inlining = s.inlining[:len(s.inlining)-1]
+		if err != nil {
+			return nil, err
+		}
+		s.record(o, out)
+		return out, nil
+	}
+	out := &jsonx.Object{Keys: []string{"$ref"}, Vals: []any{ref}}
+	s.refs = append(s.refs, refUse{ref: ref, path: p, target: target})
+	s.record(o, out)
+	return out, nil
+}
+
+// follow resolves ref in the input and, while the target is itself a
+// local $ref, the target's reference, to make sure the chain ends in a
+// schema. It returns the first target and the object schema the chain
+// ends in (nil when it ends in a non-local $ref or a non-object, which
+// are reported where they stand).
+func (s *strictor) follow(ref, path string) (target any, final *jsonx.Object, err error) {
+	chain := []string{ref}
+	var seen []*jsonx.Object
+	for cur := ref; ; {
+		t, err := resolveRef(s.root, cur)
+		if err != nil {
+			return nil, nil, &SchemaError{Path: path, Msg: fmt.Sprintf("the $ref %q does not resolve inside the schema: %v", cur, err), Err: ErrUnsupportedSchema}
+		}
+		if target == nil {
+			target = t
+		}
+		to, ok := t.(*jsonx.Object)
+		if !ok {
+			return target, nil, nil
+		}
+		next, ok := to.Get("$ref")
+		nr, isStr := next.(string)
+		if !ok || !isStr || nr == "" || nr[0] != '#' {
+			return target, to, nil
+		}
+		if slices.Contains(seen, to) {
+			return nil, nil, &SchemaError{Path: path, Msg: fmt.Sprintf("the $ref %q starts a cycle of references that never reaches a schema (%s)", ref, strings.Join(chain, " → ")), Err: ErrUnsupportedSchema}
+		}
+		seen = append(seen, to)
+		chain = append(chain, nr)
+		cur = nr
+	}
+}
+
+func (s *strictor) record(in, out *jsonx.Object) {
+	if s.outOf != nil {
+		s.outOf[in] = out
+	}
 }
 
 // node rewrites one schema node. depth is the object nesting level of the
@@ -126,12 +259,15 @@ type strictor struct {
 func (s *strictor) node(v any, path string, depth int) (*jsonx.Object, error) {
 	o, ok := v.(*jsonx.Object)
 	if !ok {
-		return nil, notStrict(path, fmt.Sprintf("the boolean schema %v (any value or no value) cannot be made strict", jsonx.Marshal(v)))
+		return nil, notSchema(v, path, notStrict)
 	}
 	for _, k := range o.Keys {
 		if strictRejected[k] {
 			return nil, notStrict(path+"/"+pointerToken(k), fmt.Sprintf("%q is not supported in strict mode", k))
 		}
+	}
+	if _, ok := o.Get("$ref"); ok {
+		return s.ref(o, path, depth)
 	}
 	var types []string
 	if t, ok := o.Get("type"); ok {
@@ -206,8 +342,12 @@ func (s *strictor) node(v any, path string, depth int) (*jsonx.Object, error) {
 				if err := s.countEnum(val, p); err != nil {
 					return nil, err
 				}
+				val = uniqueValues(val.([]any))
 			}
 			if k == "const" {
+				if err := primitive(val, p); err != nil {
+					return nil, err
+				}
 				s.enums++
 				if str, ok := val.(string); ok {
 					s.strLen += len(str)
@@ -218,13 +358,10 @@ func (s *strictor) node(v any, path string, depth int) (*jsonx.Object, error) {
 			if f, ok := val.(string); ok && strictFormats[f] {
 				out.Keys, out.Vals = append(out.Keys, k), append(out.Vals, val)
 			}
-		case k == "$ref":
-			ref, _ := val.(string)
-			if ref == "" || ref[0] != '#' {
-				return nil, notStrict(p, fmt.Sprintf("the $ref %q is not local (#…); strict mode only follows local references", ref))
-			}
-			out.Keys, out.Vals = append(out.Keys, k), append(out.Vals, val)
 		case k == "items":
+			if _, ok := val.([]any); ok {
+				return nil, notStrict(p, `"items" is an array of schemas (the tuple form of drafts before 2020-12), which strict mode does not support`)
+			}
 			c, err := s.node(val, p, depth)
 			if err != nil {
 				return nil, err
@@ -315,7 +452,48 @@ func (s *strictor) node(v any, path string, depth int) (*jsonx.Object, error) {
 	if defs != nil {
 		out.Keys, out.Vals = append(out.Keys, defsKey), append(out.Vals, defs)
 	}
+	s.record(o, out)
 	return out, nil
+}
+
+// notSchema is the error for a value in a schema position that is not an
+// object: a boolean schema cannot be rendered (bad wraps it for the
+// renderer), any other JSON value is no schema at all.
+func notSchema(v any, path string, bad func(path, msg string) error) error {
+	switch v {
+	case true:
+		return bad(path, "the boolean schema true (any value is valid) cannot be expressed; write the schema out")
+	case false:
+		return bad(path, "the boolean schema false (no value is valid) cannot be expressed; remove the property or keyword")
+	}
+	return &SchemaError{Path: path, Msg: fmt.Sprintf("a schema must be an object or a boolean, not the %s %s", kindOf(v), jsonx.Marshal(v)), Err: ErrUnsupportedSchema}
+}
+
+// primitive reports an enum or const value strict mode cannot take: strict
+// enums hold strings, numbers, booleans and null only.
+func primitive(v any, path string) error {
+	switch v.(type) {
+	case *jsonx.Object, []any:
+		return notStrict(path, fmt.Sprintf("the value %s is an %s; strict mode enum and const values must be strings, numbers, booleans or null", jsonx.Marshal(v), kindOf(v)))
+	}
+	return nil
+}
+
+// uniqueValues returns arr without repeated values (enum values are
+// primitives here, so == compares them), arr itself when none repeat.
+func uniqueValues(arr []any) []any {
+	for i := 1; i < len(arr); i++ {
+		if containsValue(arr[:i], arr[i]) {
+			out := slices.Clone(arr[:i])
+			for _, e := range arr[i+1:] {
+				if !containsValue(out, e) {
+					out = append(out, e)
+				}
+			}
+			return out
+		}
+	}
+	return arr
 }
 
 func (s *strictor) countEnum(val any, path string) error {
@@ -325,7 +503,10 @@ func (s *strictor) countEnum(val any, path string) error {
 	}
 	s.enums += len(arr)
 	total := 0
-	for _, e := range arr {
+	for j, e := range arr {
+		if err := primitive(e, path+"/"+strconv.Itoa(j)); err != nil {
+			return err
+		}
 		if str, ok := e.(string); ok {
 			total += len(str)
 		}
@@ -382,7 +563,7 @@ func nullable(o *jsonx.Object) *jsonx.Object {
 			o.Vals[i] = append(arr[:len(arr):len(arr)], nil)
 		}
 	}
-	if i := indexOf(o, "const"); i >= 0 {
+	if i := indexOf(o, "const"); i >= 0 && o.Vals[i] != nil {
 		o.Keys[i], o.Vals[i] = "enum", []any{o.Vals[i], nil}
 	}
 	return o
