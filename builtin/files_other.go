@@ -19,3 +19,6 @@ func clearNonblock(f *os.File) error { return nil }
 func linkCount(fi fs.FileInfo) uint64 { return 1 }
 
 func isFIFOWithoutReader(err error) bool { return false }
+
+// fileKey reports false: callers compare with os.SameFile instead.
+func fileKey(fi fs.FileInfo) (any, bool) { return nil, false }

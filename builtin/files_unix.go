@@ -40,3 +40,12 @@ func linkCount(fi fs.FileInfo) uint64 {
 // isFIFOWithoutReader reports the error of a non-blocking write open of a
 // FIFO that nobody reads (ENXIO).
 func isFIFOWithoutReader(err error) bool { return errors.Is(err, syscall.ENXIO) }
+
+// fileKey identifies a file by device and inode, for map lookups that
+// os.SameFile would need pairwise.
+func fileKey(fi fs.FileInfo) (any, bool) {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return [2]uint64{uint64(st.Dev), uint64(st.Ino)}, true
+	}
+	return nil, false
+}

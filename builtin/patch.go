@@ -253,11 +253,22 @@ func (e *env) applyPatch(ctx context.Context, text string) (string, error) {
 		path string
 		line int
 	}
-	var olds []existing
+	var olds []existing         // compared pairwise where fileKey is not available
+	byKey := map[any]existing{} // by device and inode
 	sameAs := func(fi fs.FileInfo, p string, line int) error {
+		same := func(o existing) error {
+			return fmt.Errorf("%q (line %d) and %q (line %d) are the same file; change it once", o.path, o.line, p, line)
+		}
+		if key, ok := fileKey(fi); ok {
+			if o, dup := byKey[key]; dup {
+				return same(o)
+			}
+			byKey[key] = existing{fi, p, line}
+			return nil
+		}
 		for _, o := range olds {
 			if os.SameFile(o.fi, fi) {
-				return fmt.Errorf("%q (line %d) and %q (line %d) are the same file; change it once", o.path, o.line, p, line)
+				return same(o)
 			}
 		}
 		olds = append(olds, existing{fi, p, line})
