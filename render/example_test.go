@@ -140,3 +140,19 @@ func ExampleOpenAITools_AppendJSON() {
 	// Output:
 	// 290 true
 }
+
+// A hand-built tool whose schema bytes are not JSON: OpenAI, which has no
+// error result, sends {"type":"object"} in their place; CheckSchemas (and
+// OpenAIWith) report the problem instead.
+func ExampleCheckSchemas() {
+	tools := []toolnexus.Tool{{Name: "broken", InputSchema: json.RawMessage(`{"type":"object",`)}}
+	show(render.OpenAI(tools))
+	err := render.CheckSchemas(tools)
+	fmt.Println(err, errors.Is(err, render.ErrUnsupportedSchema))
+	_, err = render.OpenAIWith(tools, render.OpenAIOptions{})
+	fmt.Println(err)
+	// Output:
+	// [{"type":"function","function":{"name":"broken","description":"","parameters":{"type":"object"}}}]
+	// render.CheckSchemas: tool "broken": schema root: the schema is not valid JSON true
+	// render.OpenAIWith: tool "broken": schema root: the schema is not valid JSON
+}

@@ -156,7 +156,8 @@ type GeminiTools []GeminiTool
 // Every constraint dropped here is still enforced by Registry.Execute for
 // typed tools. Errors are *SchemaError values wrapping ErrUnsupportedSchema
 // (not valid JSON or not valid UTF-8, a key repeated in one object, root
-// not {"type":"object",…}, a $ref that does not resolve, a false schema)
+// not {"type":"object",…}, a $ref that does not resolve, a cycle of $refs
+// that never reaches a schema, a false schema)
 // or ErrSchemaLimit (inlining would produce more than 50,000 schema
 // nodes). $ref fragments are JSON Pointers in URI fragment form
 // (RFC 6901 §6: percent-decoded, then "~1" is "/" and "~0" is "~").
@@ -650,9 +651,9 @@ func inferType(vals []any) string {
 // and title.
 func (g *geminiRewriter) ref(o *jsonx.Object, ref any, path string) (*jsonx.Object, error) {
 	r, _ := ref.(string)
-	target, err := resolveRef(g.root, r)
+	target, _, err := followRefs(g.root, r, path+"/$ref")
 	if err != nil {
-		return nil, &SchemaError{Path: path + "/$ref", Msg: fmt.Sprintf("the $ref %q does not resolve inside the schema: %v", r, err), Err: ErrUnsupportedSchema}
+		return nil, err
 	}
 	seen := 0
 	for _, s := range g.stack {

@@ -280,6 +280,7 @@ func TestGeminiSchemaMessages(t *testing.T) {
 		{`{"type":"object","properties":{"a":{"type":"string"},"a":{"type":"integer"}}}`, `/properties/a: the key appears more than once`},
 		{`{"type":"object","properties":{"a":{"$ref":"#/$defs/a%20b"}},"$defs":{"a%20b":{"type":"string"}}}`, `there is no member "a b"`},
 		{"{\"type\":\"object\",\"properties\":{\"\xff\":{\"type\":\"string\"}}}", `the schema is not valid UTF-8`},
+		{`{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},"$defs":{"A":{"$ref":"#/$defs/B"},"B":{"$ref":"#/$defs/A"}}}`, `/properties/a/$ref: the $ref "#/$defs/A" starts a cycle of references that never reaches a schema`},
 	} {
 		_, err := Gemini(oneTool("g", c.schema))
 		if !errors.Is(err, ErrUnsupportedSchema) || !strings.Contains(err.Error(), `render.Gemini: tool "g": `+c.msg) && !strings.Contains(err.Error(), c.msg) {

@@ -220,10 +220,17 @@ func (s *strictor) ref(o *jsonx.Object, path string, depth int) (*jsonx.Object, 
 // ends in (nil when it ends in a non-local $ref or a non-object, which
 // are reported where they stand).
 func (s *strictor) follow(ref, path string) (target any, final *jsonx.Object, err error) {
+	return followRefs(s.root, ref, path)
+}
+
+// followRefs is strictor.follow for any renderer: it resolves ref against
+// root and follows local $ref chains, reporting a dangling reference or a
+// cycle of references as a *SchemaError at path.
+func followRefs(root *jsonx.Object, ref, path string) (target any, final *jsonx.Object, err error) {
 	chain := []string{ref}
 	var seen []*jsonx.Object
 	for cur := ref; ; {
-		t, err := resolveRef(s.root, cur)
+		t, err := resolveRef(root, cur)
 		if err != nil {
 			return nil, nil, &SchemaError{Path: path, Msg: fmt.Sprintf("the $ref %q does not resolve inside the schema: %v", cur, err), Err: ErrUnsupportedSchema}
 		}
