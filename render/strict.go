@@ -84,7 +84,7 @@ func strictSchema(in []byte) (json.RawMessage, error) {
 		}
 	}
 	s := &strictor{root: root}
-	if bytes.Contains(in, []byte(`"$ref"`)) {
+	if bytes.Contains(in, []byte(`ref"`)) || bytes.Contains(in, []byte(`\u`)) { // "$ref", possibly escaped
 		s.outOf = make(map[*jsonx.Object]*jsonx.Object)
 	}
 	out, err := s.node(root, "", 0)
