@@ -69,7 +69,6 @@ func (f *fixture) wantSymlinkFixture() {
 // the patch would otherwise lose an edit or destroy content while
 // reporting success.
 func TestApplyPatchSymlinkAliases(t *testing.T) {
-	f := symlinkFixture(t)
 	cases := map[string][]string{
 		"update twice": {"*** Update File: a.txt", "-one", "+ONE", "*** Update File: alias", "-two", "+TWO"},
 		"move onto added": {"*** Update File: a.txt", "*** Move to: dl/new.txt", "-one", "+ONE",
@@ -80,6 +79,7 @@ func TestApplyPatchSymlinkAliases(t *testing.T) {
 	}
 	for name, body := range cases {
 		t.Run(name, func(t *testing.T) {
+			f := symlinkFixture(t) // fresh, and reporting to this subtest
 			lines := append(append([]string{"*** Begin Patch"}, body...), "*** End Patch")
 			out := f.fail("apply_patch", patch(lines...))
 			wantContains(t, out, "is a symbolic link and apply_patch does not follow symbolic links")
