@@ -56,7 +56,8 @@
 // refuses loopback, private, shared (CGNAT), link-local, multicast,
 // broadcast and unspecified addresses, the IPv6 prefixes that reach IPv4
 // through a translator or tunnel (NAT64 64:ff9b::/96 and 64:ff9b:1::/48,
-// 6to4 2002::/16, IPv4-compatible ::a.b.c.d), deprecated site-local
+// 6to4 2002::/16, IPv4-compatible ::a.b.c.d, IPv4-translated
+// ::ffff:0:a.b.c.d), deprecated site-local
 // fec0::/10, and every address of the host's own interfaces
 // (net.InterfaceAddrs, listed on each connection; if they cannot be listed
 // the connection is refused), unless [Options.AllowPrivateNetwork] is set.

@@ -44,6 +44,7 @@ func TestAddrKind(t *testing.T) {
 		"::127.0.0.1":      "IPv4-compatible IPv6",
 		"::8.8.8.8":        "IPv4-compatible IPv6",
 		"fec0::1":          "site-local",
+		"::ffff:0:a00:1":   "IPv4-translated IPv6",
 		"feff::1":          "site-local",
 		"64:ff9c::1":       "",
 		"2003::1":          "",

@@ -104,14 +104,16 @@ var (
 		netip.MustParsePrefix("64:ff9b::/96"),   // RFC 6052 well-known NAT64 prefix
 		netip.MustParsePrefix("64:ff9b:1::/48"), // RFC 8215 local-use NAT64 prefix
 	}
-	sixToFour    = netip.MustParsePrefix("2002::/16") // RFC 3056: embeds an IPv4 address
-	ipv4Compat   = netip.MustParsePrefix("::/96")     // RFC 4291 IPv4-compatible ::a.b.c.d (deprecated)
-	siteLocalIP6 = netip.MustParsePrefix("fec0::/10") // RFC 3879 deprecated site-local
+	sixToFour    = netip.MustParsePrefix("2002::/16")       // RFC 3056: embeds an IPv4 address
+	ipv4Compat   = netip.MustParsePrefix("::/96")           // RFC 4291 IPv4-compatible ::a.b.c.d (deprecated)
+	ipv4Transl   = netip.MustParsePrefix("::ffff:0:0:0/96") // RFC 2765 IPv4-translated ::ffff:0:a.b.c.d
+	siteLocalIP6 = netip.MustParsePrefix("fec0::/10")       // RFC 3879 deprecated site-local
 )
 
 // addrKind names the class of a refused address, or "" for a public one.
 // IPv6 prefixes that embed or translate to an IPv4 address (NAT64, 6to4,
-// IPv4-compatible) are refused whole, whatever the IPv4 address.
+// IPv4-compatible, IPv4-translated) are refused whole, whatever the IPv4
+// address.
 func addrKind(ip netip.Addr) string {
 	ip = ip.Unmap()
 	switch {
@@ -135,6 +137,8 @@ func addrKind(ip netip.Addr) string {
 		return "6to4"
 	case ipv4Compat.Contains(ip):
 		return "IPv4-compatible IPv6"
+	case ipv4Transl.Contains(ip):
+		return "IPv4-translated IPv6"
 	case siteLocalIP6.Contains(ip):
 		return "site-local"
 	}
