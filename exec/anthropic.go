@@ -21,6 +21,8 @@ type AnthropicContentBlock struct {
 	ID    string          `json:"id,omitempty"`
 	Name  string          `json:"name,omitempty"`
 	Input json.RawMessage `json:"input,omitempty"`
+
+	problem string // set by UnmarshalJSON for a wrongly typed field
 }
 
 // AnthropicMessage is the user message that answers every tool_use block
@@ -67,7 +69,7 @@ func (e *Executor) Anthropic(ctx context.Context, content []AnthropicContentBloc
 	results := make([]Result, len(idx))
 	e.runInto(ctx, len(idx), func(i int) Call {
 		b := &content[idx[i]]
-		return Call{ID: b.ID, Name: b.Name, Arguments: b.Input}
+		return Call{ID: b.ID, Name: b.Name, Arguments: b.Input, malformed: b.problem}
 	}, results)
 	for i := range results {
 		msg.Content[i] = AnthropicToolResult{Type: "tool_result", ToolUseID: content[idx[i]].ID,

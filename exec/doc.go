@@ -59,6 +59,25 @@
 // structs gives; a differential fuzz test holds them to that. Unescaped
 // strings share one copy of the reply.
 //
+// # Malformed calls
+//
+// Only a malformed envelope fails a whole reply: bytes that are not JSON,
+// or not one of the accepted top-level shapes (an object or array, with
+// tool_calls/choices/output/content/parts/candidates of the right types).
+// Inside the call arrays, the call types' UnmarshalJSON methods read each
+// element on its own, so a wrongly typed field costs only its own call:
+// that call is answered with an error result wrapping [ErrMalformedCall]
+// whose Output names the field (`the tool call could not be read:
+// "function.arguments" is a number, want a string holding a JSON
+// object`), no hook or tool runs, and the other calls run as usual. A
+// string field holding another JSON type keeps that value's JSON text, so
+// a numeric id 5 is echoed back as "5". A tool_calls entry that is not an
+// object (null included) is such a call with empty id; an element of the
+// other arrays that is not an object is not a call and is skipped, as
+// text blocks are. One deviation is accepted rather than reported: OpenAI
+// Chat and Responses arguments may be the JSON object itself instead of a
+// string holding it, as some OpenAI-compatible servers send them.
+//
 // # Errors sent to the model
 //
 // The Output of a failed call is written for the model to correct itself

@@ -201,6 +201,17 @@ func hex4(b []byte) rune {
 	return r
 }
 
+// arguments reads an OpenAI arguments value: a string (null gives ""),
+// or the arguments object itself, as its JSON text (see
+// OpenAIFunctionCall.UnmarshalJSON).
+func (w *walker) arguments() (string, bool) {
+	if w.peek() == '{' {
+		r, ok := w.raw()
+		return string(r), ok
+	}
+	return w.str()
+}
+
 // boolean reads true, false or null (false).
 func (w *walker) boolean() (bool, bool) {
 	switch {
@@ -529,7 +540,7 @@ func (w *walker) chatCalls() ([]OpenAIToolCall, bool) {
 					case 0:
 						tc.Function.Name, ok = w.str()
 					case 1:
-						tc.Function.Arguments, ok = w.str()
+						tc.Function.Arguments, ok = w.arguments()
 					case -1:
 						ok = w.skip()
 					}
@@ -585,6 +596,10 @@ func (w *walker) responsesItems() ([]ResponsesItem, bool) {
 		ok := w.obj(func(key []byte) bool {
 			dst := [...]*string{&it.Type, &it.ID, &it.CallID, &it.Name, &it.Arguments, &it.Status}
 			switch i := f.want(key); {
+			case i == 4:
+				var ok bool
+				it.Arguments, ok = w.arguments()
+				return ok
 			case i >= 0:
 				var ok bool
 				*dst[i], ok = w.str()

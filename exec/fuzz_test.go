@@ -29,6 +29,10 @@ func FuzzReply(f *testing.F) {
 		`[{"type":"tool_use","id":"t","name":"echo","input":"{"}]`,
 		`[{"functionCall":{"name":"echo","args":[]}}]`,
 		`[{"id":"c","type":"function","function":{"name":"echo","arguments":"\u0000{"}}]`,
+		`[{"id":"ok","type":"function","function":{"name":"echo","arguments":"{}"}},{"id":"bad","function":{"name":"echo","arguments":{"a":1}}},{"id":3,"function":{"name":"echo","arguments":5}},7,null]`,
+		`[{"type":"function_call","call_id":2,"name":"echo","arguments":{"a":1}},{"type":9},5]`,
+		`[{"type":"tool_use","id":"t","name":5,"input":{}},{"type":"text","text":1},"x"]`,
+		`[{"functionCall":{"id":5,"name":"echo"}},{"functionCall":"echo"},{"text":[],"functionCall":{"name":"echo"}},1]`,
 	} {
 		f.Add([]byte(s))
 	}

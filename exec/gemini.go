@@ -27,6 +27,8 @@ type GeminiPart struct {
 	FunctionCall     *GeminiFunctionCall     `json:"functionCall,omitempty"`
 	FunctionResponse *GeminiFunctionResponse `json:"functionResponse,omitempty"`
 	ThoughtSignature string                  `json:"thoughtSignature,omitempty"`
+
+	problem string // set by UnmarshalJSON for a wrongly typed field
 }
 
 // GeminiFunctionCall is a functionCall part: the tool name, its arguments
@@ -35,6 +37,8 @@ type GeminiFunctionCall struct {
 	ID   string          `json:"id,omitempty"`
 	Name string          `json:"name"`
 	Args json.RawMessage `json:"args,omitempty"`
+
+	problem string // set by UnmarshalJSON for a wrongly typed field
 }
 
 // GeminiFunctionResponse answers one functionCall:
@@ -73,7 +77,8 @@ func (e *Executor) Gemini(ctx context.Context, parts []GeminiPart) (GeminiConten
 	results := make([]Result, len(idx))
 	e.runInto(ctx, len(idx), func(i int) Call {
 		fc := parts[idx[i]].FunctionCall
-		return Call{ID: fc.ID, Name: fc.Name, Arguments: fc.Args}
+		return Call{ID: fc.ID, Name: fc.Name, Arguments: fc.Args,
+			malformed: joinProblems(parts[idx[i]].problem, fc.problem)}
 	}, results)
 	for i := range results {
 		key := "output"

@@ -36,15 +36,22 @@ type OpenAIToolCall struct {
 	ID       string             `json:"id"`
 	Type     string             `json:"type"`
 	Function OpenAIFunctionCall `json:"function"`
+
+	problem string // set by UnmarshalJSON for a wrongly typed field
 }
 
 // OpenAIFunctionCall is the function of an [OpenAIToolCall]. Arguments is a
 // JSON-encoded string; the model "does not always generate valid JSON"
 // (OpenAI API reference), so it is checked like any other arguments: a
 // malformed or truncated string gives an error result naming the problem.
+// Some OpenAI-compatible servers send arguments as the JSON object itself
+// rather than a string: [OpenAIFunctionCall.UnmarshalJSON] accepts that and
+// keeps the object's JSON text in Arguments.
 type OpenAIFunctionCall struct {
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
+
+	problem string // set by UnmarshalJSON for a wrongly typed field
 }
 
 // OpenAIToolMessage is the message that answers one tool call:
@@ -86,7 +93,9 @@ func (e *Executor) OpenAIChat(ctx context.Context, toolCalls []OpenAIToolCall) (
 // message object ({"role":"assistant","tool_calls":[…]}), its bare
 // tool_calls array, or a whole chat completion ({"choices":[{"message":…}]},
 // whose first choice is used). Bytes that are not one of these give an
-// error and no messages.
+// error and no messages; a call with a wrongly typed field is answered with
+// an error result instead, and the other calls run (see "Malformed calls"
+// in the package doc).
 func (e *Executor) OpenAIChatJSON(ctx context.Context, raw []byte) ([]OpenAIToolMessage, error) {
 	calls, err := ParseOpenAIChat(raw)
 	if err != nil {
@@ -137,7 +146,9 @@ func slowOpenAIChat(raw []byte) ([]OpenAIToolCall, error) {
 
 func chatCall(tc *OpenAIToolCall) Call {
 	c := Call{ID: tc.ID, Name: tc.Function.Name, Arguments: json.RawMessage(tc.Function.Arguments)}
-	if tc.Type != "" && tc.Type != "function" {
+	if tc.problem != "" || tc.Function.problem != "" {
+		c.malformed = joinProblems(tc.problem, tc.Function.problem)
+	} else if tc.Type != "" && tc.Type != "function" {
 		c.reject = fmt.Sprintf("tool call type %q is not supported; only function tools can be called", tc.Type)
 	}
 	return c
@@ -166,6 +177,8 @@ type ResponsesItem struct {
 	Name      string `json:"name,omitempty"`
 	Arguments string `json:"arguments,omitempty"`
 	Status    string `json:"status,omitempty"`
+
+	problem string // set by UnmarshalJSON for a wrongly typed field
 }
 
 // ResponsesOutput is the input item that answers one function call:
@@ -199,7 +212,7 @@ func (e *Executor) Responses(ctx context.Context, items []ResponsesItem) ([]Resp
 	results := make([]Result, len(idx))
 	e.runInto(ctx, len(idx), func(i int) Call {
 		it := &items[idx[i]]
-		return Call{ID: it.CallID, Name: it.Name, Arguments: json.RawMessage(it.Arguments)}
+		return Call{ID: it.CallID, Name: it.Name, Arguments: json.RawMessage(it.Arguments), malformed: it.problem}
 	}, results)
 	out := make([]ResponsesOutput, len(results))
 	for i := range results {

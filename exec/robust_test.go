@@ -1,11 +1,14 @@
 package exec_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -212,5 +215,101 @@ func TestZeroExecutor(t *testing.T) {
 	res, err := zp.RunAll(ctx, []exec.Call{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}, {Name: "e"}})
 	if err != nil || len(res) != 5 || res[4].Output != `unknown tool "e"; available tools: none` {
 		t.Errorf("RunAll = %+v, %v", res, err)
+	}
+}
+
+// TestMalformedCallIsolated: the reply from the review, one good call and
+// one whose arguments are an object, plus calls with a numeric id, a
+// numeric name or arguments that are a number: every call is answered, a
+// wrongly typed field costs only its own call (no hook, no tool, error
+// kind malformed_call, Err wrapping ErrMalformedCall), and an object as
+// arguments is accepted.
+func TestMalformedCallIsolated(t *testing.T) {
+	var buf bytes.Buffer
+	logger := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey || a.Key == "duration" {
+				return slog.Attr{}
+			}
+			return a
+		},
+	}))
+	var hooked atomic.Int64
+	e := exec.New(testRegistry(t), &exec.Options{Logger: logger, Concurrency: 1,
+		Before: func(ctx context.Context, c *exec.Call) *toolnexus.Result { hooked.Add(1); return nil },
+		After:  func(ctx context.Context, c exec.Call, r *exec.Result) { hooked.Add(100) },
+	})
+	ctx := context.Background()
+	raw := `{"role":"assistant","tool_calls":[` +
+		`{"id":"ok1","type":"function","function":{"name":"echo","arguments":"{\"city\":\"a\"}"}},` +
+		`{"id":"bad","type":"function","function":{"name":"echo","arguments":{"a":1}}},` +
+		`{"id":"num","type":"function","function":{"name":"echo","arguments":5}},` +
+		`{"id":7,"type":"function","function":{"name":"echo","arguments":"{}"}}]}`
+	msgs, err := e.OpenAIChatJSON(ctx, []byte(raw))
+	want := `[{"role":"tool","tool_call_id":"ok1","content":"{\"city\":\"a\"}"},` +
+		`{"role":"tool","tool_call_id":"bad","content":"{\"a\":1}"},` +
+		`{"role":"tool","tool_call_id":"num","content":"error: the tool call could not be read: \"function.arguments\" is a number, want a string holding a JSON object"},` +
+		`{"role":"tool","tool_call_id":"7","content":"error: the tool call could not be read: \"id\" is a number, want a string"}]`
+	if got := mustJSON(t, msgs); err != nil || got != want {
+		t.Errorf("chat:\n%s (%v)\nwant:\n%s", got, err, want)
+	}
+	if n := hooked.Load(); n != 202 {
+		t.Errorf("hooks ran %d (Before count + 100 x After count), want 202: only the two readable calls", n)
+	}
+	wantLog := `{"level":"INFO","msg":"tool call","tool":"echo","call_id":"ok1","is_error":false}
+{"level":"INFO","msg":"tool call","tool":"echo","call_id":"bad","is_error":false}
+{"level":"WARN","msg":"tool call","tool":"echo","call_id":"num","is_error":true,"error_kind":"malformed_call"}
+{"level":"WARN","msg":"tool call","tool":"echo","call_id":"7","is_error":true,"error_kind":"malformed_call"}
+`
+	if buf.String() != wantLog {
+		t.Errorf("log:\n%s\nwant:\n%s", buf.String(), wantLog)
+	}
+
+	// The structs fill the same way with plain json.Unmarshal.
+	var calls []exec.OpenAIToolCall
+	if err := json.Unmarshal([]byte(`[{"id":7,"function":{"name":"echo","arguments":{"a":1}}}]`), &calls); err != nil ||
+		len(calls) != 1 || calls[0].ID != "7" || calls[0].Function.Arguments != `{"a":1}` {
+		t.Errorf("json.Unmarshal = %+v, %v", calls, err)
+	}
+
+	// Anthropic numeric name, Gemini numeric id, Responses object arguments.
+	ant, err := e.AnthropicJSON(ctx, []byte(`[{"type":"tool_use","id":"t1","name":5,"input":{}},{"type":"tool_use","id":"t2","name":"echo","input":{"b":2}}]`))
+	if got := mustJSON(t, ant); err != nil || got != `{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"the tool call could not be read: \"name\" is a number, want a string","is_error":true},{"type":"tool_result","tool_use_id":"t2","content":"{\"b\":2}"}]}` {
+		t.Errorf("anthropic = %s, %v", got, err)
+	}
+	gem, err := e.GeminiJSON(ctx, []byte(`[{"functionCall":{"id":5,"name":"echo","args":{}}},{"functionCall":{"id":"g2","name":"echo","args":{"c":3}}}]`))
+	if got := mustJSON(t, gem); err != nil || got != `{"role":"user","parts":[{"functionResponse":{"id":"5","name":"echo","response":{"error":"the tool call could not be read: \"functionCall.id\" is a number, want a string"}}},{"functionResponse":{"id":"g2","name":"echo","response":{"output":"{\"c\":3}"}}}]}` {
+		t.Errorf("gemini = %s, %v", got, err)
+	}
+	resp, err := e.ResponsesJSON(ctx, []byte(`[{"type":"function_call","call_id":"r1","name":"echo","arguments":{"d":4}},{"type":"function_call","call_id":"r2","name":"echo","arguments":true}]`))
+	if got := mustJSON(t, resp); err != nil || got != `[{"type":"function_call_output","call_id":"r1","output":"{\"d\":4}"},{"type":"function_call_output","call_id":"r2","output":"error: the tool call could not be read: \"arguments\" is a boolean, want a string holding a JSON object"}]` {
+		t.Errorf("responses = %s, %v", got, err)
+	}
+}
+
+// TestMalformedEnvelope: what is not the expected top-level shape still
+// fails the whole batch, with no messages.
+func TestMalformedEnvelope(t *testing.T) {
+	e := exec.New(testRegistry(t), nil)
+	ctx := context.Background()
+	for _, raw := range []string{`{"tool_calls":5}`, `{"choices":[5]}`, `{"choices":[{"message":"x"}]}`, `{"role":5,"tool_calls":[]}`, `{"tool_calls":[{"id":"a"}`} {
+		if msgs, err := e.OpenAIChatJSON(ctx, []byte(raw)); err == nil || msgs != nil {
+			t.Errorf("chat %s: %v, %v", raw, msgs, err)
+		}
+	}
+	for _, raw := range []string{`{"output":{}}`, `{"output":"x"}`, `[1,`} {
+		if out, err := e.ResponsesJSON(ctx, []byte(raw)); err == nil || out != nil {
+			t.Errorf("responses %s: %v, %v", raw, out, err)
+		}
+	}
+	for _, raw := range []string{`{"content":5}`, `{"content":{"type":"tool_use"}}`, `nul`} {
+		if msg, err := e.AnthropicJSON(ctx, []byte(raw)); err == nil || msg.Content != nil {
+			t.Errorf("anthropic %s: %v, %v", raw, msg, err)
+		}
+	}
+	for _, raw := range []string{`{"parts":5}`, `{"candidates":[{"content":5}]}`, `{"candidates":{}}`, `[}`} {
+		if c, err := e.GeminiJSON(ctx, []byte(raw)); err == nil || c.Parts != nil {
+			t.Errorf("gemini %s: %v, %v", raw, c, err)
+		}
 	}
 }
