@@ -62,3 +62,26 @@ func BenchmarkEdit(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkApplyPatchNearMiss is the review's worst case for hunk matching:
+// a 200000-line file of "a" and a hunk of 2000 "-a" lines then "-b", which
+// nearly matches at every position (18-25 s per call before matching was
+// made linear).
+func BenchmarkApplyPatchNearMiss(b *testing.B) {
+	f := newFixture(b, builtin.Options{})
+	f.file("f.txt", strings.Repeat("a\n", 200000))
+	var p strings.Builder
+	p.WriteString("*** Begin Patch\n*** Update File: f.txt\n")
+	for range 2000 {
+		p.WriteString("-a\n")
+	}
+	p.WriteString("-b\n*** End Patch\n")
+	raw, _ := json.Marshal(map[string]string{"patchText": p.String()})
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if r := f.reg.Execute(ctx, "apply_patch", raw); !r.IsError {
+			b.Fatal("the near miss applied")
+		}
+	}
+}

@@ -616,6 +616,8 @@ func applyChunks(ctx context.Context, content string, op patchOp) (string, error
 // splitLines splits content into lines without their endings and the
 // endings ("\n", "\r\n", or "" for a last line without a newline).
 func splitLines(content string) (lines, ends []string) {
+	n := strings.Count(content, "\n") + 1
+	lines, ends = make([]string, 0, n), make([]string, 0, n)
 	for content != "" {
 		i := strings.IndexByte(content, '\n')
 		if i < 0 {
