@@ -23,9 +23,11 @@
 // leads out of it are all refused with an error result. A hard link is not
 // a symbolic link: os.Root cannot tell that a file in the workspace shares
 // its data with one outside, so reads of hard-linked files are not
-// confined; write, edit and apply_patch refuse to change a regular file
-// that has more than one hard link (checked on unix only, from
-// syscall.Stat_t.Nlink; not enforced on other platforms). apply_patch
+// confined; write, edit and apply_patch (Update in place) refuse to change
+// the content of a regular file that has more than one hard link (checked
+// on unix only, from syscall.Stat_t.Nlink; not enforced on other
+// platforms). Deleting or moving away one link is allowed: it leaves the
+// other link's content alone. apply_patch
 // also refuses every path that goes through a symbolic link, even one
 // inside the workspace, so two sections cannot reach the same file under
 // different names. Files are opened with O_NONBLOCK and checked after the
