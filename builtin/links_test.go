@@ -27,6 +27,17 @@ func TestHardLinkRefused(t *testing.T) {
 	wantEqual(t, "outside", string(b), "secret\n")
 	// Reading is not refused (documented: os.Root cannot confine it).
 	wantEqual(t, "read", f.ok("read", map[string]any{"path": "hl.txt"}), "secret\n")
+	// Moving or deleting one link leaves the other file's content alone.
+	f.ok("apply_patch", patch("*** Begin Patch", "*** Update File: hl.txt", "*** Move to: copy.txt", "-secret", "+mine", "*** End Patch"))
+	wantEqual(t, "moved copy", f.content("copy.txt"), "mine\n")
+	b, _ = os.ReadFile(outside)
+	wantEqual(t, "outside after move", string(b), "secret\n")
+	if err := os.Link(outside, filepath.Join(f.ws, "hl2.txt")); err != nil {
+		t.Fatal(err)
+	}
+	f.ok("apply_patch", patch("*** Begin Patch", "*** Delete File: hl2.txt", "*** End Patch"))
+	b, _ = os.ReadFile(outside)
+	wantEqual(t, "outside after delete", string(b), "secret\n")
 }
 
 // A trailing slash names a directory: a regular file named so is refused.
