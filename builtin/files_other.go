@@ -22,3 +22,7 @@ func isFIFOWithoutReader(err error) bool { return false }
 
 // fileKey reports false: callers compare with os.SameFile instead.
 func fileKey(fi fs.FileInfo) (any, bool) { return nil, false }
+
+// openDirectory is 0 where O_DIRECTORY does not exist; the caller checks
+// the opened file's type.
+const openDirectory = 0

@@ -49,3 +49,7 @@ func fileKey(fi fs.FileInfo) (any, bool) {
 	}
 	return nil, false
 }
+
+// openDirectory makes an open fail (ENOTDIR) unless the path is a
+// directory.
+const openDirectory = syscall.O_DIRECTORY

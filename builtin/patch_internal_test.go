@@ -135,10 +135,14 @@ func TestOpenNeverBlocksOnFIFO(t *testing.T) {
 	}
 	defer root.Close()
 	done := make(chan [2]error, 1)
+	listed := make(chan error, 1)
 	go func() {
 		_, _, rerr := openRegular(root, "pipe", "pipe")
 		_, _, werr := openForWrite(root, "pipe", "pipe", 0, 0)
 		done <- [2]error{rerr, werr}
+		// grep and glob list directories the same way.
+		_, lerr := newWalkFS(root).ReadDir("pipe")
+		listed <- lerr
 	}()
 	select {
 	case errs := <-done:
@@ -149,6 +153,14 @@ func TestOpenNeverBlocksOnFIFO(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("opening a FIFO blocked")
+	}
+	select {
+	case err := <-listed:
+		if err == nil {
+			t.Error("listing a FIFO as a directory succeeded")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("listing a FIFO as a directory blocked")
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -137,7 +138,7 @@ func (e *env) grep(ctx context.Context, a grepArgs) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	fsys := root.FS()
+	fsys := newWalkFS(root)
 	budget := e.opts.MaxOutputBytes - searchNoteRoom
 	lineCap := min(maxMatchLineBytes, budget/2)
 	var out strings.Builder
@@ -291,7 +292,7 @@ func (e *env) glob(ctx context.Context, a globArgs) (string, error) {
 	var out strings.Builder
 	found := 0
 	more := false
-	err = walk(ctx, root.FS(), dir, func(p string, d fs.DirEntry) error {
+	err = walk(ctx, newWalkFS(root), dir, func(p string, d fs.DirEntry) error {
 		rel := p
 		if dir != "." {
 			rel = strings.TrimPrefix(p, dir+"/")
@@ -325,4 +326,39 @@ func (e *env) glob(ctx context.Context, a globArgs) (string, error) {
 		fmt.Fprintf(&out, "[showing the first %d files; there are more: narrow the pattern or path, or raise limit]", found)
 	}
 	return strings.TrimSuffix(out.String(), "\n"), nil
+}
+
+// walkFS is the fs.FS grep and glob walk: root.FS(), except that
+// directories are listed through an open with O_NONBLOCK and O_DIRECTORY
+// (where they exist), so an entry swapped for a FIFO after its parent was
+// listed makes the listing fail at once instead of blocking the walk.
+type walkFS struct {
+	fs.StatFS
+	root *os.Root
+}
+
+func newWalkFS(root *os.Root) walkFS {
+	return walkFS{StatFS: root.FS().(fs.StatFS), root: root}
+}
+
+// ReadDir lists a directory sorted by name, as fs.ReadDirFS requires.
+func (w walkFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrInvalid}
+	}
+	f, err := w.root.OpenFile(filepath.FromSlash(name), os.O_RDONLY|openNonblock|openDirectory, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: errors.New("not a directory")}
+	}
+	entries, err := f.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
 }
