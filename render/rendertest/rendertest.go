@@ -7,8 +7,8 @@
 // provider out) plus an [Extract] function that reads the rendered bytes
 // back into [Decl] values. TestRenderer then checks, for every case and for
 // the whole list:
-//   - the output is valid JSON and is byte-identical on every call,
-//     including concurrent calls
+//   - the output is valid JSON and valid UTF-8, and is byte-identical on
+//     every call, including concurrent calls
 //   - there is one declaration per tool, in the order given (a reversed
 //     slice renders reversed)
 //   - each declaration has the tool's name and description; a description
@@ -33,6 +33,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/internal/jsonx"
@@ -137,6 +138,9 @@ func renderChecked(render Renderer, tools []toolnexus.Tool) ([]byte, error) {
 	}
 	if !json.Valid(out) {
 		return nil, fmt.Errorf("render output is not valid JSON: %s", out)
+	}
+	if !utf8.Valid(out) {
+		return nil, fmt.Errorf("render output is not valid UTF-8: %q", out)
 	}
 	// The output must not alias the input: scribbling over it must leave
 	// every tool intact.
