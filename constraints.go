@@ -126,7 +126,7 @@ func attachConstraints(schema any, spec *valSpec, defs *jsonx.Object, seen map[*
 			if c := f.val.cons; enforced && c != nil && c.format != "" && validatorChecksFormat(f.vtag, c.format) {
 				c.format = "" // the validator checks it (it runs for this type anyway): one check per rule
 			}
-			if pre, _ := splitDive(f.vtag); hasTagWord(pre, "required") && f.val != anySpec {
+			if pre, _ := splitDive(f.vtag); hasTagWord(pre, "required") && f.val != anySpec && !f.ptr {
 				switch f.val.kind {
 				case kString, kInteger, kNumber, kBool, kArray:
 					if f.val.cons == nil {

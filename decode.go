@@ -62,6 +62,7 @@ type fieldSpec struct {
 	required bool
 	val      *valSpec
 	vtag     string // the field's validate tag
+	ptr      bool   // the Go field is a pointer (validator's required then means non-nil)
 }
 
 type objSpec struct {

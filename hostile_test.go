@@ -273,3 +273,13 @@ func TestValidatorSkippedOnlyWhenMirrored(t *testing.T) {
 	assert.Equal(t, `invalid arguments for "z": "n" must be an integer, got -0.0e0; "l[0]" must have at least 1 character`, res.Output)
 	assert.Equal(t, "ok", r.Execute(context.Background(), "z", json.RawMessage(`{"n":3,"b":true,"l":["x"]}`)).Output)
 }
+
+func TestRequiredOnPointerMeansNonNil(t *testing.T) {
+	type args struct {
+		S *string `json:"s" validate:"required"`
+	}
+	r := NewRegistry()
+	require.NoError(t, Register(r, "p", "", func(_ context.Context, a args) (string, error) { return "[" + *a.S + "]", nil }))
+	assert.Equal(t, "[]", r.Execute(context.Background(), "p", json.RawMessage(`{"s":""}`)).Output)
+	assert.Equal(t, `invalid arguments for "p": "s" must be a string, got null`, r.Execute(context.Background(), "p", json.RawMessage(`{"s":null}`)).Output)
+}

@@ -263,7 +263,7 @@ func (w *walker) object(t reflect.Type, where string) (*objSpec, error) {
 			vs = &cp
 		}
 		o.index[f.name] = len(o.fields)
-		o.fields = append(o.fields, fieldSpec{name: f.name, required: f.required, val: vs, vtag: f.validate})
+		o.fields = append(o.fields, fieldSpec{name: f.name, required: f.required, val: vs, vtag: f.validate, ptr: f.typ.Kind() == reflect.Pointer})
 		if f.required {
 			o.nreq++
 		}
@@ -1114,6 +1114,7 @@ func jsonTypeOf(t reflect.Type) string {
 // non-zero), so the validator need not run for it. Formats, cross-field
 // rules, map sizes, keys/endkeys and anything else keep the validator.
 func mirrored(tag string, t reflect.Type) bool {
+	ptr := t.Kind() == reflect.Pointer
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -1131,8 +1132,8 @@ func mirrored(tag string, t reflect.Type) bool {
 		switch name {
 		case "omitempty":
 		case "required":
-			if !isNum && !isStr && !isList && kind != reflect.Bool {
-				return false
+			if ptr || (!isNum && !isStr && !isList && kind != reflect.Bool) {
+				return false // on a pointer, required means non-nil, not non-zero
 			}
 		case "oneof":
 			if !isStr && !isInt {
