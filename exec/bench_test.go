@@ -208,3 +208,38 @@ func BenchmarkDispatch8Breakdown(b *testing.B) {
 		b.ReportMetric(float64(d[i])/float64(n), unit)
 	}
 }
+
+// BenchmarkDispatch1 dispatches an OpenAI reply holding ONE call to a
+// trivial typed tool (the common reply shape), with the default
+// concurrency (the call runs on a worker goroutine) and with Concurrency 1
+// (on the caller's goroutine), next to the bare reg.Execute of the same
+// arguments.
+func BenchmarkDispatch1(b *testing.B) {
+	reg := toolnexus.NewRegistry()
+	if err := toolnexus.Register(reg, "work", "", func(ctx context.Context, a benchArgs) (string, error) {
+		return "22C in " + a.City, nil
+	}); err != nil {
+		b.Fatal(err)
+	}
+	raw := []byte(`[{"id":"call_1","type":"function","function":{"name":"work","arguments":"{\"city\":\"Paris\"}"}}]`)
+	ctx := context.Background()
+	b.Run("execute", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if r := reg.Execute(ctx, "work", json.RawMessage(`{"city":"Paris"}`)); r.IsError {
+				b.Fatal(r.Output)
+			}
+		}
+	})
+	for _, conc := range []int{0, 1} {
+		e := exec.New(reg, &exec.Options{Concurrency: conc})
+		b.Run(fmt.Sprintf("conc%d", conc), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if msgs, err := e.OpenAIChatJSON(ctx, raw); err != nil || msgs[0].Content != "22C in Paris" {
+					b.Fatal(err, msgs)
+				}
+			}
+		})
+	}
+}

@@ -239,9 +239,9 @@ func (e *Executor) batchErr(ctx context.Context, results []Result) error {
 // concurrency limit of them, while the caller's goroutine only waits: a
 // runtime.Goexit in a hook or handler then ends a worker, never the
 // caller, and is detected (see batch.work). Handing the batch to workers
-// costs 10-15 µs per batch on a 2-core machine (goroutine starts and
-// cross-thread wake-ups; BenchmarkDispatch8Paired), which is why
-// Concurrency 1 does not.
+// costs about 1-3 µs per batch on a 2-core machine (goroutine starts,
+// stack growth, wake-ups; BenchmarkDispatch8Paired, BenchmarkDispatch1),
+// which Concurrency 1 saves.
 func (e *Executor) runInto(ctx context.Context, n int, call func(int) Call, out []Result) {
 	limit := e.opts.Concurrency
 	if limit == 1 {
@@ -294,15 +294,33 @@ func (b *batch) work() {
 		}
 		b.wg.Done()
 	}()
-	for {
+	for first := true; ; first = false {
 		i := int(b.next.Add(1) - 1)
 		if i >= b.n {
 			return
+		}
+		if first {
+			presizeStack(i)
 		}
 		cur = i
 		b.out[i] = b.e.Run(b.ctx, b.call(i))
 		cur = -1
 	}
+}
+
+// presizeStack grows the stack of a fresh worker goroutine to 32 KB in
+// one step, while it is still shallow and cheap to copy. Without it the
+// stack (8 KB at start) grows by doubling in the middle of the tool call,
+// each time copying and re-adjusting every frame of the deep decode path:
+// a batch of one trivial call took ~16 µs instead of ~5 µs
+// (~4 µs on the caller's goroutine) on a 2-core machine. i only keeps the
+// compiler from dropping the array.
+//
+//go:noinline
+func presizeStack(i int) byte {
+	var buf [16 << 10]byte
+	buf[i&(len(buf)-1)] = 1
+	return buf[(i*7)&(len(buf)-1)]
 }
 
 // goexited is the result of a call whose goroutine was ended by
