@@ -44,6 +44,8 @@ type Call struct {
 	// ID is the provider's call id (OpenAI tool_calls[].id, Responses
 	// call_id, Anthropic tool_use.id, Gemini functionCall.id). It may be
 	// empty (Gemini ids are optional); results are matched by position.
+	// A provider id that was not a JSON string is its JSON text (see
+	// "Malformed calls" in the package doc).
 	ID string `json:"id,omitempty"`
 
 	// Name is the tool name the model asked for.
