@@ -123,9 +123,10 @@ type Options struct {
 	// Logger, if non-nil, gets one record per call: message "tool call",
 	// attributes tool, call_id, duration, is_error and, on failure,
 	// error_kind (unknown_tool, invalid_arguments, malformed_call, panic,
-	// goexit, timeout, cancelled, not_started, tool_error). Level Info for success, Warn
-	// for failures. Argument values and outputs are never logged (they may
-	// carry secrets) unless LogArguments or LogOutput is set.
+	// goexit, timeout, cancelled, not_started, tool_error). Level Info for
+	// success, Warn for failures. Argument values and outputs are never
+	// logged (they may carry secrets) unless LogArguments or LogOutput is
+	// set.
 	Logger *slog.Logger
 
 	// LogArguments adds the raw arguments to each log record (attribute
@@ -209,10 +210,10 @@ func (e *Executor) Run(ctx context.Context, call Call) Result {
 // call's result is `tool "x" failed: internal error` with an Err wrapping
 // [ErrGoexit], the calls left run on a fresh goroutine, and RunAll returns
 // as usual. With Concurrency 1 the calls run one by one on the caller's
-// goroutine (handing them to another goroutine would cost more than the
-// dispatch itself for fast tools), so a runtime.Goexit there ends the
-// caller's goroutine, as if the caller had called it, and RunAll does not
-// return. The provider methods (OpenAIChat, Responses, Anthropic, Gemini
+// goroutine (which saves the hand-off to a worker, 2-4 µs per batch, about
+// as much as dispatching one trivial call), so a runtime.Goexit there ends
+// the caller's goroutine, as if the caller had called it, and RunAll does
+// not return. The provider methods (OpenAIChat, Responses, Anthropic, Gemini
 // and their *JSON forms) run their calls the same way.
 func (e *Executor) RunAll(ctx context.Context, calls []Call) ([]Result, error) {
 	results := make([]Result, len(calls))
@@ -241,9 +242,9 @@ func (e *Executor) batchErr(ctx context.Context, results []Result) error {
 // concurrency limit of them, while the caller's goroutine only waits: a
 // runtime.Goexit in a hook or handler then ends a worker, never the
 // caller, and is detected (see batch.work). Handing the batch to workers
-// costs about 1-3 µs per batch on a 2-core machine (goroutine starts,
-// stack growth, wake-ups; BenchmarkDispatch8Paired, BenchmarkDispatch1),
-// which Concurrency 1 saves.
+// costs 2-4 µs per batch on a 2-core machine (goroutine starts, stack
+// growth, wake-ups; BenchmarkDispatch1, BenchmarkDispatch8Paired), which
+// Concurrency 1 saves.
 func (e *Executor) runInto(ctx context.Context, n int, call func(int) Call, out []Result) {
 	limit := e.opts.Concurrency
 	if limit == 1 {
@@ -314,9 +315,9 @@ func (b *batch) work() {
 // one step, while it is still shallow and cheap to copy. Without it the
 // stack (8 KB at start) grows by doubling in the middle of the tool call,
 // each time copying and re-adjusting every frame of the deep decode path:
-// a batch of one trivial call took ~16 µs instead of ~5 µs
-// (~4 µs on the caller's goroutine) on a 2-core machine. i only keeps the
-// compiler from dropping the array.
+// a batch of one trivial call took ~16 µs instead of ~5-6 µs (2-4 µs on
+// the caller's goroutine) on a 2-core machine (BenchmarkDispatch1). i only
+// keeps the compiler from dropping the array.
 //
 //go:noinline
 func presizeStack(i int) byte {
