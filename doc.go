@@ -51,8 +51,12 @@
 // Keys match exactly (a key differing only in case is refused with a
 // did-you-mean), unknown keys are refused, every missing required property
 // is named, JSON types are checked with their paths, null is accepted for
-// optional properties (as absent), and the validator runs; all problems come
-// back in one message such as
+// optional properties (as absent), and the schema's keywords (enum, bounds,
+// lengths, pattern, item counts, the common formats) are enforced — also
+// those that come only from a jsonschema tag — in one allocation-free pass
+// over the bytes. The validator then runs only for rules that pass does not
+// mirror exactly (formats, cross-field rules, ...). All problems come back
+// in one message such as
 //
 //	invalid arguments for "get_weather": "unit" must be one of [celsius fahrenheit]; "days" must be at most 14
 //
