@@ -154,7 +154,7 @@ type callOpts struct {
 
 var callCommand = &command{
 	name:    "call",
-	args:    "NAME [ARGS_JSON | -] [--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...] [--json]",
+	args:    "NAME [ARGS_JSON | -] [--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--json]",
 	summary: "execute one tool and print its output",
 	detail: "Builds the toolkit and executes the tool NAME with the JSON object ARGS_JSON\n" +
 		"(default {}; - reads it from standard input), exactly as a model's tool call\n" +

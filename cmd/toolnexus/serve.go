@@ -22,7 +22,7 @@ type serveOpts struct {
 
 var serveCommand = &command{
 	name:    "serve",
-	args:    "[--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...] [--http ADDR]",
+	args:    "[--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--http ADDR]",
 	summary: "serve the toolkit's tools to MCP clients (stdio, or streamable HTTP with --http)",
 	detail: "Builds the toolkit and serves its tools over the Model Context Protocol:\n" +
 		"tools/list gives every tool with its input schema, tools/call runs it, and\n" +
