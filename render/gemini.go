@@ -242,14 +242,7 @@ func (ts GeminiTools) MarshalJSON() ([]byte, error) { return ts.AppendJSON(nil),
 
 // AppendJSON appends the JSON array to dst and returns the extended buffer.
 func (ts GeminiTools) AppendJSON(dst []byte) []byte {
-	dst = append(dst, '[')
-	for i := range ts {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = ts[i].AppendJSON(dst)
-	}
-	return append(dst, ']')
+	return appendList(dst, ts)
 }
 
 // MarshalJSON implements json.Marshaler: {"functionDeclarations":[…]}.

@@ -53,14 +53,7 @@ func (ts MCPTools) MarshalJSON() ([]byte, error) { return ts.AppendJSON(nil), ni
 
 // AppendJSON appends the JSON array to dst and returns the extended buffer.
 func (ts MCPTools) AppendJSON(dst []byte) []byte {
-	dst = append(dst, '[')
-	for i := range ts {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = ts[i].AppendJSON(dst)
-	}
-	return append(dst, ']')
+	return appendList(dst, ts)
 }
 
 // MarshalJSON implements json.Marshaler with the same bytes the entry has

@@ -85,14 +85,7 @@ func (ts OpenAIResponsesTools) MarshalJSON() ([]byte, error) { return ts.AppendJ
 
 // AppendJSON appends the JSON array to dst and returns the extended buffer.
 func (ts OpenAIResponsesTools) AppendJSON(dst []byte) []byte {
-	dst = append(dst, '[')
-	for i := range ts {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = ts[i].AppendJSON(dst)
-	}
-	return append(dst, ']')
+	return appendList(dst, ts)
 }
 
 // MarshalJSON implements json.Marshaler with the same bytes the entry has
