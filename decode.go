@@ -415,23 +415,10 @@ func (s *scanner) object(o *objSpec) {
 		s.i++
 	} else {
 		for {
-			s.ws()
-			if s.i >= len(s.data) || s.data[s.i] != '"' {
-				s.syntaxAt("expected a property name")
+			key, ok := s.key()
+			if !ok {
 				return
 			}
-			kstart := s.i + 1
-			if !s.skipString() {
-				return
-			}
-			key := s.data[kstart : s.i-1]
-			s.ws()
-			if s.i >= len(s.data) || s.data[s.i] != ':' {
-				s.syntaxAt("expected ':' after a property name")
-				return
-			}
-			s.i++
-			s.ws()
 			idx, ok := o.index[string(key)]
 			if !ok && hasEscape(key) {
 				idx, ok = o.index[string(unescapeKey(key))]
@@ -464,21 +451,13 @@ func (s *scanner) object(o *objSpec) {
 			if s.fatal {
 				return
 			}
-			s.ws()
-			if s.i >= len(s.data) {
-				s.syntaxAt("")
+			more, ok := s.next('}', "a property value")
+			if !ok {
 				return
 			}
-			if s.data[s.i] == ',' {
-				s.i++
-				continue
-			}
-			if s.data[s.i] == '}' {
-				s.i++
+			if !more {
 				break
 			}
-			s.syntaxAt("expected ',' or '}' after a property value")
-			return
 		}
 	}
 	if o.nreq == 0 {
@@ -537,23 +516,10 @@ func (s *scanner) mapObject(spec *valSpec) {
 		return
 	}
 	for {
-		s.ws()
-		if s.i >= len(s.data) || s.data[s.i] != '"' {
-			s.syntaxAt("expected a property name")
+		key, ok := s.key()
+		if !ok {
 			return
 		}
-		kstart := s.i + 1
-		if !s.skipString() {
-			return
-		}
-		key := s.data[kstart : s.i-1]
-		s.ws()
-		if s.i >= len(s.data) || s.data[s.i] != ':' {
-			s.syntaxAt("expected ':' after a property name")
-			return
-		}
-		s.i++
-		s.ws()
 		s.push(seg{key: key})
 		if spec.keyBits != 0 {
 			s.checkIntKey(spec, key)
@@ -567,21 +533,9 @@ func (s *scanner) mapObject(spec *valSpec) {
 		if s.fatal {
 			return
 		}
-		s.ws()
-		if s.i >= len(s.data) {
-			s.syntaxAt("")
+		if more, ok := s.next('}', "a property value"); !ok || !more {
 			return
 		}
-		if s.data[s.i] == ',' {
-			s.i++
-			continue
-		}
-		if s.data[s.i] == '}' {
-			s.i++
-			return
-		}
-		s.syntaxAt("expected ',' or '}' after a property value")
-		return
 	}
 }
 
@@ -605,22 +559,54 @@ func (s *scanner) array(elem *valSpec) int {
 		if s.fatal {
 			return n + 1
 		}
-		s.ws()
-		if s.i >= len(s.data) {
-			s.syntaxAt("")
+		if more, ok := s.next(']', "an array item"); !ok || !more {
 			return n + 1
 		}
-		if s.data[s.i] == ',' {
-			s.i++
-			continue
-		}
-		if s.data[s.i] == ']' {
-			s.i++
-			return n + 1
-		}
-		s.syntaxAt("expected ',' or ']' after an array item")
-		return n + 1
 	}
+}
+
+// key reads a property name and the ':' after it, leaving s.i at the value.
+// It returns the raw (still escaped) name.
+func (s *scanner) key() ([]byte, bool) {
+	s.ws()
+	if s.i >= len(s.data) || s.data[s.i] != '"' {
+		s.syntaxAt("expected a property name")
+		return nil, false
+	}
+	start := s.i + 1
+	if !s.skipString() {
+		return nil, false
+	}
+	key := s.data[start : s.i-1]
+	s.ws()
+	if s.i >= len(s.data) || s.data[s.i] != ':' {
+		s.syntaxAt("expected ':' after a property name")
+		return nil, false
+	}
+	s.i++
+	s.ws()
+	return key, true
+}
+
+// next reads the ',' or the closing byte after a member: more reports a
+// ','; ok is false on a syntax error (recorded). after names the member in
+// the message ("a property value", "an array item").
+func (s *scanner) next(closing byte, after string) (more, ok bool) {
+	s.ws()
+	if s.i >= len(s.data) {
+		s.syntaxAt("")
+		return false, false
+	}
+	switch s.data[s.i] {
+	case ',':
+		s.i++
+		return true, true
+	case closing:
+		s.i++
+		return false, true
+	}
+	s.syntaxAt(fmt.Sprintf("expected ',' or '%c' after %s", closing, after))
+	return false, false
 }
 
 // skipValue validates and skips any JSON value.
