@@ -203,3 +203,21 @@ func BenchmarkCheckArgs(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAdd1000OneByOne registers 1000 raw tools with one Add each (the
+// snapshot is copied per Add; the sorted list is merged, not re-sorted).
+func BenchmarkAdd1000OneByOne(b *testing.B) {
+	h := HandlerFunc(func(context.Context, json.RawMessage) (string, error) { return "", nil })
+	names := make([]string, 1000)
+	for i := range names {
+		names[i] = fmt.Sprintf("tool_%04d", i)
+	}
+	for b.Loop() {
+		r := NewRegistry()
+		for _, n := range names {
+			if err := r.Add(Tool{Name: n, Handler: h}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -123,10 +123,12 @@ func (r *Registry) Add(tools ...Tool) error {
 	for k, v := range old.byName {
 		next.byName[k] = v
 	}
-	for _, e := range prepared {
+	added := make([]Tool, len(prepared))
+	for i, e := range prepared {
 		next.byName[e.tool.Name] = e
+		added[i] = e.tool
 	}
-	next.sorted = sortedTools(next.byName)
+	next.sorted = mergeSorted(old.sorted, added)
 	r.snap.Store(next)
 	r.notify()
 	return nil
@@ -152,7 +154,12 @@ func (r *Registry) Remove(names ...string) int {
 	if n == 0 {
 		return 0
 	}
-	next.sorted = sortedTools(next.byName)
+	next.sorted = make([]Tool, 0, len(next.byName))
+	for _, t := range old.sorted {
+		if _, ok := next.byName[t.Name]; ok {
+			next.sorted = append(next.sorted, t)
+		}
+	}
 	r.snap.Store(next)
 	r.notify()
 	return n
@@ -189,14 +196,25 @@ func (r *Registry) notify() {
 	}
 }
 
-func sortedTools(m map[string]*entry) []Tool {
-	out := make([]Tool, 0, len(m))
-	for _, e := range m {
-		out = append(out, e.tool)
+// mergeSorted merges new tools into an already sorted list in one pass (no
+// re-sort of the whole registry on every Add).
+func mergeSorted(sorted, added []Tool) []Tool {
+	slices.SortFunc(added, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
+	out := make([]Tool, 0, len(sorted)+len(added))
+	i, j := 0, 0
+	for i < len(sorted) && j < len(added) {
+		if sorted[i].Name < added[j].Name {
+			out = append(out, sorted[i])
+			i++
+		} else {
+			out = append(out, added[j])
+			j++
+		}
 	}
-	slices.SortFunc(out, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
-	return out
+	out = append(out, sorted[i:]...)
+	return append(out, added[j:]...)
 }
+
 
 // Get returns the tool registered under name.
 func (r *Registry) Get(name string) (Tool, bool) {
