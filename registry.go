@@ -215,7 +215,6 @@ func mergeSorted(sorted, added []Tool) []Tool {
 	return append(out, added[j:]...)
 }
 
-
 // Get returns the tool registered under name.
 func (r *Registry) Get(name string) (Tool, bool) {
 	e, ok := r.load().byName[name]
