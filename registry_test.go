@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -321,4 +322,38 @@ func TestPointerArgsAndResultTool(t *testing.T) {
 	assert.Panics(t, func() {
 		MustRegister(r, "ptr", "", func(context.Context, weatherArgs) (string, error) { return "", nil })
 	})
+}
+
+func TestSnapshotStaysSorted(t *testing.T) {
+	r := NewRegistry()
+	h := HandlerFunc(func(context.Context, json.RawMessage) (string, error) { return "", nil })
+	want := map[string]bool{}
+	rnd := uint32(7)
+	next := func() uint32 { rnd = rnd*1664525 + 1013904223; return rnd >> 8 }
+	for i := 0; i < 500; i++ {
+		name := fmt.Sprintf("t%03d", next()%200)
+		if next()%3 == 0 {
+			r.Remove(name)
+			delete(want, name)
+			continue
+		}
+		batch := []Tool{{Name: name, Handler: h}}
+		if extra := fmt.Sprintf("t%03d", next()%200); extra != name {
+			batch = append(batch, Tool{Name: extra, Handler: h})
+		}
+		if err := r.Add(batch...); err == nil {
+			for _, b := range batch {
+				want[b.Name] = true
+			}
+		} else {
+			require.ErrorIs(t, err, ErrDuplicateTool)
+		}
+	}
+	var names []string
+	for n := range want {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	assert.Equal(t, names, r.Names())
+	assert.Equal(t, len(names), r.Len())
 }
