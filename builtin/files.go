@@ -59,12 +59,21 @@ func readTool(e *env) (toolnexus.Tool, error) {
 		func(ctx context.Context, a readArgs) toolnexus.Result { return textResult(e.read(ctx, a)) })
 }
 
-func (e *env) read(ctx context.Context, a readArgs) (string, error) {
-	rel, err := e.rel(a.Path)
-	if err != nil {
-		return "", err
+// openRel resolves the model's path p (see rel) and opens the workspace,
+// in that order, so a bad path is reported before a workspace that cannot
+// be opened. The caller closes root.
+func (e *env) openRel(p string) (root *os.Root, rel string, err error) {
+	if rel, err = e.rel(p); err != nil {
+		return nil, "", err
 	}
-	root, err := e.open()
+	if root, err = e.open(); err != nil {
+		return nil, "", err
+	}
+	return root, rel, nil
+}
+
+func (e *env) read(ctx context.Context, a readArgs) (string, error) {
+	root, rel, err := e.openRel(a.Path)
 	if err != nil {
 		return "", err
 	}
@@ -243,11 +252,7 @@ func (e *env) edit(a editArgs) (string, error) {
 	if a.OldString == a.NewString {
 		return "", errors.New("oldString and newString are identical; nothing to change")
 	}
-	rel, err := e.rel(a.Path)
-	if err != nil {
-		return "", err
-	}
-	root, err := e.open()
+	root, rel, err := e.openRel(a.Path)
 	if err != nil {
 		return "", err
 	}

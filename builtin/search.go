@@ -197,29 +197,47 @@ func (e *env) grep(ctx context.Context, a grepArgs) (string, error) {
 		}
 	} else {
 		err = walk(ctx, fsys, dir, func(p string, d fs.DirEntry) error {
-			rel := p
-			if dir != "." {
-				rel = strings.TrimPrefix(p, dir+"/")
-			}
+			rel := underDir(dir, p)
 			if !include(rel) {
 				return nil
 			}
 			return search(p)
 		})
 	}
+	return searchResult(a.Path, err, &out, matches, more,
+		"the first match is longer than the output cap; narrow the pattern", "no matches",
+		"[showing the first %d matches; there are more: narrow the pattern, path or include, or raise limit]")
+}
+
+// searchResult finishes grep's or glob's output: the walk's err (about
+// path p), n entries (one a line) in out, and more if the walk stopped at
+// the limit or the output cap. With no entries it returns none, or the
+// error tooLong when the first entry alone did not fit; when more is set
+// it appends moreNote, a format for n.
+func searchResult(p string, err error, out *strings.Builder, n int, more bool, tooLong, none, moreNote string) (string, error) {
 	if err != nil {
-		return "", searchErr(a.Path, err)
+		return "", searchErr(p, err)
 	}
-	if matches == 0 {
+	if n == 0 {
 		if more {
-			return "", errors.New("the first match is longer than the output cap; narrow the pattern")
+			return "", errors.New(tooLong)
 		}
-		return "no matches", nil
+		return none, nil
 	}
 	if more {
-		fmt.Fprintf(&out, "[showing the first %d matches; there are more: narrow the pattern, path or include, or raise limit]", matches)
+		fmt.Fprintf(out, moreNote, n)
 	}
 	return strings.TrimSuffix(out.String(), "\n"), nil
+}
+
+// underDir returns the walked slash path p relative to dir, the walk's
+// start ("." for the workspace root), for matching include and glob
+// patterns.
+func underDir(dir, p string) string {
+	if dir == "." {
+		return p
+	}
+	return strings.TrimPrefix(p, dir+"/")
 }
 
 func searchErr(p string, err error) error {
@@ -293,10 +311,7 @@ func (e *env) glob(ctx context.Context, a globArgs) (string, error) {
 	found := 0
 	more := false
 	err = walk(ctx, newWalkFS(root), dir, func(p string, d fs.DirEntry) error {
-		rel := p
-		if dir != "." {
-			rel = strings.TrimPrefix(p, dir+"/")
-		}
+		rel := underDir(dir, p)
 		if ok, _ := doublestar.Match(pattern, rel); !ok {
 			return nil
 		}
@@ -313,19 +328,9 @@ func (e *env) glob(ctx context.Context, a globArgs) (string, error) {
 		out.WriteString(entry)
 		return nil
 	})
-	if err != nil {
-		return "", searchErr(a.Path, err)
-	}
-	if found == 0 {
-		if more {
-			return "", errors.New("the first matching path is longer than the output cap")
-		}
-		return "no files match", nil
-	}
-	if more {
-		fmt.Fprintf(&out, "[showing the first %d files; there are more: narrow the pattern or path, or raise limit]", found)
-	}
-	return strings.TrimSuffix(out.String(), "\n"), nil
+	return searchResult(a.Path, err, &out, found, more,
+		"the first matching path is longer than the output cap", "no files match",
+		"[showing the first %d files; there are more: narrow the pattern or path, or raise limit]")
 }
 
 // walkFS is the fs.FS grep and glob walk: root.FS(), except that
