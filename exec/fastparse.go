@@ -424,389 +424,253 @@ func asciiEqualFold(a []byte, b string) bool {
 	return true
 }
 
-// fastChat parses what ParseOpenAIChat accepts.
-func fastChat(raw []byte) ([]OpenAIToolCall, bool) {
-	w := walker{d: raw}
-	var calls []OpenAIToolCall
+// object walks an object whose wanted keys are names: read gets the index
+// in names of each wanted key and must consume its value; other keys are
+// skipped; a repeated or case-folded wanted key makes object fail (see
+// fields.want).
+func (w *walker) object(names []string, read func(i int) bool) bool {
+	f := fields{names: names}
+	return w.obj(func(key []byte) bool {
+		switch i := f.want(key); {
+		case i >= 0:
+			return read(i)
+		case i == -1:
+			return w.skip()
+		}
+		return false
+	})
+}
+
+// only reads an object in which only key matters, its value read by read
+// (the zero T when key is absent).
+func only[T any](w *walker, key string, read func() (T, bool)) (T, bool) {
+	var v T
+	ok := w.object([]string{key}, func(int) bool {
+		var ok bool
+		v, ok = read()
+		return ok
+	})
+	return v, ok
+}
+
+// objects reads an array of objects into a []T (null gives nil, [] an
+// empty non-nil slice): each element starts as a zero T and field gets a
+// pointer to it with the index in names of each wanted key, and must
+// consume that key's value.
+func objects[T any](w *walker, names []string, field func(e *T, i int) bool) ([]T, bool) {
+	if w.null() {
+		return nil, true
+	}
+	out := []T{}
+	ok := w.arr(func() bool {
+		var zero T
+		out = append(out, zero)
+		e := &out[len(out)-1]
+		return w.object(names, func(i int) bool { return field(e, i) })
+	})
+	return out, ok
+}
+
+// message reads a message object (null gives nil) and returns its list:
+// names[0] ("role") must hold a string, which is dropped; names[1] holds
+// the list, read by list; if wrap is not nil, the last name is an array
+// of wrappers ("choices", "candidates"): when that array is present and
+// not null, what wrap reads from its first element (every element is
+// read) replaces the object's own list; the names between hold any value
+// ("content": a json.RawMessage), dropped; other keys are skipped.
+func message[T any](w *walker, names []string, list, wrap func() ([]T, bool)) ([]T, bool) {
+	if w.null() {
+		return nil, true
+	}
+	var own, first []T
+	var wrapped bool
+	ok := w.object(names, func(i int) bool {
+		switch {
+		case i == 0:
+			_, ok := w.str()
+			return ok
+		case i == 1:
+			var ok bool
+			own, ok = list()
+			return ok
+		case wrap != nil && i == len(names)-1:
+			if w.null() {
+				return true
+			}
+			wrapped = true
+			n := 0
+			return w.arr(func() bool {
+				n++
+				l, ok := wrap()
+				if n == 1 {
+					first = l
+				}
+				return ok
+			})
+		}
+		return w.skip()
+	})
+	if wrapped {
+		return first, ok
+	}
+	return own, ok
+}
+
+// reply reads a whole reply: a bare array (read by list) or an object
+// (read by object), then nothing but whitespace.
+func reply[T any](w *walker, list, object func() ([]T, bool)) ([]T, bool) {
+	var out []T
 	var ok bool
 	switch w.peek() {
 	case '[':
-		calls, ok = w.chatCalls()
+		out, ok = list()
 	case '{':
-		var top, first []OpenAIToolCall
-		var hasChoices bool
-		f := fields{names: []string{"role", "content", "tool_calls", "choices"}}
-		ok = w.obj(func(key []byte) bool {
-			switch f.want(key) {
-			case 0:
-				_, ok := w.str()
-				return ok
-			case 1:
-				return w.skip() // json.RawMessage: any value
-			case 2:
-				var ok bool
-				top, ok = w.chatCalls()
-				return ok
-			case 3:
-				if w.null() {
-					return true
-				}
-				hasChoices = true
-				n := 0
-				return w.arr(func() bool {
-					n++
-					m, ok := w.chatMessage()
-					if n == 1 {
-						first = m
-					}
-					return ok
-				})
-			case -1:
-				return w.skip()
-			}
-			return false
-		})
-		calls = top
-		if hasChoices {
-			calls = first
-		}
+		out, ok = object()
 	}
 	if !ok || !w.end() {
 		return nil, false
 	}
-	return calls, true
+	return out, true
+}
+
+// fastChat parses what ParseOpenAIChat accepts.
+func fastChat(raw []byte) ([]OpenAIToolCall, bool) {
+	w := walker{d: raw}
+	return reply(&w, w.chatCalls, func() ([]OpenAIToolCall, bool) {
+		return message(&w, []string{"role", "tool_calls", "content", "choices"}, w.chatCalls, w.chatMessage)
+	})
 }
 
 // chatMessage reads {"message":{…}} (one element of choices) and returns
 // the message's tool calls.
 func (w *walker) chatMessage() ([]OpenAIToolCall, bool) {
-	var calls []OpenAIToolCall
-	f := fields{names: []string{"message"}}
-	ok := w.obj(func(key []byte) bool {
-		switch f.want(key) {
-		case 0:
-			if w.null() {
-				return true
-			}
-			g := fields{names: []string{"role", "content", "tool_calls"}}
-			return w.obj(func(key []byte) bool {
-				switch g.want(key) {
-				case 0:
-					_, ok := w.str()
-					return ok
-				case 1:
-					return w.skip() // json.RawMessage: any value
-				case 2:
-					var ok bool
-					calls, ok = w.chatCalls()
-					return ok
-				case -1:
-					return w.skip()
-				}
-				return false
-			})
-		case -1:
-			return w.skip()
-		}
-		return false
+	return only(w, "message", func() ([]OpenAIToolCall, bool) {
+		return message(w, []string{"role", "tool_calls", "content"}, w.chatCalls, nil)
 	})
-	return calls, ok
 }
 
 // chatCalls reads a tool_calls array (null gives nil).
 func (w *walker) chatCalls() ([]OpenAIToolCall, bool) {
-	if w.null() {
-		return nil, true
-	}
-	calls := []OpenAIToolCall{}
-	ok := w.arr(func() bool {
-		var tc OpenAIToolCall
-		f := fields{names: []string{"id", "type", "function"}}
-		ok := w.obj(func(key []byte) bool {
-			var ok bool
-			switch f.want(key) {
-			case 0:
-				tc.ID, ok = w.str()
-			case 1:
-				tc.Type, ok = w.str()
-			case 2:
-				if w.null() {
-					return true
-				}
-				g := fields{names: []string{"name", "arguments"}}
-				ok = w.obj(func(key []byte) bool {
-					var ok bool
-					switch g.want(key) {
-					case 0:
-						tc.Function.Name, ok = w.str()
-					case 1:
-						tc.Function.Arguments, ok = w.arguments()
-					case -1:
-						ok = w.skip()
-					}
-					return ok
-				})
-			case -1:
-				ok = w.skip()
+	return objects(w, []string{"id", "type", "function"}, func(tc *OpenAIToolCall, i int) bool {
+		var ok bool
+		switch i {
+		case 0:
+			tc.ID, ok = w.str()
+		case 1:
+			tc.Type, ok = w.str()
+		case 2:
+			if w.null() {
+				return true
 			}
-			return ok
-		})
-		calls = append(calls, tc)
+			ok = w.object([]string{"name", "arguments"}, func(i int) bool {
+				var ok bool
+				if i == 0 {
+					tc.Function.Name, ok = w.str()
+				} else {
+					tc.Function.Arguments, ok = w.arguments()
+				}
+				return ok
+			})
+		}
 		return ok
 	})
-	return calls, ok
 }
 
 // fastResponses parses what ParseResponses accepts.
 func fastResponses(raw []byte) ([]ResponsesItem, bool) {
 	w := walker{d: raw}
-	var items []ResponsesItem
-	var ok bool
-	switch w.peek() {
-	case '[':
-		items, ok = w.responsesItems()
-	case '{':
-		f := fields{names: []string{"output"}}
-		ok = w.obj(func(key []byte) bool {
-			switch f.want(key) {
-			case 0:
-				var ok bool
-				items, ok = w.responsesItems()
-				return ok
-			case -1:
-				return w.skip()
-			}
-			return false
-		})
-	}
-	if !ok || !w.end() {
-		return nil, false
-	}
-	return items, true
+	return reply(&w, w.responsesItems, func() ([]ResponsesItem, bool) {
+		return only(&w, "output", w.responsesItems)
+	})
 }
 
 func (w *walker) responsesItems() ([]ResponsesItem, bool) {
-	if w.null() {
-		return nil, true
-	}
-	items := []ResponsesItem{}
-	ok := w.arr(func() bool {
-		var it ResponsesItem
-		f := fields{names: []string{"type", "id", "call_id", "name", "arguments", "status"}}
-		ok := w.obj(func(key []byte) bool {
-			dst := [...]*string{&it.Type, &it.ID, &it.CallID, &it.Name, &it.Arguments, &it.Status}
-			switch i := f.want(key); {
-			case i == 4:
-				var ok bool
-				it.Arguments, ok = w.arguments()
-				return ok
-			case i >= 0:
-				var ok bool
-				*dst[i], ok = w.str()
-				return ok
-			case i == -1:
-				return w.skip()
-			}
-			return false
-		})
-		items = append(items, it)
+	return objects(w, []string{"type", "id", "call_id", "name", "arguments", "status"}, func(it *ResponsesItem, i int) bool {
+		var ok bool
+		if i == 4 {
+			it.Arguments, ok = w.arguments()
+			return ok
+		}
+		dst := [...]*string{&it.Type, &it.ID, &it.CallID, &it.Name, &it.Arguments, &it.Status}
+		*dst[i], ok = w.str()
 		return ok
 	})
-	return items, ok
 }
 
 // fastAnthropic parses what ParseAnthropic accepts.
 func fastAnthropic(raw []byte) ([]AnthropicContentBlock, bool) {
 	w := walker{d: raw}
-	var blocks []AnthropicContentBlock
-	var ok bool
-	switch w.peek() {
-	case '[':
-		blocks, ok = w.anthropicBlocks()
-	case '{':
-		f := fields{names: []string{"content"}}
-		ok = w.obj(func(key []byte) bool {
-			switch f.want(key) {
-			case 0:
-				var ok bool
-				blocks, ok = w.anthropicBlocks()
-				return ok
-			case -1:
-				return w.skip()
-			}
-			return false
-		})
-	}
-	if !ok || !w.end() {
-		return nil, false
-	}
-	return blocks, true
+	return reply(&w, w.anthropicBlocks, func() ([]AnthropicContentBlock, bool) {
+		return only(&w, "content", w.anthropicBlocks)
+	})
 }
 
 func (w *walker) anthropicBlocks() ([]AnthropicContentBlock, bool) {
-	if w.null() {
-		return nil, true
-	}
-	blocks := []AnthropicContentBlock{}
-	ok := w.arr(func() bool {
-		var b AnthropicContentBlock
-		f := fields{names: []string{"type", "text", "id", "name", "input"}}
-		ok := w.obj(func(key []byte) bool {
-			var ok bool
-			switch f.want(key) {
-			case 0:
-				b.Type, ok = w.str()
-			case 1:
-				b.Text, ok = w.str()
-			case 2:
-				b.ID, ok = w.str()
-			case 3:
-				b.Name, ok = w.str()
-			case 4:
-				b.Input, ok = w.raw()
-			case -1:
-				ok = w.skip()
-			}
-			return ok
-		})
-		blocks = append(blocks, b)
+	return objects(w, []string{"type", "text", "id", "name", "input"}, func(b *AnthropicContentBlock, i int) bool {
+		var ok bool
+		switch i {
+		case 0:
+			b.Type, ok = w.str()
+		case 1:
+			b.Text, ok = w.str()
+		case 2:
+			b.ID, ok = w.str()
+		case 3:
+			b.Name, ok = w.str()
+		case 4:
+			b.Input, ok = w.raw()
+		}
 		return ok
 	})
-	return blocks, ok
 }
 
 // fastGemini parses what ParseGemini accepts.
 func fastGemini(raw []byte) ([]GeminiPart, bool) {
 	w := walker{d: raw}
-	var parts []GeminiPart
-	var ok bool
-	switch w.peek() {
-	case '[':
-		parts, ok = w.geminiParts()
-	case '{':
-		var top, first []GeminiPart
-		var hasCandidates bool
-		f := fields{names: []string{"role", "parts", "candidates"}}
-		ok = w.obj(func(key []byte) bool {
-			switch f.want(key) {
-			case 0:
-				_, ok := w.str()
-				return ok
-			case 1:
-				var ok bool
-				top, ok = w.geminiParts()
-				return ok
-			case 2:
-				if w.null() {
-					return true
-				}
-				hasCandidates = true
-				n := 0
-				return w.arr(func() bool {
-					n++
-					p, ok := w.geminiCandidate()
-					if n == 1 {
-						first = p
-					}
-					return ok
-				})
-			case -1:
-				return w.skip()
-			}
-			return false
-		})
-		parts = top
-		if hasCandidates {
-			parts = first
-		}
-	}
-	if !ok || !w.end() {
-		return nil, false
-	}
-	return parts, true
+	return reply(&w, w.geminiParts, func() ([]GeminiPart, bool) {
+		return message(&w, []string{"role", "parts", "candidates"}, w.geminiParts, w.geminiCandidate)
+	})
 }
 
 // geminiCandidate reads {"content":{"role":…,"parts":[…]}} and returns
 // the parts.
 func (w *walker) geminiCandidate() ([]GeminiPart, bool) {
-	var parts []GeminiPart
-	f := fields{names: []string{"content"}}
-	ok := w.obj(func(key []byte) bool {
-		switch f.want(key) {
-		case 0:
-			if w.null() {
-				return true
-			}
-			g := fields{names: []string{"role", "parts"}}
-			return w.obj(func(key []byte) bool {
-				switch g.want(key) {
-				case 0:
-					_, ok := w.str()
-					return ok
-				case 1:
-					var ok bool
-					parts, ok = w.geminiParts()
-					return ok
-				case -1:
-					return w.skip()
-				}
-				return false
-			})
-		case -1:
-			return w.skip()
-		}
-		return false
+	return only(w, "content", func() ([]GeminiPart, bool) {
+		return message(w, []string{"role", "parts"}, w.geminiParts, nil)
 	})
-	return parts, ok
 }
 
 func (w *walker) geminiParts() ([]GeminiPart, bool) {
-	if w.null() {
-		return nil, true
-	}
-	parts := []GeminiPart{}
-	ok := w.arr(func() bool {
-		var p GeminiPart
-		f := fields{names: []string{"text", "thought", "functionCall", "functionResponse", "thoughtSignature"}}
-		ok := w.obj(func(key []byte) bool {
-			var ok bool
-			switch f.want(key) {
-			case 0:
-				p.Text, ok = w.str()
-			case 1:
-				p.Thought, ok = w.boolean()
-			case 2:
-				if w.null() {
-					return true
-				}
-				fc := &GeminiFunctionCall{}
-				g := fields{names: []string{"id", "name", "args"}}
-				ok = w.obj(func(key []byte) bool {
-					var ok bool
-					switch g.want(key) {
-					case 0:
-						fc.ID, ok = w.str()
-					case 1:
-						fc.Name, ok = w.str()
-					case 2:
-						fc.Args, ok = w.raw()
-					case -1:
-						ok = w.skip()
-					}
-					return ok
-				})
-				p.FunctionCall = fc
-			case 3:
-				return w.null() // a model turn has no functionResponse; anything else: fall back
-			case 4:
-				p.ThoughtSignature, ok = w.str()
-			case -1:
-				ok = w.skip()
+	return objects(w, []string{"text", "thought", "functionCall", "functionResponse", "thoughtSignature"}, func(p *GeminiPart, i int) bool {
+		var ok bool
+		switch i {
+		case 0:
+			p.Text, ok = w.str()
+		case 1:
+			p.Thought, ok = w.boolean()
+		case 2:
+			if w.null() {
+				return true
 			}
-			return ok
-		})
-		parts = append(parts, p)
+			fc := &GeminiFunctionCall{}
+			ok = w.object([]string{"id", "name", "args"}, func(i int) bool {
+				var ok bool
+				switch i {
+				case 0:
+					fc.ID, ok = w.str()
+				case 1:
+					fc.Name, ok = w.str()
+				case 2:
+					fc.Args, ok = w.raw()
+				}
+				return ok
+			})
+			p.FunctionCall = fc
+		case 3:
+			return w.null() // a model turn has no functionResponse; anything else: fall back
+		case 4:
+			p.ThoughtSignature, ok = w.str()
+		}
 		return ok
 	})
-	return parts, ok
 }
