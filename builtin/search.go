@@ -65,18 +65,25 @@ func walk(ctx context.Context, fsys fs.FS, dir string, fn func(p string, d fs.Di
 
 var errStop = errors.New("stop")
 
-// searchRoot resolves the directory argument of grep and glob. It returns
-// the slash path for root.FS() and whether it names a single file.
-func (e *env) searchRoot(root *os.Root, p string) (string, bool, error) {
+// searchRoot opens the workspace and resolves the path argument p of grep
+// and glob in it. It returns the open root (the caller closes it), the
+// slash path for root.FS() and whether it names a single file. On error
+// nothing is left open.
+func (e *env) searchRoot(p string) (root *os.Root, dir string, single bool, err error) {
+	if root, err = e.open(); err != nil {
+		return nil, "", false, err
+	}
 	rel, err := e.rel(p)
 	if err != nil {
-		return "", false, err
+		root.Close()
+		return nil, "", false, err
 	}
 	fi, err := root.Stat(rel)
 	if err != nil {
-		return "", false, fsErr(p, err)
+		root.Close()
+		return nil, "", false, fsErr(p, err)
 	}
-	return display(rel), !fi.IsDir(), nil
+	return root, display(rel), !fi.IsDir(), nil
 }
 
 // ---- grep ------------------------------------------------------------------
@@ -129,15 +136,11 @@ func (e *env) grep(ctx context.Context, a grepArgs) (string, error) {
 	if limit <= 0 {
 		limit = defaultSearchLimit
 	}
-	root, err := e.open()
+	root, dir, single, err := e.searchRoot(a.Path)
 	if err != nil {
 		return "", err
 	}
 	defer root.Close()
-	dir, single, err := e.searchRoot(root, a.Path)
-	if err != nil {
-		return "", err
-	}
 	fsys := newWalkFS(root)
 	budget := e.opts.MaxOutputBytes - searchNoteRoom
 	lineCap := min(maxMatchLineBytes, budget/2)
@@ -294,15 +297,11 @@ func (e *env) glob(ctx context.Context, a globArgs) (string, error) {
 	if limit <= 0 {
 		limit = defaultSearchLimit
 	}
-	root, err := e.open()
+	root, dir, single, err := e.searchRoot(a.Path)
 	if err != nil {
 		return "", err
 	}
 	defer root.Close()
-	dir, single, err := e.searchRoot(root, a.Path)
-	if err != nil {
-		return "", err
-	}
 	if single {
 		return "", fmt.Errorf("path %q is a file, not a directory", a.Path)
 	}
