@@ -55,6 +55,9 @@ var serveCommand = &command{
 		}
 		srv := mcp.NewServer(tk.Registry, sopts)
 		defer srv.Close()
+		for _, sk := range srv.Skipped() { // "name: reason"
+			fmt.Fprintf(e.stderr, "toolnexus: warning: tool not served over MCP: %s\n", sk)
+		}
 		if o.http != "" {
 			err = srv.ListenAndServe(e.ctx, o.http, func(a net.Addr) {
 				fmt.Fprintf(e.stderr, "toolnexus: serving %d tools over MCP streamable HTTP on http://%s/\n", tk.Len(), a)
