@@ -1,10 +1,10 @@
 package builtin_test
 
 import (
-	"bytes"
+	"github.com/toolnexus/toolnexus/internal/golden"
+
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,8 +15,6 @@ import (
 	"github.com/toolnexus/toolnexus/builtin"
 	"github.com/toolnexus/toolnexus/render"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/golden files")
 
 // fixture is a workspace with the built-in tools registered.
 type fixture struct {
@@ -207,22 +205,7 @@ func TestGoldenSchemas(t *testing.T) {
 	}
 	got = append(got, '\n')
 	path := filepath.Join("..", "testdata", "golden", "builtin", "openai.json")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run: go test ./builtin -run TestGoldenSchemas -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("rendered schemas differ from %s (run: go test ./builtin -run TestGoldenSchemas -update)\ngot:\n%s", path, got)
-	}
-	if !json.Valid(want) {
+	if want := golden.Check(t, path, got); !json.Valid(want) {
 		t.Fatalf("%s is not valid JSON", path)
 	}
 	// The input property names are a contract.

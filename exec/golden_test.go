@@ -1,10 +1,11 @@
 package exec_test
 
 import (
+	"github.com/toolnexus/toolnexus/internal/golden"
+
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,8 +14,6 @@ import (
 
 	"github.com/toolnexus/toolnexus/exec"
 )
-
-var update = flag.Bool("update", false, "rewrite exec/testdata/golden files")
 
 // TestGolden feeds each provider reply in testdata/replies/<provider>/ to
 // the matching *JSON function and compares json.Marshal of what it returns,
@@ -73,24 +72,9 @@ func TestGolden(t *testing.T) {
 					}
 				}
 				got := outs[0]
-				golden := filepath.Join("testdata", "golden", provider, name+".json")
-				if *update {
-					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(golden, got, 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run: go test ./exec -run TestGolden -update)", err)
-				}
-				if !json.Valid(want) {
-					t.Fatalf("%s is not valid JSON", golden)
-				}
-				if !bytes.Equal(got, want) {
-					t.Errorf("%s mismatch (-want +got):\n-%s+%s\nto accept: go test ./exec -run TestGolden -update", golden, want, got)
+				file := filepath.Join("testdata", "golden", provider, name+".json")
+				if want := golden.Check(t, file, got); !json.Valid(want) {
+					t.Fatalf("%s is not valid JSON", file)
 				}
 			})
 			n++

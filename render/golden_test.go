@@ -1,18 +1,16 @@
 package render
 
 import (
+	"github.com/toolnexus/toolnexus/internal/golden"
+
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/render/rendertest"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/golden files")
 
 const goldenRoot = "../testdata/golden"
 
@@ -42,22 +40,7 @@ func TestGolden(t *testing.T) {
 				}
 				ind.WriteByte('\n')
 				file := filepath.Join(goldenRoot, p.dir, c.Name+".json")
-				if *update {
-					if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(file, ind.Bytes(), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(file)
-				if err != nil {
-					t.Fatalf("%v (run: go test ./render -run TestGolden -update)", err)
-				}
-				if !bytes.Equal(ind.Bytes(), want) {
-					t.Errorf("%s mismatch (rewrite with: go test ./render -run TestGolden -update)\ngot:\n%s\nwant:\n%s", file, ind.Bytes(), want)
-				}
+				want := golden.Check(t, file, ind.Bytes())
 				var compact bytes.Buffer
 				if err := json.Compact(&compact, want); err != nil {
 					t.Fatalf("golden file is not JSON: %v", err)

@@ -1,10 +1,11 @@
 package skill
 
 import (
+	"github.com/toolnexus/toolnexus/internal/golden"
+
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,8 +15,6 @@ import (
 
 	"github.com/toolnexus/toolnexus"
 )
-
-var update = flag.Bool("update", false, "rewrite skill/testdata/golden files")
 
 func TestParse(t *testing.T) {
 	tests := []struct {
@@ -259,25 +258,9 @@ func normalize(out, root string) string {
 	return strings.ReplaceAll(out, root, "$ROOT")
 }
 
-func golden(t *testing.T, name, got string) {
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./skill -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s mismatch (-want +got):\n-%s\n+%s\nrun go test ./skill -run %s -update if the change is intended", path, want, got, t.Name())
-	}
+	golden.Check(t, filepath.Join("testdata", "golden", name), []byte(got))
 }
 
 func TestSkillToolGolden(t *testing.T) {
@@ -297,7 +280,7 @@ func TestSkillToolGolden(t *testing.T) {
 	if !strings.Contains(res.Output, "<file>"+filepath.Join(root, "hello-world", "hello.sh")+"</file>") {
 		t.Errorf("output does not list the absolute path of hello.sh:\n%s", res.Output)
 	}
-	golden(t, "hello-world.txt", normalize(res.Output, root))
+	checkGolden(t, "hello-world.txt", normalize(res.Output, root))
 }
 
 func TestSkillToolDefinition(t *testing.T) {
