@@ -108,10 +108,6 @@ var toolsCommand = &command{
 	},
 	run: func(e *env, opts any, args []string) int {
 		o := opts.(*toolsOpts)
-		if len(args) > 0 {
-			fmt.Fprintf(e.stderr, "toolnexus tools: unexpected argument %q\nRun 'toolnexus tools --help' for usage.\n", args[0])
-			return exitUsage
-		}
 		render, ok := formats[o.format]
 		if !ok {
 			fmt.Fprintf(e.stderr, "toolnexus tools: unknown format %q; formats: %s\n", o.format, strings.Join(formatNames(), ", "))
@@ -153,9 +149,11 @@ type callOpts struct {
 }
 
 var callCommand = &command{
-	name:    "call",
-	args:    "NAME [ARGS_JSON | -] [--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--json]",
-	summary: "execute one tool and print its output",
+	name:     "call",
+	maxArgs:  2,
+	argsHint: " (quote the JSON arguments as one word)",
+	args:     "NAME [ARGS_JSON | -] [--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--json]",
+	summary:  "execute one tool and print its output",
 	detail: "Builds the toolkit and executes the tool NAME with the JSON object ARGS_JSON\n" +
 		"(default {}; - reads it from standard input), exactly as a model's tool call\n" +
 		"would run. The output goes to standard output. When the result is an error\n" +
@@ -171,10 +169,6 @@ var callCommand = &command{
 		o := opts.(*callOpts)
 		if len(args) == 0 {
 			fmt.Fprintf(e.stderr, "toolnexus call: missing the tool NAME\nRun 'toolnexus call --help' for usage.\n")
-			return exitUsage
-		}
-		if len(args) > 2 {
-			fmt.Fprintf(e.stderr, "toolnexus call: unexpected argument %q (quote the JSON arguments as one word)\nRun 'toolnexus call --help' for usage.\n", args[2])
 			return exitUsage
 		}
 		var raw []byte
@@ -231,9 +225,10 @@ type skillsOpts struct {
 }
 
 var skillsCommand = &command{
-	name:    "skills",
-	args:    "[--skills DIR]... [--json] [--prompt] [--strict]",
-	summary: "list the skills under folders, and the SKILL.md files skipped with their reasons",
+	name:     "skills",
+	argsHint: " (give folders with --skills)",
+	args:     "[--skills DIR]... [--json] [--prompt] [--strict]",
+	summary:  "list the skills under folders, and the SKILL.md files skipped with their reasons",
 	detail: "Searches each --skills folder for SKILL.md files, as the toolkit would, and\n" +
 		"lists the skills that load and the files that were skipped, each with its\n" +
 		"reason (missing name, malformed YAML, unreadable, duplicate name). Nothing is\n" +
@@ -248,10 +243,6 @@ var skillsCommand = &command{
 	},
 	run: func(e *env, opts any, args []string) int {
 		o := opts.(*skillsOpts)
-		if len(args) > 0 {
-			fmt.Fprintf(e.stderr, "toolnexus skills: unexpected argument %q (give folders with --skills)\nRun 'toolnexus skills --help' for usage.\n", args[0])
-			return exitUsage
-		}
 		inv, err := skill.Discover(o.skills.vals...)
 		if err != nil {
 			return fail(e, err)

@@ -57,6 +57,11 @@ type command struct {
 	detail  string // paragraphs for --help
 	flags   func(fs *flag.FlagSet) any
 	run     func(e *env, opts any, args []string) int
+	// maxArgs is how many positional arguments the command takes; the
+	// dispatcher refuses more, adding argsHint (e.g. " (give folders with
+	// --skills)") to the message.
+	maxArgs  int
+	argsHint string
 }
 
 // commands is filled in init to let help refer to it.
@@ -115,6 +120,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "toolnexus %s: %v\nRun 'toolnexus %s --help' for usage.\n", c.name, err, c.name)
+		return exitUsage
+	}
+	if len(pos) > c.maxArgs {
+		fmt.Fprintf(stderr, "toolnexus %s: unexpected argument %q%s\nRun 'toolnexus %s --help' for usage.\n", c.name, pos[c.maxArgs], c.argsHint, c.name)
 		return exitUsage
 	}
 	return c.run(e, opts, pos)

@@ -40,10 +40,6 @@ var serveCommand = &command{
 	},
 	run: func(e *env, opts any, args []string) int {
 		o := opts.(*serveOpts)
-		if len(args) > 0 {
-			fmt.Fprintf(e.stderr, "toolnexus serve: unexpected argument %q\nRun 'toolnexus serve --help' for usage.\n", args[0])
-			return exitUsage
-		}
 		tk, err := o.kit.build(e)
 		if err != nil {
 			return fail(e, err)
