@@ -21,9 +21,8 @@ import (
 // typeInfo is everything Execute needs about an argument type, computed
 // once per type by [typeInfoFor] and never modified afterwards.
 type typeInfo struct {
-	schema   json.RawMessage // the reflected input schema, compact JSON
-	spec     *valSpec        // the argument checker's tables (root is kObject)
-	validate bool            // some field (at any depth) has a `validate` tag
+	schema json.RawMessage // the reflected input schema, compact JSON
+	spec   *valSpec        // the argument checker's tables (root is kObject)
 	// needValidator: some validate rule is not mirrored exactly by the
 	// checker's constraints, so go-playground/validator must run too.
 	needValidator bool
@@ -101,7 +100,7 @@ func buildTypeInfo(t reflect.Type) (*typeInfo, error) {
 	if err := attachConstraints(w.tree, spec, defs, map[*objSpec]bool{}, true); err != nil {
 		return nil, fmt.Errorf("struct %s: field %v", typeName(t), err)
 	}
-	return &typeInfo{schema: schema, spec: spec, validate: w.validate, needValidator: w.needValidator}, nil
+	return &typeInfo{schema: schema, spec: spec, needValidator: w.needValidator}, nil
 }
 
 func typeName(t reflect.Type) string {
