@@ -58,6 +58,12 @@ func (c *compiler) compileRoot(raw []byte) (*node, error) {
 	}
 	base, _ := url.Parse(defaultBase)
 	c.resources[base.String()] = loc{doc, "", base}
+	if o, ok := doc.(*jsonx.Object); ok {
+		// the document is also reachable under its own $id
+		if b, err := withID(o, base, ""); err == nil {
+			c.resources[b.String()] = loc{doc, "", base}
+		}
+	}
 	if err := c.index(doc, base, ""); err != nil {
 		return nil, err
 	}
@@ -116,12 +122,13 @@ func (c *compiler) index(v any, base *url.URL, ptr string) error {
 	if !ok {
 		return nil
 	}
+	parent := base
 	base, err := withID(o, base, ptr)
 	if err != nil {
 		return err
 	}
 	if _, ok := o.Get("$id"); ok {
-		c.resources[base.String()] = loc{o, ptr, base}
+		c.resources[base.String()] = loc{o, ptr, parent}
 	}
 	for _, kw := range []string{"$anchor", "$dynamicAnchor"} {
 		if a, ok := o.Get(kw); ok {
@@ -131,7 +138,7 @@ func (c *compiler) index(v any, base *url.URL, ptr string) error {
 			}
 			key := base.String() + "#" + s
 			if _, dup := c.anchors[key]; !dup || kw == "$anchor" {
-				c.anchors[key] = loc{o, ptr, base}
+				c.anchors[key] = loc{o, ptr, parent}
 			}
 		}
 	}
@@ -196,14 +203,11 @@ func (c *compiler) resolve(ref string, base *url.URL, ptr, kw string) (loc, erro
 			if err != nil {
 				return loc{}, err
 			}
-			if cur.ptr != res.ptr {
-				cur.base = b
-			}
 			nv, ok := x.Get(tok)
 			if !ok {
 				return loc{}, serr(ptr, kw, "cannot resolve "+quote(ref)+": no "+quote(tok)+" in the document")
 			}
-			cur = loc{nv, cur.ptr + "/" + ptrEsc(tok), cur.base}
+			cur = loc{nv, cur.ptr + "/" + ptrEsc(tok), b}
 		case []any:
 			i, err := strconv.Atoi(tok)
 			if err != nil || i < 0 || i >= len(x) {
@@ -290,8 +294,10 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 				return serr(ptr, k, "must be an array")
 			}
 			c.enum(n, a, false)
+			n.kw |= kwEnum
 		case "const":
 			c.enum(n, []any{v}, true)
+			n.kw |= kwEnum
 		case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
 			num, ok := v.(json.Number)
 			if !ok {
@@ -490,9 +496,6 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 	}
 	if n.contains != nil && n.minContains < 0 {
 		n.minContains = 1
-	}
-	if n.enum != nil {
-		n.kw |= kwEnum
 	}
 	return nil
 }

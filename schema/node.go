@@ -37,12 +37,12 @@ type node struct {
 
 	// enum and const: compact JSON texts of the allowed values, their
 	// hashes, and the text for messages.
-	enum      [][]byte
-	enumHash  []uint64
-	enumStr   map[string]struct{} // when every value is a string and there are many
-	enumText  string
-	isConst   bool
-	enumKw    string // "enum" or "const"
+	enum     [][]byte
+	enumHash []uint64
+	enumStr  map[string]struct{} // when every value is a string and there are many
+	enumText string
+	isConst  bool
+	enumKw   string // "enum" or "const"
 
 	// numbers
 	min, max, exMin, exMax, multipleOf *bound
@@ -71,8 +71,8 @@ type node struct {
 	patternProps   []patternProp
 	additional     *node // nil when absent
 	propertyNames  *node
-	minProps       int // -1 when absent
-	maxProps       int // -1 when absent
+	minProps       int   // -1 when absent
+	maxProps       int   // -1 when absent
 	required       []int // indexes into keys, in schema order
 	depRequired    []depReq
 	depSchemas     []depSchema

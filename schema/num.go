@@ -68,7 +68,7 @@ func parseNum(t []byte) dnum {
 	}
 	n.point = len(n.a) - n.lead + exp
 	if n.lead == n.trail {
-		n.neg = false
+		n.neg, n.point = false, 0
 	}
 	return n
 }
