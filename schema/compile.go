@@ -598,7 +598,7 @@ func (c *compiler) enum(n *node, vals []any, isConst bool) {
 		}
 		texts = append(texts, string(b))
 	}
-	if allStr {
+	if allStr && !isConst {
 		n.enumText = enumList(strs)
 		if len(strs) > 8 {
 			n.enumStr = make(map[string]struct{}, len(strs))

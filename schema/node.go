@@ -129,3 +129,11 @@ func (n *node) lookup(key []byte) int {
 	}
 	return -1
 }
+
+// allowed is the set of types for messages (nullable adds null).
+func (n *node) allowed() uint8 {
+	if n.nullable {
+		return n.types | tNull
+	}
+	return n.types
+}
