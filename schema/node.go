@@ -63,8 +63,9 @@ type node struct {
 	uniqueItems              bool
 
 	// objects. keys lists every property name the node refers to
-	// (properties, required, dependentRequired, dependentSchemas), sorted;
-	// keyIndex maps them to their index when there are many.
+	// (properties, required, dependentRequired, dependentSchemas);
+	// keyIndex maps them to their index when there are many (keys keep the
+	// order of first mention: properties first, in schema order).
 	keys           []keyInfo
 	keyIndex       map[string]int
 	propNames      string // "a, b, c" in schema order, for unknown-key messages
