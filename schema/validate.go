@@ -314,7 +314,16 @@ func (s *state) combine(n *node, i int) bool {
 		}
 		if !ok && s.fail() {
 			p := s.pathString()
-			s.add(p, "anyOf", "", subject(p)+" must match at least one of "+plural(len(n.anyOf), "alternative")+" (anyOf), matches none")
+			if t := typeOnly(n.anyOf); t != 0 {
+				// anyOf [{"type":"string"},{"type":"null"}]: say it as a type
+				got := describe(s.data[i])
+				if t&tInteger != 0 && jsonType(s.data[i]) == tNumber {
+					got = cut(string(s.data[i:endT(s.data, i)])) // 1.5 for an integer
+				}
+				s.add(p, "anyOf", typeParam(t), subject(p)+" must be "+typeWords(t, len(s.path) == 0)+", got "+got)
+			} else {
+				s.add(p, "anyOf", "", subject(p)+" must match at least one of "+plural(len(n.anyOf), "alternative")+" (anyOf), matches none")
+			}
 		}
 	}
 	if n.oneOf != nil {
@@ -352,7 +361,7 @@ func (s *state) combine(n *node, i int) bool {
 			s.add(p, "not", "", subject(p)+" must not match the schema in \"not\"")
 		}
 	}
-	if n.ifN != nil {
+	if n.ifN != nil && (n.thenN != nil || n.elseN != nil) {
 		e, m := s.matches(n.ifN, i)
 		if e < 0 {
 			return false
@@ -688,4 +697,17 @@ func (s *state) array(n *node, i int) int {
 		s.hashes = s.hashes[:hbase]
 	}
 	return i
+}
+
+// typeOnly returns the union of the types of alternatives that only say
+// "type" (and annotations), or 0.
+func typeOnly(alts []*node) uint8 {
+	var t uint8
+	for _, a := range alts {
+		if a.never || a.kw != 0 || a.ref != nil || a.types == 0 || a.nullable {
+			return 0
+		}
+		t |= a.types
+	}
+	return t
 }
