@@ -68,8 +68,8 @@ func (g *gen) n(k int) int {
 }
 
 var (
-	genStrings  = []string{"", "a", "ab", "abc", "é", "A1", "b", "10", "a<b", "😀", "&&"} // json.Marshal escapes <, &
-	genNumbers  = []any{json.Number("0"), json.Number("1"), json.Number("2"), json.Number("1.5"), json.Number("2.0"), json.Number("-3"), json.Number("10"), json.Number("1e2"), json.Number("0.1"),
+	genStrings = []string{"", "a", "ab", "abc", "é", "A1", "b", "10", "a<b", "😀", "&&"} // json.Marshal escapes <, &
+	genNumbers = []any{json.Number("0"), json.Number("1"), json.Number("2"), json.Number("1.5"), json.Number("2.0"), json.Number("-3"), json.Number("10"), json.Number("1e2"), json.Number("0.1"),
 		json.Number("12345678901234567890.5"), json.Number("1e400"), json.Number("-0.0")}
 	genKeys     = []string{"a", "b", "c", "A", "a<"}
 	genPatterns = []string{"^a", "b$", "^[a-c]+$", "\\d", "^.{2}$"}
