@@ -293,10 +293,10 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			if !ok {
 				return serr(ptr, k, "must be an array")
 			}
-			c.enum(n, a, false)
+			n.enum = newValueSet(a, false)
 			n.kw |= kwEnum
 		case "const":
-			c.enum(n, []any{v}, true)
+			n.constV = newValueSet([]any{v}, true)
 			n.kw |= kwEnum
 		case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
 			num, ok := v.(json.Number)
@@ -575,22 +575,16 @@ func compilePattern(src, ptr, kw string) (*regexp.Regexp, error) {
 	return re, nil
 }
 
-func (c *compiler) enum(n *node, vals []any, isConst bool) {
-	n.isConst = isConst
-	n.enumKw = "enum"
-	if isConst {
-		n.enumKw = "const"
-	}
-	n.enum = n.enum[:0]
-	n.enumHash = n.enumHash[:0]
+func newValueSet(vals []any, isConst bool) *valueSet {
+	vs := &valueSet{isConst: isConst}
 	allStr := true
 	texts := make([]string, 0, len(vals))
 	strs := make([]string, 0, len(vals))
 	for _, v := range vals {
 		b := jsonx.Marshal(v)
-		n.enum = append(n.enum, b)
+		vs.vals = append(vs.vals, b)
 		_, h := hashValue(b, 0)
-		n.enumHash = append(n.enumHash, h)
+		vs.hashes = append(vs.hashes, h)
 		if s, ok := v.(string); ok {
 			strs = append(strs, s)
 		} else {
@@ -598,20 +592,22 @@ func (c *compiler) enum(n *node, vals []any, isConst bool) {
 		}
 		texts = append(texts, string(b))
 	}
-	if allStr && !isConst {
-		n.enumText = enumList(strs)
+	switch {
+	case allStr && !isConst:
+		vs.text = enumList(strs)
 		if len(strs) > 8 {
-			n.enumStr = make(map[string]struct{}, len(strs))
+			vs.strs = make(map[string]struct{}, len(strs))
 			for _, s := range strs {
-				n.enumStr[s] = struct{}{}
+				vs.strs[s] = struct{}{}
 			}
 		}
-	} else if len(strs) == 0 {
-		n.enumText = strings.Join(texts, " ") // numbers, booleans, null: 1 2 3
-	} else {
-		n.enumText = strings.Join(texts, ", ") // "a", null
+	case len(strs) == 0:
+		vs.text = strings.Join(texts, " ") // numbers, booleans, null: 1 2 3
+	default:
+		vs.text = strings.Join(texts, ", ") // "a", null
 	}
-	n.enumText = cutN(n.enumText, 256)
+	vs.text = cutN(vs.text, 256)
+	return vs
 }
 
 // objectKeys compiles properties, required, dependentRequired and

@@ -35,14 +35,8 @@ type node struct {
 	nullable bool // OpenAPI nullable: true (null is allowed, enum/const aside)
 	ref      *node
 
-	// enum and const: compact JSON texts of the allowed values, their
-	// hashes, and the text for messages.
-	enum     [][]byte
-	enumHash []uint64
-	enumStr  map[string]struct{} // when every value is a string and there are many
-	enumText string
-	isConst  bool
-	enumKw   string // "enum" or "const"
+	// enum and const (nil when absent)
+	enum, constV *valueSet
 
 	// numbers
 	min, max, exMin, exMax, multipleOf *bound
@@ -137,4 +131,14 @@ func (n *node) allowed() uint8 {
 		return n.types | tNull
 	}
 	return n.types
+}
+
+// valueSet is the allowed values of enum or const: their compact JSON
+// texts and hashes, and the text for messages.
+type valueSet struct {
+	vals    [][]byte
+	hashes  []uint64
+	strs    map[string]struct{} // when every value is a string and there are many
+	text    string
+	isConst bool
 }

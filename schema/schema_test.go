@@ -106,6 +106,8 @@ func TestProblemFields(t *testing.T) {
 func TestNewKeywordMessages(t *testing.T) {
 	tests := []struct{ schema, in, want string }{
 		{`{"const":"x"}`, `"y"`, `arguments must be "x"`},
+		{`{"const":false,"enum":[null]}`, `null`, `arguments must be false`}, // both apply (found by FuzzDifferential)
+		{`{"const":"a","enum":["b"]}`, `"c"`, `arguments must be "a"; arguments must be one of [b]`},
 		{`{"properties":{"a":{"const":{"k":[1,2]}}}}`, `{"a":{"k":[1,2.0]}}`, ``},
 		{`{"uniqueItems":true}`, `[1,2,{"a":1,"b":2},1.0]`, `arguments must not contain duplicates (items 0 and 3 are equal)`},
 		{`{"uniqueItems":true}`, `[{"a":1,"b":2},{"b":2,"a":1}]`, `arguments must not contain duplicates (items 0 and 1 are equal)`},

@@ -177,25 +177,36 @@ func (s *state) validate(n *node, i int) int {
 	return e
 }
 
+// checkEnum checks enum and const; false when either fails.
 func (s *state) checkEnum(n *node, i int) bool {
-	if n.enumStr != nil && s.data[i] == '"' {
+	ok := true
+	for _, vs := range [2]*valueSet{n.constV, n.enum} {
+		if vs != nil && !s.inSet(vs, i) {
+			ok = false
+			if s.fail() {
+				p := s.pathString()
+				if vs.isConst {
+					s.add(p, "const", vs.text, subject(p)+" must be "+cut(vs.text))
+				} else {
+					s.add(p, "enum", vs.text, subject(p)+" must be one of ["+vs.text+"]")
+				}
+			}
+		}
+	}
+	return ok
+}
+
+func (s *state) inSet(vs *valueSet, i int) bool {
+	if vs.strs != nil && s.data[i] == '"' {
 		e := endT(s.data, i)
-		if _, ok := n.enumStr[string(s.data[i+1:e-1])]; ok {
+		if _, ok := vs.strs[string(s.data[i+1:e-1])]; ok {
 			return true
 		}
 	}
 	_, h := hashValue(s.data, i)
-	for k, eh := range n.enumHash {
-		if eh == h && equalT(n.enum[k], 0, s.data, i) {
+	for k, eh := range vs.hashes {
+		if eh == h && equalT(vs.vals[k], 0, s.data, i) {
 			return true
-		}
-	}
-	if s.fail() {
-		p := s.pathString()
-		if n.isConst {
-			s.add(p, "const", n.enumText, subject(p)+" must be "+cut(n.enumText))
-		} else {
-			s.add(p, "enum", n.enumText, subject(p)+" must be one of ["+n.enumText+"]")
 		}
 	}
 	return false
