@@ -333,6 +333,15 @@ func TestNoAllocOnValid(t *testing.T) {
 	}); n != 0 {
 		t.Errorf("Validate(valid) allocates %v times", n)
 	}
+	fv := mustCompile(t, `{"properties":{"h":{"format":"hostname"},"e":{"format":"email"},"u":{"format":"uri"},"d":{"format":"date-time"},"p":{"format":"duration"},"i":{"format":"ipv6"},"q":{"format":"uuid"}}}`, &Options{AssertFormat: true})
+	fin := []byte(`{"h":"www.example.com","e":"joe@example.com","u":"https://example.com/a?b#c","d":"2026-01-02T15:04:05Z","p":"P1DT2H","i":"::1","q":"2eb8aa08-aa98-11ea-b4aa-73b441d16380"}`)
+	if n := testing.AllocsPerRun(100, func() {
+		if err := fv.Validate(fin); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("Validate(formats) allocates %v times", n)
+	}
 	bv := mustCompile(t, bulkSchema, &Options{AssertFormat: true})
 	bin := bulkInstance()
 	if n := testing.AllocsPerRun(50, func() {
