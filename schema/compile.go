@@ -304,6 +304,7 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 				return serr(ptr, k, "must be a number")
 			}
 			b := &bound{n: parseNum([]byte(num)), text: cut(string(num))}
+			b.i, b.isInt = smallInt([]byte(num))
 			switch k {
 			case "minimum":
 				n.min = b
@@ -493,6 +494,12 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 	}
 	if n.ifN == nil {
 		n.thenN, n.elseN = nil, nil
+	}
+	n.intBounds = true
+	for _, b := range []*bound{n.min, n.max, n.exMin, n.exMax} {
+		if b != nil && !b.isInt {
+			n.intBounds = false
+		}
 	}
 	if n.contains != nil && n.minContains < 0 {
 		n.minContains = 1

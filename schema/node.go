@@ -40,6 +40,7 @@ type node struct {
 
 	// numbers
 	min, max, exMin, exMax, multipleOf *bound
+	intBounds                          bool // every bound present is a plain integer (bound.i)
 
 	// strings
 	minLen, maxLen int // code points; -1 when absent
@@ -84,8 +85,10 @@ type node struct {
 
 // bound is a numeric keyword's value.
 type bound struct {
-	n    dnum
-	text string // as written in the schema (cut for messages)
+	n     dnum
+	i     int64  // the value, when isInt
+	isInt bool   // written as a plain integer of at most 18 digits
+	text  string // as written in the schema (cut for messages)
 }
 
 type keyInfo struct {

@@ -92,13 +92,14 @@ func (s *state) validate(n *node, i int) int {
 	c := s.data[i]
 	t := jsonType(c)
 	nullOK := c == 'n' && n.nullable
+	numEnd := -1 // end of the number at i, once lexed
 	if n.types != 0 && t&n.types == 0 && !nullOK {
 		if t == tNumber && n.types&tInteger != 0 {
-			e := s.num(i)
-			if e < 0 {
+			if numEnd = s.num(i); numEnd < 0 {
 				return -1
 			}
-			if d := parseNum(s.data[i:e]); !d.isInteger() {
+			e := numEnd
+			if !plainInt(s.data[i:e]) && !parseNumInt(s.data[i:e]) {
 				if s.fail() {
 					p := s.pathString()
 					s.add(p, "type", typeParam(n.allowed()), subject(p)+" must be "+typeWords(n.allowed(), len(s.path) == 0)+", got "+cut(string(s.data[i:e])))
@@ -146,8 +147,10 @@ func (s *state) validate(n *node, i int) int {
 			s.checkString(n, i, e, esc)
 		}
 	case tNumber:
-		if e = s.num(i); e < 0 {
-			return -1
+		if e = numEnd; e < 0 {
+			if e = s.num(i); e < 0 {
+				return -1
+			}
 		}
 		if n.kw&kwEnum != 0 && !s.checkEnum(n, i) {
 			break
@@ -276,8 +279,62 @@ func (s *state) checkString(n *node, i, e int, esc bool) {
 	s.buf = s.buf[:base]
 }
 
+// plainInt reports a number written without fraction or exponent.
+func plainInt(t []byte) bool {
+	for _, c := range t {
+		if c == '.' || c == 'e' || c == 'E' {
+			return false
+		}
+	}
+	return true
+}
+
+func parseNumInt(t []byte) bool {
+	d := parseNum(t)
+	return d.isInteger()
+}
+
+// smallInt returns the value of a plain integer of at most 18 digits.
+func smallInt(t []byte) (int64, bool) {
+	neg := false
+	if len(t) > 0 && t[0] == '-' {
+		neg, t = true, t[1:]
+	}
+	if len(t) == 0 || len(t) > 18 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range t {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
 // checkNumber enforces the numeric keywords on the number at [i, e).
 func (s *state) checkNumber(n *node, i, e int) {
+	if n.intBounds && n.multipleOf == nil {
+		if v, ok := smallInt(s.data[i:e]); ok {
+			if n.min != nil && v < n.min.i {
+				s.numProblem("minimum", n.min, "must be at least ")
+			}
+			if n.exMin != nil && v <= n.exMin.i {
+				s.numProblem("exclusiveMinimum", n.exMin, "must be greater than ")
+			}
+			if n.max != nil && v > n.max.i {
+				s.numProblem("maximum", n.max, "must be at most ")
+			}
+			if n.exMax != nil && v >= n.exMax.i {
+				s.numProblem("exclusiveMaximum", n.exMax, "must be less than ")
+			}
+			return
+		}
+	}
 	d := parseNum(s.data[i:e])
 	if n.multipleOf != nil && !isMultiple(&d, &n.multipleOf.n) {
 		s.numProblem("multipleOf", n.multipleOf, "must be a multiple of ")
