@@ -401,6 +401,16 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 				return err
 			}
 			n.kw |= kwObject
+		case "unevaluatedProperties":
+			if n.unevalProps, err = c.sub(v, base, at(k)); err != nil {
+				return err
+			}
+			n.kw |= kwObject
+		case "unevaluatedItems":
+			if n.unevalItems, err = c.sub(v, base, at(k)); err != nil {
+				return err
+			}
+			n.kw |= kwArray
 		case "propertyNames":
 			if n.propertyNames, err = c.sub(v, base, at(k)); err != nil {
 				return err
@@ -508,7 +518,7 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 }
 
 // unsupported are 2020-12 keywords that Strict refuses (others are unknown).
-var unsupported = map[string]bool{"unevaluatedItems": true, "unevaluatedProperties": true, "$dynamicRef": true, "dependencies": true}
+var unsupported = map[string]bool{"$dynamicRef": true, "dependencies": true}
 
 func (c *compiler) subs(v any, base *url.URL, ptr string) ([]*node, error) {
 	a, ok := v.([]any)

@@ -23,8 +23,9 @@
 // code points; pattern; format (see below); items, prefixItems, minItems,
 // maxItems, uniqueItems, contains, minContains, maxContains; properties,
 // required, additionalProperties, patternProperties, propertyNames,
-// minProperties, maxProperties, dependentRequired, dependentSchemas; allOf,
-// anyOf, oneOf, not, if/then/else; $ref, $defs, $anchor and $id within the
+// minProperties, maxProperties, dependentRequired, dependentSchemas,
+// unevaluatedProperties, unevaluatedItems; allOf, anyOf, oneOf, not,
+// if/then/else; $ref, $defs, $anchor and $id within the
 // document, with relative resolution and recursion; OpenAPI's
 // "nullable": true. Annotations (title, description, default, examples,
 // deprecated, readOnly, writeOnly, $comment, $schema, content*) are
@@ -44,9 +45,7 @@
 //     ignored. \d and \w are ASCII, as in ECMA-262; \s is ASCII only.
 //   - $ref to a document other than the one compiled (including the
 //     metaschema URL) is a *SchemaError: there is no loader.
-//   - $dynamicRef is treated as a plain $ref (Strict refuses it), and
-//     unevaluatedItems / unevaluatedProperties are ignored (Strict refuses
-//     them).
+//   - $dynamicRef is treated as a plain $ref (Strict refuses it).
 //   - With "nullable": true, null is valid whatever type, enum and const
 //     say.
 //   - A $ref loop that never reaches into the instance (such as

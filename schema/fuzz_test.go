@@ -119,7 +119,7 @@ func (g *gen) schema(depth int) any {
 	for range 1 + g.n(3) {
 		num := func() any { return genNumbers[g.n(len(genNumbers))] }
 		cnt := func() any { return json.Number([]string{"0", "1", "2", "3"}[g.n(4)]) }
-		switch g.n(34) {
+		switch g.n(36) {
 		case 0:
 			s["type"] = []string{"null", "boolean", "object", "array", "number", "string", "integer"}[g.n(7)]
 		case 1:
@@ -202,6 +202,10 @@ func (g *gen) schema(depth int) any {
 			s["$ref"] = "#/$defs/d"
 		case 33:
 			s["$ref"] = "#"
+		case 34:
+			s["unevaluatedProperties"] = g.schema(depth + 1)
+		case 35:
+			s["unevaluatedItems"] = g.schema(depth + 1)
 		}
 	}
 	return s

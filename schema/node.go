@@ -74,6 +74,9 @@ type node struct {
 	depSchemas     []depSchema
 	hasRequiredBit uint64 // bit i: keys[i] is required (first 64 keys)
 
+	// unevaluatedProperties / unevaluatedItems (nil when absent)
+	unevalProps, unevalItems *node
+
 	// combinators
 	allOf, anyOf, oneOf []*node
 	not                 *node

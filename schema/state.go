@@ -36,6 +36,7 @@ type state struct {
 	buf      []byte // unescaped strings
 	hashes   []hent
 	present  []bool // presence of known keys beyond 64
+	pend     []hent // members/elements left for unevaluatedProperties/Items (pos: key or element, idx: value)
 }
 
 var statePool = sync.Pool{New: func() any { return new(state) }}
@@ -51,7 +52,7 @@ func putState(s *state) {
 	s.v, s.data, s.fatal = nil, nil, nil
 	s.problems = s.problems[:0]
 	s.nerr, s.silent, s.depth, s.steps = 0, 0, 0, 0
-	s.path, s.buf, s.hashes, s.present = s.path[:0], s.buf[:0], s.hashes[:0], s.present[:0]
+	s.path, s.buf, s.hashes, s.present, s.pend = s.path[:0], s.buf[:0], s.hashes[:0], s.present[:0], s.pend[:0]
 	statePool.Put(s)
 }
 
