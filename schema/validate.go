@@ -57,8 +57,10 @@ func jsonType(c byte) uint8 {
 		return tBool
 	case c == 'n':
 		return tNull
+	case c == '-' || c >= '0' && c <= '9':
+		return tNumber
 	}
-	return tNumber
+	return 0
 }
 
 // validate checks the value at i (no leading whitespace) against n and
@@ -89,6 +91,9 @@ func (s *state) validate(n *node, i int) int {
 	}
 	c := s.data[i]
 	t := jsonType(c)
+	if t == 0 {
+		return s.unexpected(i)
+	}
 	nullOK := c == 'n' && n.nullable
 	numEnd := -1 // end of the number at i, once lexed
 	if n.types != 0 && t&n.types == 0 && !nullOK {

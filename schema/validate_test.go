@@ -31,6 +31,7 @@ func TestMessages(t *testing.T) {
 		{`{"city":"Pa`, `arguments are not valid JSON: unexpected end of input (truncated?)`},
 		{`{"city":"Paris"} x`, `arguments have data after the JSON object at byte 17 (send exactly one JSON object)`},
 		{`{"city" "Paris"}`, `arguments are not valid JSON: expected ':' after a property name at byte 8`},
+		{`{"city":"Paris","days":x}`, `arguments are not valid JSON: unexpected character 'x' at byte 23`},
 		{`{"city":"Paris",}`, `arguments are not valid JSON: expected a property name at byte 16`},
 		{`{"city":"Paris","days":015}`, `arguments are not valid JSON: expected ',' or '}' after a property value at byte 24`},
 		{`{"city":"Paris","days":15,"unit":"k","extra":true}`, `"days" must be at most 14; "unit" must be one of [celsius fahrenheit]; unknown property "extra"; allowed: city, days, unit`},
