@@ -29,6 +29,7 @@ func TestCompileErrors(t *testing.T) {
 		{`{"items":[{"type":"string"}]}`, nil, `use prefixItems for a tuple`},
 		{`{"pattern":"` + strings.Repeat("a", 5000) + `"}`, nil, `pattern is longer than 4096 bytes`},
 		{`{`, nil, `schema root: not valid JSON`},
+		{`{"description":"` + strings.Repeat("x", 8<<20) + `"}`, nil, `schema is larger than 8388608 bytes`},
 		{`[]`, nil, `a schema must be an object or a boolean`},
 	}
 	for _, tc := range tests {

@@ -127,7 +127,7 @@ func TestMessagesAreBounded(t *testing.T) {
 		t.Fatal("no error")
 	}
 	for _, p := range err.(*ValidationError).Problems {
-		if len(p.Message) > 1000 {
+		if len(p.Message) > 200 {
 			t.Errorf("%s message is %d bytes: %.100s", p.Keyword, len(p.Message), p.Message)
 		}
 	}
@@ -210,5 +210,14 @@ func TestComplexityBudget(t *testing.T) {
 	ps := problems(t, v, in)
 	if len(ps) != 1 || ps[0].Keyword != "complexity" {
 		t.Errorf("got %+v", ps)
+	}
+}
+
+func TestMaxProblems(t *testing.T) {
+	v := mustCompile(t, `{"items":{"type":"string"}}`, nil)
+	in := "[" + strings.Repeat("1,", 150) + "1]"
+	ps := problems(t, v, in)
+	if len(ps) != MaxProblems || ps[99].Path != "[99]" {
+		t.Errorf("got %d problems, last %+v", len(ps), ps[len(ps)-1])
 	}
 }
