@@ -10,7 +10,8 @@ import (
 
 // Compile limits on pathological schemas.
 const (
-	maxPatternLen = 4096 // bytes of one pattern's source
+	maxPatternLen  = 4096 // bytes of one pattern's source
+	maxPatternProg = 5000 // instructions of one compiled pattern
 	maxSchemaLen  = 8 << 20
 )
 

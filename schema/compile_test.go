@@ -28,6 +28,7 @@ func TestCompileErrors(t *testing.T) {
 		{`{"properties":{"d":{"type":"integer","maximum":14,"default":20}}}`, &Options{Strict: true}, `schema /properties/d: keyword "default": default 20 does not match its own schema: arguments must be at most 14`},
 		{`{"items":[{"type":"string"}]}`, nil, `use prefixItems for a tuple`},
 		{`{"pattern":"` + strings.Repeat("a", 5000) + `"}`, nil, `pattern is longer than 4096 bytes`},
+		{`{"pattern":"a{1000}b{1000}c{1000}d{1000}e{1000}f{1000}"}`, nil, `is too complex (`},
 		{`{`, nil, `schema root: not valid JSON`},
 		{`{"description":"` + strings.Repeat("x", 8<<20) + `"}`, nil, `schema is larger than 8388608 bytes`},
 		{`[]`, nil, `a schema must be an object or a boolean`},

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"strings"
 
@@ -105,7 +106,6 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			if n.pattern, err = compilePattern(s, ptr, k); err != nil {
 				return err
 			}
-			n.patternSrc = s
 			n.kw |= kwString
 		case "format":
 			s, ok := v.(string)
@@ -334,7 +334,7 @@ func count(v any, ptr, kw string) (int, error) {
 	return 0, serr(ptr, kw, "must be a non-negative integer")
 }
 
-func compilePattern(src, ptr, kw string) (*regexp.Regexp, error) {
+func compilePattern(src, ptr, kw string) (*pattern, error) {
 	if len(src) > maxPatternLen {
 		return nil, serr(ptr, kw, "pattern is longer than "+strconv.Itoa(maxPatternLen)+" bytes")
 	}
@@ -342,7 +342,21 @@ func compilePattern(src, ptr, kw string) (*regexp.Regexp, error) {
 	if err != nil {
 		return nil, serr(ptr, kw, "pattern "+quote(src)+" is not supported by Go's regexp (RE2): "+err.Error())
 	}
-	return re, nil
+	// The work of a match is up to (input bytes) x (program size): bound
+	// the program, and Validate bounds the product (maxMatchWork).
+	tree, err := syntax.Parse(src, syntax.Perl)
+	if err != nil {
+		return nil, serr(ptr, kw, "pattern "+quote(src)+": "+err.Error())
+	}
+	prog, err := syntax.Compile(tree.Simplify())
+	if err != nil {
+		return nil, serr(ptr, kw, "pattern "+quote(src)+": "+err.Error())
+	}
+	if len(prog.Inst) > maxPatternProg {
+		return nil, serr(ptr, kw, "pattern "+quote(src)+" is too complex ("+strconv.Itoa(len(prog.Inst))+
+			" RE2 instructions, the limit is "+strconv.Itoa(maxPatternProg)+")")
+	}
+	return &pattern{re: re, src: src, cost: len(prog.Inst)}, nil
 }
 
 func newValueSet(vals []any, isConst bool) *valueSet {

@@ -44,8 +44,7 @@ type node struct {
 
 	// strings
 	minLen, maxLen int // code points; -1 when absent
-	pattern        *regexp.Regexp
-	patternSrc     string
+	pattern        *pattern
 	format         string
 	formatFn       func(string) bool
 
@@ -101,8 +100,15 @@ type keyInfo struct {
 }
 
 type patternProp struct {
-	re     *regexp.Regexp
+	re     *pattern
 	schema *node
+}
+
+// pattern is a compiled "pattern" or patternProperties key.
+type pattern struct {
+	re   *regexp.Regexp
+	src  string
+	cost int // instructions of the RE2 program: the work per input byte is at most this
 }
 
 type depReq struct {

@@ -108,7 +108,7 @@ func (s *state) member(n *node, name []byte, kq, vi int, seen *uint64, pbase int
 		if e == -1 {
 			break
 		}
-		if pp.re.Match(name) {
+		if s.match(pp.re, name) {
 			e = s.validate(pp.schema, vi)
 		}
 	}

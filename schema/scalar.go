@@ -96,10 +96,10 @@ func (s *state) checkString(n *node, i, e int, esc bool) {
 			s.add(p, "format", n.format, subject(p)+" must be "+formatWords[n.format]+", got "+quote(string(body)))
 		}
 	}
-	if n.pattern != nil && !n.pattern.Match(body) {
+	if n.pattern != nil && !s.match(n.pattern, body) {
 		if s.fail() {
 			p := s.pathString()
-			s.add(p, "pattern", cut(n.patternSrc), subject(p)+" must match the pattern "+cut(n.patternSrc))
+			s.add(p, "pattern", cut(n.pattern.src), subject(p)+" must match the pattern "+cut(n.pattern.src))
 		}
 	}
 	s.buf = s.buf[:base]
@@ -184,4 +184,23 @@ func (s *state) numProblem(kw string, b *bound, words string) {
 		p := s.pathString()
 		s.add(p, kw, b.text, subject(p)+" "+words+b.text)
 	}
+}
+
+// maxMatchWork bounds one regular-expression match: input bytes times
+// program instructions (about a second of the slowest RE2 path).
+const maxMatchWork = 1 << 25
+
+// match runs p on b. An input too long for the pattern's size is a
+// problem of its own (keyword "complexity") and counts as a match, so it
+// is reported once.
+func (s *state) match(p *pattern, b []byte) bool {
+	if len(b) > maxMatchWork/p.cost {
+		if s.fail() {
+			path := s.pathString()
+			s.add(path, "complexity", strconv.Itoa(maxMatchWork/p.cost), subject(path)+" is too long to check against the pattern "+
+				cut(p.src)+" ("+strconv.Itoa(len(b))+" bytes, at most "+strconv.Itoa(maxMatchWork/p.cost)+")")
+		}
+		return true
+	}
+	return p.re.Match(b)
 }

@@ -62,7 +62,7 @@ func (s *state) evaluates(sub *node, pos int, name []byte, idx int) bool {
 			return true
 		}
 		for _, pp := range sub.patternProps {
-			if pp.re.Match(name) {
+			if s.match(pp.re, name) {
 				return true
 			}
 		}

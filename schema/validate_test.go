@@ -221,3 +221,14 @@ func TestMaxProblems(t *testing.T) {
 		t.Errorf("got %d problems, last %+v", len(ps), ps[len(ps)-1])
 	}
 }
+
+func TestPatternWorkBounded(t *testing.T) {
+	v := mustCompile(t, `{"properties":{"s":{"pattern":"[a-z]{1000}$"}}}`, nil)
+	ps := problems(t, v, `{"s":"`+strings.Repeat("a", 200000)+`"}`)
+	if len(ps) != 1 || ps[0].Keyword != "complexity" || !strings.Contains(ps[0].Message, `"s" is too long to check against the pattern [a-z]{1000}$ (200000 bytes, at most `) {
+		t.Errorf("got %+v", ps)
+	}
+	if err := v.Validate([]byte(`{"s":"` + strings.Repeat("a", 2000) + `"}`)); err != nil {
+		t.Errorf("short string: %v", err)
+	}
+}
