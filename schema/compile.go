@@ -12,7 +12,7 @@ import (
 const (
 	maxPatternLen  = 4096 // bytes of one pattern's source
 	maxPatternProg = 5000 // instructions of one compiled pattern
-	maxSchemaLen  = 8 << 20
+	maxSchemaLen   = 8 << 20
 )
 
 // defaultBase is the base URI of a document without $id; it only serves
