@@ -58,8 +58,10 @@
 // evaluation needs more than about 2^20 + 64 steps per instance byte (only
 // pathological ones: each nesting level doubling the work) gets one
 // "complexity" problem. At most MaxProblems problems are reported. Every
-// value quoted in a message is cut to 64 bytes plus "…". Patterns are
-// limited to 4096 bytes and schemas to 8 MiB.
+// value quoted in a message is cut to 64 bytes plus "…". Schemas are
+// limited to 8 MiB, patterns to 4096 bytes and 5000 RE2 instructions, and
+// one match to 2^25 (input bytes × instructions): a longer string gets a
+// "complexity" problem instead of a match that could take seconds.
 //
 // # Options
 //

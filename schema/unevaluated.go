@@ -3,11 +3,11 @@ package schema
 // unevaluatedProps validates the members that no keyword of n nor of a
 // successful in-place subschema evaluated against n.unevalProps.
 func (s *state) unevaluatedProps(n *node, obj, ubase int) {
-	for k := ubase; k < len(s.pend); k++ {
+	for k := ubase; k < len(s.pend) && s.fatal == nil; k++ {
 		m := s.pend[k]
 		bbase := len(s.buf)
 		name := s.unescape(m.pos)
-		ev := s.evaluatedIn(n, obj, name, -1)
+		ev := s.evaluatedIn(n, obj, name, -1, -1)
 		s.buf = s.buf[:bbase]
 		if ev {
 			continue
@@ -28,9 +28,9 @@ func (s *state) unevaluatedProps(n *node, obj, ubase int) {
 
 // unevaluatedItems is unevaluatedProps for array elements.
 func (s *state) unevaluatedItems(n *node, arr, ubase int) {
-	for k := ubase; k < len(s.pend); k++ {
+	for k := ubase; k < len(s.pend) && s.fatal == nil; k++ {
 		m := s.pend[k]
-		if s.evaluatedIn(n, arr, nil, m.idx) {
+		if s.evaluatedIn(n, arr, nil, m.idx, m.pos) {
 			continue
 		}
 		s.path = append(s.path, seg{q: -1, idx: m.idx})
@@ -48,9 +48,9 @@ func (s *state) unevaluatedItems(n *node, arr, ubase int) {
 }
 
 // evaluates reports whether sub, applied in place at pos, evaluates the
-// member name (or, when name is nil, the element idx); sub is assumed
-// valid there (the caller checks where that matters).
-func (s *state) evaluates(sub *node, pos int, name []byte, idx int) bool {
+// member name (or, when name is nil, the element idx at epos); sub is
+// assumed valid there (the caller checks where that matters).
+func (s *state) evaluates(sub *node, pos int, name []byte, idx, epos int) bool {
 	if sub.never {
 		return false
 	}
@@ -71,56 +71,46 @@ func (s *state) evaluates(sub *node, pos int, name []byte, idx int) bool {
 			return true
 		}
 		if sub.contains != nil {
-			if _, ok := s.matches(sub.contains, s.element(pos, idx)); ok {
+			if _, ok := s.matches(sub.contains, epos); ok {
 				return true
 			}
 		}
 	}
-	return s.evaluatedIn(sub, pos, name, idx)
+	return s.evaluatedIn(sub, pos, name, idx, epos)
 }
 
 // evaluatedIn checks the in-place applicators of n.
-func (s *state) evaluatedIn(n *node, pos int, name []byte, idx int) bool {
-	if n.ref != nil && s.evaluates(n.ref, pos, name, idx) {
+func (s *state) evaluatedIn(n *node, pos int, name []byte, idx, epos int) bool {
+	if n.ref != nil && s.evaluates(n.ref, pos, name, idx, epos) {
 		return true
 	}
 	for _, a := range n.allOf {
-		if s.evaluates(a, pos, name, idx) {
+		if s.evaluates(a, pos, name, idx, epos) {
 			return true
 		}
 	}
 	for _, group := range [2][]*node{n.anyOf, n.oneOf} {
 		for _, a := range group {
-			if _, ok := s.matches(a, pos); ok && s.evaluates(a, pos, name, idx) {
+			if _, ok := s.matches(a, pos); ok && s.evaluates(a, pos, name, idx, epos) {
 				return true
 			}
 		}
 	}
 	if n.ifN != nil {
 		if _, ok := s.matches(n.ifN, pos); ok {
-			if s.evaluates(n.ifN, pos, name, idx) || n.thenN != nil && s.evaluates(n.thenN, pos, name, idx) {
+			if s.evaluates(n.ifN, pos, name, idx, epos) || n.thenN != nil && s.evaluates(n.thenN, pos, name, idx, epos) {
 				return true
 			}
-		} else if n.elseN != nil && s.evaluates(n.elseN, pos, name, idx) {
+		} else if n.elseN != nil && s.evaluates(n.elseN, pos, name, idx, epos) {
 			return true
 		}
 	}
 	for _, d := range n.depSchemas {
-		if s.hasMember(pos, n.keys[d.key].name) && s.evaluates(d.schema, pos, name, idx) {
+		if s.hasMember(pos, n.keys[d.key].name) && s.evaluates(d.schema, pos, name, idx, epos) {
 			return true
 		}
 	}
 	return false
-}
-
-// element returns the offset of element idx of the (checked) array at pos.
-func (s *state) element(pos, idx int) int {
-	k := wsT(s.data, pos+1)
-	for j := 0; j < idx; j++ {
-		k = wsT(s.data, endT(s.data, k))
-		k = wsT(s.data, k+1) // ','
-	}
-	return k
 }
 
 // hasMember reports whether the (checked) object at pos has the key name.
@@ -130,6 +120,7 @@ func (s *state) hasMember(pos int, name string) bool {
 	}
 	k := wsT(s.data, pos+1)
 	for s.data[k] != '}' {
+		s.steps++ // counted: called once per unevaluated member
 		bbase := len(s.buf)
 		got := string(s.unescape(k)) == name
 		s.buf = s.buf[:bbase]
