@@ -86,6 +86,7 @@ func (s *state) array(n *node, i int) int {
 	}
 	s.pend = s.pend[:ubase]
 	if n.uniqueItems && idx > 1 {
+		s.steps += (i - start) >> 6 // the elements are hashed in a second pass
 		hbase := len(s.hashes)
 		k := s.ws(start + 1)
 		for j := 0; j < idx; j++ {

@@ -173,6 +173,7 @@ func (s *state) validate(n *node, i int) int {
 		return -1
 	}
 	if n.kw&kwEnum != 0 && (t == tObject || t == tArray) {
+		s.steps += (e - i) >> 6 // hashing rescans the value: nested enums must not go quadratic unbounded
 		s.checkEnum(n, i)
 	}
 	if n.kw&kwCombine != 0 {
