@@ -101,9 +101,9 @@ type ServerOptions struct {
 
 	// ReadTimeout limits the time to receive a request's body, counted from
 	// when its headers have been read; a slower body gets 408 Request
-	// Timeout and the connection is closed. Event streams are not cut (this
-	// is not http.Server.ReadTimeout, which would cut them). Zero means
-	// [DefaultReadTimeout] (30 seconds).
+	// Timeout and the connection is closed. A reply that takes longer, or
+	// an event stream, is not cut. Applies in any http.Server, not only in
+	// ListenAndServe. Zero means [DefaultReadTimeout] (30 seconds).
 	ReadTimeout time.Duration
 
 	// ReadHeaderTimeout limits the time to receive a request's headers

@@ -384,9 +384,10 @@ func streamLimiter(next http.Handler, n int) http.Handler {
 }
 
 // bodyReader reads the whole request body before next runs, cutting it off
-// at c.maxBody bytes (413) and after c.readTimeout (408). Unlike
-// http.Server.ReadTimeout, the deadline is lifted once the body is read, so
-// long-lived event streams on the connection are not cut.
+// at c.maxBody bytes (413) and after c.readTimeout (408). It works in any
+// http.Server, whatever its own ReadTimeout. (Where the ResponseWriter
+// cannot set a read deadline, as in httptest.ResponseRecorder, only the
+// size is limited.)
 func (c *httpConfig) bodyReader(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body == nil || r.Body == http.NoBody {
@@ -394,15 +395,17 @@ func (c *httpConfig) bodyReader(next http.Handler) http.Handler {
 			return
 		}
 		rc := http.NewResponseController(w)
-		deadline := c.readTimeout > 0 && rc.SetReadDeadline(time.Now().Add(c.readTimeout)) == nil
+		if c.readTimeout > 0 {
+			// net/http lifts the deadline once the body has been read.
+			_ = rc.SetReadDeadline(time.Now().Add(c.readTimeout))
+		}
 		var body io.Reader = r.Body
 		if c.maxBody > 0 {
 			body = http.MaxBytesReader(w, r.Body, c.maxBody)
 		}
 		data, err := io.ReadAll(body)
 		if err != nil {
-			// Keep the deadline: net/http would otherwise wait for the rest
-			// of the body before replying. The connection is closed after.
+			// Do not let net/http wait for the rest of the body.
 			w.Header().Set("Connection", "close")
 			var mbe *http.MaxBytesError
 			switch {
@@ -414,9 +417,6 @@ func (c *httpConfig) bodyReader(next http.Handler) http.Handler {
 				http.Error(w, "Bad Request: reading the request body: "+err.Error(), http.StatusBadRequest)
 			}
 			return
-		}
-		if deadline {
-			_ = rc.SetReadDeadline(time.Time{})
 		}
 		r.Body = io.NopCloser(bytes.NewReader(data))
 		next.ServeHTTP(w, r)

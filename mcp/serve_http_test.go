@@ -494,19 +494,22 @@ func blockingRegistry(t *testing.T, started chan<- struct{}, release <-chan stru
 }
 
 // The read deadline is lifted once the body is in: a reply that takes
-// longer than ReadTimeout still arrives.
+// longer than ReadTimeout still arrives. (With the 2026-07-28 protocol the
+// SDK ends a call when its HTTP request's context ends, which an expired
+// read deadline would do.)
 func TestHandlerReadTimeoutSparesLongReplies(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
 	started, release := make(chan struct{}, 1), make(chan struct{})
-	hs := newHTTPTestServer(t, blockingRegistry(t, started, release), &ServerOptions{ReadTimeout: 100 * time.Millisecond})
-	id := initSession(t, hs.URL, nil)
+	hs := newHTTPTestServer(t, blockingRegistry(t, started, release), &ServerOptions{Stateless: true, ReadTimeout: 100 * time.Millisecond})
+	cs := connectClient(t, ctx, &mcpsdk.StreamableClientTransport{Endpoint: hs.URL, MaxRetries: -1}, nil, nil)
 	go func() {
 		<-started
 		time.Sleep(500 * time.Millisecond)
 		close(release)
 	}()
-	code, body, _ := rawPost(t, hs.URL, map[string]string{"Mcp-Session-Id": id}, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"wait","arguments":{}}}`)
-	if code != http.StatusOK || !strings.Contains(body, `"released"`) {
-		t.Errorf("slow tool call: %d %q, want the result", code, body)
+	if text, isErr := callText(t, ctx, cs, "wait", `{}`); isErr || text != "released" {
+		t.Errorf("slow tool call = %q, isError %v; want released", text, isErr)
 	}
 }
 
