@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolnexus/toolnexus"
@@ -711,4 +712,38 @@ func FuzzOriginHost(f *testing.F) {
 			t.Fatalf("hostAllowed(%q) on a non-loopback connection", host)
 		}
 	})
+}
+
+// Another authorization in front of Handler, as the README shows: the
+// SDK's bearer-token middleware with a verifier of one's own. The Origin
+// check still applies, and a session stays with the user who opened it.
+func TestHandlerBehindOAuth(t *testing.T) {
+	srv := NewServer(newTestRegistry(t), nil)
+	defer srv.Close()
+	users := map[string]string{"token-a": "alice", "token-b": "bob"}
+	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+		user, ok := users[token]
+		if !ok {
+			return nil, auth.ErrInvalidToken
+		}
+		return &auth.TokenInfo{UserID: user, Scopes: []string{"tools"}, Expiration: time.Now().Add(time.Hour)}, nil
+	}
+	h := auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{Scopes: []string{"tools"}})(srv.Handler())
+	hs := httptest.NewServer(h)
+	defer hs.Close()
+
+	if code, _, _ := rawPost(t, hs.URL, nil, initBody); code != http.StatusUnauthorized {
+		t.Errorf("no token: %d, want 401", code)
+	}
+	alice := map[string]string{"Authorization": "Bearer token-a"}
+	if code, _, _ := rawPost(t, hs.URL, map[string]string{"Authorization": "Bearer token-a", "Origin": "https://evil.example"}, initBody); code != http.StatusForbidden {
+		t.Errorf("foreign Origin with a valid token: %d, want 403", code)
+	}
+	id := initSession(t, hs.URL, alice)
+	if code, body := listRaw(t, hs.URL, id, alice); code != http.StatusOK {
+		t.Errorf("alice's session, alice's token: %d %q", code, body)
+	}
+	if code, body := listRaw(t, hs.URL, id, map[string]string{"Authorization": "Bearer token-b"}); code != http.StatusForbidden {
+		t.Errorf("alice's session, bob's token: %d %q, want 403", code, body)
+	}
 }

@@ -259,6 +259,19 @@ func TestServeUsageErrors(t *testing.T) {
 		o := cliEnv(t, tc.env, append([]string{"serve", "--skills", "no/such/folder"}, tc.args...)...)
 		o.expect(t, 2, "", tc.stderr)
 	}
+	// --help shows each limit's default.
+	help := cliEnv(t, nil, "serve", "--help").stdout
+	for _, want := range []string{
+		"--session-timeout DURATION\n        close sessions idle for DURATION (negative: never) (default \"30m0s\")\n",
+		"--max-sessions N\n        refuse new sessions while N are open (negative: no limit) (default \"1000\")\n",
+		"--max-streams N\n        refuse requests while N requests or event streams are open (negative: no limit) (default \"100\")\n",
+		"--max-body BYTES\n        refuse request bodies over BYTES (negative: no limit) (default \"4194304\")\n",
+		"(negative: no limit) (default \"30s\")\n", "(negative: no limit) (default \"10s\")\n", "(negative: no limit) (default \"2m0s\")\n",
+	} {
+		if !strings.Contains(help, want) {
+			t.Errorf("serve --help lacks %q", want)
+		}
+	}
 }
 
 // startServe starts `toolnexus serve` with env and args and returns the
