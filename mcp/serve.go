@@ -414,15 +414,17 @@ func (s *Server) Handler() http.Handler {
 	if err != nil {
 		panic(err)
 	}
-	return c.handler(s.srv, s.opts.Logger)
+	h, _ := c.handler(s.srv, s.opts.Logger)
+	return h
 }
 
 // ListenAndServe serves the streamable HTTP transport on addr (host:port;
 // ":0" picks a free port) at every path, with the protections and limits
 // of [Server.Handler], until ctx is done; it then shuts the HTTP server
-// down, waiting at most 5 seconds for open requests. If ready is non-nil it
-// is called with the bound address once the listener is open. It returns
-// nil after a shutdown caused by ctx.
+// down, waiting at most 5 seconds for open requests, and closes the
+// sessions it opened. If ready is non-nil it is called with the bound
+// address once the listener is open. It returns nil after a shutdown
+// caused by ctx.
 //
 // An address that is not loopback (see [IsLoopbackAddr]: ":8080",
 // "0.0.0.0:8080", a LAN IP, a host name other than localhost) is refused
@@ -453,8 +455,9 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net
 		ln.Close()
 		return fmt.Errorf("toolnexus/mcp: listen on %q (bound %s): %w", addr, ln.Addr(), ErrTokenRequired)
 	}
+	h, closeSessions := c.handler(s.srv, s.opts.Logger)
 	hs := &http.Server{
-		Handler:           c.handler(s.srv, s.opts.Logger),
+		Handler:           h,
 		ReadHeaderTimeout: c.headerTimeout,
 		IdleTimeout:       c.idleTimeout,
 	}
@@ -476,6 +479,7 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net
 			_ = hs.Close() // event streams still open after the grace period
 		}
 		<-errc
+		closeSessions() // nobody can reach them any more
 		return nil
 	}
 }

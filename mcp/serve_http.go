@@ -314,8 +314,9 @@ func (c *httpConfig) hostAllowed(host string, local net.Addr) bool {
 
 // handler wraps the SDK's streamable HTTP handler for srv with the checks
 // and limits of c, in this order: Host, Origin, bearer token, concurrent
-// requests, request body (size and read time), new sessions.
-func (c *httpConfig) handler(srv *mcpsdk.Server, logger *slog.Logger) http.Handler {
+// requests, request body (size and read time), new sessions. closeSessions
+// closes the sessions it opened that are still open.
+func (c *httpConfig) handler(srv *mcpsdk.Server, logger *slog.Logger) (h http.Handler, closeSessions func()) {
 	sdkMax := c.maxBody
 	if sdkMax == 0 {
 		sdkMax = -1 // no limit
@@ -330,8 +331,10 @@ func (c *httpConfig) handler(srv *mcpsdk.Server, logger *slog.Logger) http.Handl
 		Logger:                       logger,
 	})
 	var next http.Handler = sdk
-	if !c.stateless && c.maxSessions > 0 {
-		next = &sessionLimiter{next: next, srv: srv, max: c.maxSessions}
+	closeSessions = func() {}
+	if !c.stateless {
+		ss := &sessions{next: next, srv: srv, max: c.maxSessions, open: map[*mcpsdk.ServerSession]bool{}}
+		next, closeSessions = ss, ss.closeAll
 	}
 	next = c.bodyReader(next)
 	if c.maxStreams > 0 {
@@ -362,7 +365,7 @@ func (c *httpConfig) handler(srv *mcpsdk.Server, logger *slog.Logger) http.Handl
 			}
 		}
 		inner.ServeHTTP(w, r)
-	})
+	}), closeSessions
 }
 
 // streamLimiter answers 503 to a request while n others are in progress.
@@ -423,34 +426,36 @@ func (c *httpConfig) bodyReader(next http.Handler) http.Handler {
 	})
 }
 
-// sessionLimiter answers 503 to a request that would open a new session
-// (a POST without Mcp-Session-Id) while max sessions are open. A slot is
-// taken before the SDK creates the session and given back when the
-// session ends (closed by the client, by the idle timeout, or refused).
-type sessionLimiter struct {
+// sessions follows the sessions a handler opens (stateful mode). With max
+// > 0 it answers 503 to a request that would open a new session (a POST
+// without Mcp-Session-Id) while max sessions are open: a slot is taken
+// before the SDK creates the session and given back when the session ends
+// (closed by the client, by the idle timeout, by closeAll, or refused).
+type sessions struct {
 	next http.Handler
 	srv  *mcpsdk.Server
-	max  int
+	max  int // 0: no limit
 
-	mu   sync.Mutex
-	open int
+	mu    sync.Mutex
+	slots int
+	open  map[*mcpsdk.ServerSession]bool
 }
 
 const sessionIDHeader = "Mcp-Session-Id"
 
-func (l *sessionLimiter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (l *sessions) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost || r.Header.Get(sessionIDHeader) != "" {
 		l.next.ServeHTTP(w, r)
 		return
 	}
 	l.mu.Lock()
-	if l.open >= l.max {
+	if l.max > 0 && l.slots >= l.max {
 		l.mu.Unlock()
 		w.Header().Set("Retry-After", "1")
 		http.Error(w, fmt.Sprintf("Service Unavailable: %d sessions already open (ServerOptions.MaxSessions, --max-sessions)", l.max), http.StatusServiceUnavailable)
 		return
 	}
-	l.open++
+	l.slots++
 	l.mu.Unlock()
 	l.next.ServeHTTP(w, r)
 	// The SDK sets the header before the reply; a session that failed to
@@ -458,19 +463,34 @@ func (l *sessionLimiter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if id := w.Header().Get(sessionIDHeader); id != "" {
 		for ss := range l.srv.Sessions() {
 			if ss.ID() == id {
+				l.mu.Lock()
+				l.open[ss] = true
+				l.mu.Unlock()
 				go func() {
 					_ = ss.Wait()
-					l.release()
+					l.mu.Lock()
+					delete(l.open, ss)
+					l.slots--
+					l.mu.Unlock()
 				}()
 				return
 			}
 		}
 	}
-	l.release()
+	l.mu.Lock()
+	l.slots--
+	l.mu.Unlock()
 }
 
-func (l *sessionLimiter) release() {
+// closeAll closes every session still open.
+func (l *sessions) closeAll() {
 	l.mu.Lock()
-	l.open--
+	open := make([]*mcpsdk.ServerSession, 0, len(l.open))
+	for ss := range l.open {
+		open = append(open, ss)
+	}
 	l.mu.Unlock()
+	for _, ss := range open {
+		_ = ss.Close()
+	}
 }

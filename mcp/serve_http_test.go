@@ -747,3 +747,32 @@ func TestHandlerBehindOAuth(t *testing.T) {
 		t.Errorf("alice's session, bob's token: %d %q, want 403", code, body)
 	}
 }
+
+// ListenAndServe closes the sessions it opened when it stops: nobody could
+// reach them any more.
+func TestListenAndServeClosesSessions(t *testing.T) {
+	srv := NewServer(newTestRegistry(t), nil)
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	addrc, errc := make(chan string, 1), make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe(ctx, "127.0.0.1:0", func(a net.Addr) { addrc <- a.String() }) }()
+	addr := <-addrc
+	initSession(t, "http://"+addr+"/", nil)
+	initSession(t, "http://"+addr+"/", nil)
+	count := func() (n int) {
+		for range srv.SDKServer().Sessions() {
+			n++
+		}
+		return n
+	}
+	if n := count(); n != 2 {
+		t.Fatalf("%d sessions open, want 2", n)
+	}
+	cancel()
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n != 0 {
+		t.Errorf("%d sessions still open after ListenAndServe returned", n)
+	}
+}
