@@ -16,6 +16,7 @@ import (
 	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/net/netutil"
 
 	"github.com/toolnexus/toolnexus"
 )
@@ -111,6 +112,13 @@ type ServerOptions struct {
 	// Used by ListenAndServe only. Zero means [DefaultReadHeaderTimeout]
 	// (10 seconds).
 	ReadHeaderTimeout time.Duration
+
+	// MaxConnections limits the TCP connections ListenAndServe holds open
+	// at once (golang.org/x/net/netutil.LimitListener); more wait, unread,
+	// in the system's accept queue until one closes, so idle connections
+	// cannot use up the process's file descriptors. Used by ListenAndServe
+	// only. Zero means [DefaultMaxConnections] (512).
+	MaxConnections int
 
 	// IdleTimeout closes a keep-alive connection that waits this long for
 	// its next request (http.Server.IdleTimeout). Used by ListenAndServe
@@ -454,6 +462,9 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net
 		// "localhost" resolved to an address that is not loopback.
 		ln.Close()
 		return fmt.Errorf("toolnexus/mcp: listen on %q (bound %s): %w", addr, ln.Addr(), ErrTokenRequired)
+	}
+	if c.maxConns > 0 {
+		ln = netutil.LimitListener(ln, c.maxConns)
 	}
 	h, closeSessions := c.handler(s.srv, s.opts.Logger)
 	hs := &http.Server{

@@ -37,6 +37,8 @@ const (
 	DefaultReadTimeout = 30 * time.Second
 	// DefaultReadHeaderTimeout is the default ServerOptions.ReadHeaderTimeout.
 	DefaultReadHeaderTimeout = 10 * time.Second
+	// DefaultMaxConnections is the default ServerOptions.MaxConnections.
+	DefaultMaxConnections = 512
 	// DefaultIdleTimeout is the default ServerOptions.IdleTimeout.
 	DefaultIdleTimeout = 2 * time.Minute
 )
@@ -94,6 +96,7 @@ type httpConfig struct {
 	readTimeout    time.Duration
 	headerTimeout  time.Duration
 	idleTimeout    time.Duration
+	maxConns       int
 }
 
 // hostPort is a normalized host (lowercase name, or canonical IP) and port.
@@ -124,6 +127,7 @@ func newHTTPConfig(o *ServerOptions) (*httpConfig, error) {
 		readTimeout:    limit(o.ReadTimeout, DefaultReadTimeout),
 		headerTimeout:  limit(o.ReadHeaderTimeout, DefaultReadHeaderTimeout),
 		idleTimeout:    limit(o.IdleTimeout, DefaultIdleTimeout),
+		maxConns:       limit(o.MaxConnections, DefaultMaxConnections),
 	}
 	for i, s := range o.AllowedOrigins {
 		norm, ok := normalizeOrigin(s)

@@ -179,11 +179,11 @@ func TestHTTPConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := httpConfig{origins: map[string]bool{}, sessionTimeout: 30 * time.Minute, maxSessions: 1000, maxStreams: 100,
-		maxBody: 4 << 20, readTimeout: 30 * time.Second, headerTimeout: 10 * time.Second, idleTimeout: 2 * time.Minute}
+		maxBody: 4 << 20, readTimeout: 30 * time.Second, headerTimeout: 10 * time.Second, idleTimeout: 2 * time.Minute, maxConns: 512}
 	if fmt.Sprint(*c) != fmt.Sprint(want) {
 		t.Errorf("defaults = %+v\nwant %+v", *c, want)
 	}
-	c, _ = newHTTPConfig(&ServerOptions{SessionTimeout: -1, MaxSessions: -1, MaxStreams: -1, MaxRequestBytes: -1, ReadTimeout: -1, ReadHeaderTimeout: -1, IdleTimeout: -1})
+	c, _ = newHTTPConfig(&ServerOptions{SessionTimeout: -1, MaxSessions: -1, MaxStreams: -1, MaxRequestBytes: -1, ReadTimeout: -1, ReadHeaderTimeout: -1, IdleTimeout: -1, MaxConnections: -1})
 	if want := (httpConfig{origins: map[string]bool{}}); fmt.Sprint(*c) != fmt.Sprint(want) {
 		t.Errorf("negative limits = %+v, want none", *c)
 	}
@@ -774,5 +774,37 @@ func TestListenAndServeClosesSessions(t *testing.T) {
 	}
 	if n := count(); n != 0 {
 		t.Errorf("%d sessions still open after ListenAndServe returned", n)
+	}
+}
+
+// Connections over MaxConnections wait, unanswered, until one closes.
+func TestListenAndServeMaxConnections(t *testing.T) {
+	addr := listen(t, &ServerOptions{MaxConnections: 1})
+	first, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	// Make sure the server holds the first connection before the second.
+	fmt.Fprintf(first, "GET / HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\n\r\n", addr)
+	r1 := bufio.NewReader(first)
+	if resp, err := http.ReadResponse(r1, nil); err != nil || resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("first connection: %v %v", resp, err)
+	}
+	second, err := net.Dial("tcp", addr) // the kernel accepts it; the server does not
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	fmt.Fprintf(second, "GET / HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\n\r\n", addr)
+	second.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+	r2 := bufio.NewReader(second)
+	if _, err := r2.Peek(1); err == nil {
+		t.Fatal("second connection answered while the first is open (MaxConnections 1)")
+	}
+	first.Close()
+	second.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if resp, err := http.ReadResponse(r2, nil); err != nil || resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("second connection after the first closed: %v %v", resp, err)
 	}
 }

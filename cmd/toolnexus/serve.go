@@ -36,6 +36,7 @@ type serveOpts struct {
 	maxSessions       int
 	maxStreams        int
 	maxBody           int64
+	maxConns          int
 	readTimeout       time.Duration
 	readHeaderTimeout time.Duration
 	idleTimeout       time.Duration
@@ -45,7 +46,7 @@ type serveOpts struct {
 
 // httpOnly names the flags that apply only with --http.
 var httpOnly = map[string]bool{"token-file": true, "allow-origin": true, "allow-host": true, "stateless": true,
-	"session-timeout": true, "max-sessions": true, "max-streams": true, "max-body": true,
+	"session-timeout": true, "max-sessions": true, "max-streams": true, "max-body": true, "max-connections": true,
 	"read-timeout": true, "read-header-timeout": true, "idle-timeout": true}
 
 // httpFlagSet reports the first flag given (in name order) that applies only
@@ -133,6 +134,7 @@ var serveCommand = &command{
 		fs.IntVar(&o.maxSessions, "max-sessions", mcp.DefaultMaxSessions, "refuse new sessions while `N` are open (negative: no limit)")
 		fs.IntVar(&o.maxStreams, "max-streams", mcp.DefaultMaxStreams, "refuse requests while `N` requests or event streams are open (negative: no limit)")
 		fs.Int64Var(&o.maxBody, "max-body", mcp.DefaultMaxRequestBytes, "refuse request bodies over `BYTES` (negative: no limit)")
+		fs.IntVar(&o.maxConns, "max-connections", mcp.DefaultMaxConnections, "hold at most `N` connections open; more wait until one closes (negative: no limit)")
 		fs.DurationVar(&o.readTimeout, "read-timeout", mcp.DefaultReadTimeout, "cut off a request body not received within `DURATION` (negative: no limit)")
 		fs.DurationVar(&o.readHeaderTimeout, "read-header-timeout", mcp.DefaultReadHeaderTimeout, "close a connection whose request headers take longer than `DURATION` (negative: no limit)")
 		fs.DurationVar(&o.idleTimeout, "idle-timeout", mcp.DefaultIdleTimeout, "close a keep-alive connection idle for `DURATION` (negative: no limit)")
@@ -158,6 +160,7 @@ var serveCommand = &command{
 			sopts.MaxSessions = o.maxSessions
 			sopts.MaxStreams = o.maxStreams
 			sopts.MaxRequestBytes = o.maxBody
+			sopts.MaxConnections = o.maxConns
 			sopts.ReadTimeout = o.readTimeout
 			sopts.ReadHeaderTimeout = o.readHeaderTimeout
 			sopts.IdleTimeout = o.idleTimeout

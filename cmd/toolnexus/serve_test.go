@@ -265,6 +265,7 @@ func TestServeUsageErrors(t *testing.T) {
 		"--session-timeout DURATION\n        close sessions idle for DURATION (negative: never) (default \"30m0s\")\n",
 		"--max-sessions N\n        refuse new sessions while N are open (negative: no limit) (default \"1000\")\n",
 		"--max-streams N\n        refuse requests while N requests or event streams are open (negative: no limit) (default \"100\")\n",
+		"--max-connections N\n        hold at most N connections open; more wait until one closes (negative: no limit) (default \"512\")\n",
 		"--max-body BYTES\n        refuse request bodies over BYTES (negative: no limit) (default \"4194304\")\n",
 		"(negative: no limit) (default \"30s\")\n", "(negative: no limit) (default \"10s\")\n", "(negative: no limit) (default \"2m0s\")\n",
 	} {
