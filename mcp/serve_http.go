@@ -353,7 +353,17 @@ func (c *httpConfig) handler(srv *mcpsdk.Server, logger *slog.Logger) (h http.Ha
 			}
 			return &auth.TokenInfo{}, nil
 		}
-		next = auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(next)
+		inner := next
+		authed := auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(
+			http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Del("WWW-Authenticate")
+				inner.ServeHTTP(w, r)
+			}))
+		// RFC 6750 section 3: a 401 names the scheme.
+		next = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="toolnexus"`)
+			authed.ServeHTTP(w, r)
+		})
 	}
 	inner := next
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

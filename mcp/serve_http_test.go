@@ -275,6 +275,28 @@ func TestHandlerToken(t *testing.T) {
 			t.Errorf("Authorization %q: %d %q (session %q), want 401", auth, code, body, id)
 		}
 	}
+	// The 401 names the scheme; a served reply does not.
+	req, _ := http.NewRequest(http.MethodPost, hs.URL, strings.NewReader(initBody))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := resp.Header.Values("WWW-Authenticate"); resp.StatusCode != 401 || len(got) != 1 || got[0] != `Bearer realm="toolnexus"` {
+		t.Errorf("401 WWW-Authenticate = %q, want [Bearer realm=\"toolnexus\"]", got)
+	}
+	req, _ = http.NewRequest(http.MethodPost, hs.URL, strings.NewReader(initBody))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+token)
+	if resp, err = http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := resp.Header.Values("WWW-Authenticate"); resp.StatusCode != 200 || len(got) != 0 {
+		t.Errorf("served reply: status %d, WWW-Authenticate %q; want 200 and none", resp.StatusCode, got)
+	}
+
 	ok := map[string]string{"Authorization": "Bearer " + token}
 	id := initSession(t, hs.URL, ok)
 	if code, body := listRaw(t, hs.URL, id, ok); code != http.StatusOK || !strings.Contains(body, `"get_weather"`) {

@@ -152,6 +152,9 @@ var serveCommand = &command{
 			if err != nil {
 				return usageErr(e, "%v", err)
 			}
+			// Keep the token from the processes the tools start (bash,
+			// stdio MCP servers).
+			os.Unsetenv(tokenEnv)
 			sopts.BearerToken = tok
 			sopts.AllowedOrigins = o.allowOrigins.vals
 			sopts.AllowedHosts = o.allowHosts.vals

@@ -403,3 +403,20 @@ func TestServeHTTPFlags(t *testing.T) {
 		t.Errorf("skill over stateless HTTP = %q, %v", text, isErr)
 	}
 }
+
+// The token does not reach the processes the tools start.
+func TestServeHTTPTokenNotInherited(t *testing.T) {
+	const token = "another-long-test-token"
+	url := startServe(t, []string{"TOOLNEXUS_TOKEN=" + token}, "--disable", "webfetch", "--http", "127.0.0.1:0")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx,
+		&mcpsdk.StreamableClientTransport{Endpoint: url, MaxRetries: -1, HTTPClient: &http.Client{Transport: bearer(token)}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if text, isErr := mcpCall(t, ctx, cs, "bash", `{"command":"echo \"[${TOOLNEXUS_TOKEN-unset}]\""}`); isErr || strings.TrimSpace(text) != "[unset]" {
+		t.Errorf("bash sees TOOLNEXUS_TOKEN: %q, %v", text, isErr)
+	}
+}
