@@ -3,6 +3,7 @@ package mcp
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +22,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/mcp/internal/testserver"
 )
 
 func TestIsLoopbackAddr(t *testing.T) {
@@ -828,5 +830,69 @@ func TestListenAndServeMaxConnections(t *testing.T) {
 	second.SetReadDeadline(time.Now().Add(10 * time.Second))
 	if resp, err := http.ReadResponse(r2, nil); err != nil || resp.StatusCode != http.StatusBadRequest {
 		t.Errorf("second connection after the first closed: %v %v", resp, err)
+	}
+}
+
+// BenchmarkHTTPCall is one tools/call over streamable HTTP (loopback)
+// through the SDK client: "sdk" is the SDK's handler alone, "guarded" is
+// Handler with a token and every check and limit on.
+func BenchmarkHTTPCall(b *testing.B) {
+	reg, err := testserver.NewRegistry()
+	if err != nil {
+		b.Fatal(err)
+	}
+	const token = "bench-token-0123456789"
+	for _, bc := range []struct {
+		name string
+		h    func(*Server) http.Handler
+		rt   http.RoundTripper
+	}{
+		{"sdk", func(s *Server) http.Handler {
+			return mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s.SDKServer() }, nil)
+		}, http.DefaultTransport},
+		{"guarded", (*Server).Handler, bearerTransport{token}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			ctx := context.Background()
+			srv := NewServer(reg, &ServerOptions{BearerToken: token})
+			defer srv.Close()
+			hs := httptest.NewServer(bc.h(srv))
+			defer hs.Close()
+			cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx,
+				&mcpsdk.StreamableClientTransport{Endpoint: hs.URL, MaxRetries: -1, HTTPClient: &http.Client{Transport: bc.rt}}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer cs.Close()
+			params := &mcpsdk.CallToolParams{Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)}
+			b.ReportAllocs()
+			for b.Loop() {
+				if res, err := cs.CallTool(ctx, params); err != nil || res.IsError {
+					b.Fatal(err, res)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRequestChecks is the Host, Origin and token checks of one
+// request, without the SDK.
+func BenchmarkRequestChecks(b *testing.B) {
+	srv := NewServer(toolnexus.NewRegistry(), &ServerOptions{BearerToken: "bench-token-0123456789", AllowedHosts: []string{"mcp.example"}})
+	defer srv.Close()
+	c, _ := newHTTPConfig(&srv.opts)
+	h, _ := c.handler(srv.SDKServer(), nil)
+	req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1:8080/", nil)
+	req = req.WithContext(context.WithValue(req.Context(), http.LocalAddrContextKey, tcpAddr("127.0.0.1:8080")))
+	req.Header.Set("Origin", "http://127.0.0.1:8080")
+	req.Header.Set("Authorization", "Bearer bench-token-0123456789")
+	// No Accept header: the SDK refuses the GET at once (400), after every check.
+	b.ReportAllocs()
+	for b.Loop() {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code != http.StatusBadRequest {
+			b.Fatal(w.Code, w.Body)
+		}
 	}
 }
