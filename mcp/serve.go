@@ -55,8 +55,8 @@ type ServerOptions struct {
 
 	// AllowedOrigins lists the origins (scheme://host[:port], e.g.
 	// "https://app.example.com") whose browser pages may call the server,
-	// besides the server's own origin (the scheme and host:port of the
-	// request's Host header). A request with any other Origin header gets
+	// besides the server's own origin (any origin whose host and port are
+	// those of the request's Host header). A request with any other Origin header gets
 	// 403 Forbidden; a request without Origin (not from a browser page)
 	// passes.
 	AllowedOrigins []string
@@ -75,8 +75,7 @@ type ServerOptions struct {
 	// SDK's StreamableHTTPOptions.Stateless): any number of replicas can
 	// run behind a load balancer. It offers the newest protocol the SDK
 	// supports (2026-07-28, where a client needs no session) and answers
-	// older clients too. The server cannot send list_changed notifications
-	// outside a request, and GET and DELETE get 405.
+	// older clients too. GET and DELETE get 405 Method Not Allowed.
 	Stateless bool
 
 	// SessionTimeout closes a session that received no request for this

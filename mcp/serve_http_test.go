@@ -676,6 +676,19 @@ func TestStatelessReplicas(t *testing.T) {
 		t.Errorf("requests per replica = %d, %d; want both used", a, b)
 	}
 
+	for _, method := range []string{http.MethodGet, http.MethodDelete} {
+		req, _ := http.NewRequest(method, proxy.URL, nil)
+		req.Header.Set("Accept", "text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusMethodNotAllowed {
+			t.Errorf("stateless %s: %d, want 405", method, resp.StatusCode)
+		}
+	}
+
 	// An older client, which initializes first, works the same way.
 	c := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "old", Version: "1"}, nil)
 	old, err := c.Connect(ctx, &mcpsdk.StreamableClientTransport{Endpoint: proxy.URL, MaxRetries: -1}, &mcpsdk.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
