@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -435,9 +434,29 @@ func (c *httpConfig) bodyReader(next http.Handler) http.Handler {
 			}
 			return
 		}
-		r.Body = io.NopCloser(bytes.NewReader(data))
+		r.Body = &readOnce{data}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// readOnce is a request body read into memory. It lets go of the bytes
+// once they have been read, so the SDK's copy is the only one kept while a
+// call runs.
+type readOnce struct{ b []byte }
+
+func (r *readOnce) Read(p []byte) (int, error) {
+	if len(r.b) == 0 {
+		r.b = nil
+		return 0, io.EOF
+	}
+	n := copy(p, r.b)
+	r.b = r.b[n:]
+	return n, nil
+}
+
+func (r *readOnce) Close() error {
+	r.b = nil
+	return nil
 }
 
 // sessions follows the sessions a handler opens (stateful mode). With max

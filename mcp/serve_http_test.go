@@ -909,3 +909,12 @@ func BenchmarkRequestChecks(b *testing.B) {
 		}
 	}
 }
+
+// The buffered body lets go of its bytes once read.
+func TestReadOnceReleases(t *testing.T) {
+	r := &readOnce{[]byte("hello world")}
+	got, err := io.ReadAll(r)
+	if err != nil || string(got) != "hello world" || r.b != nil {
+		t.Errorf("ReadAll = %q, %v; buffer after = %q, want released", got, err, r.b)
+	}
+}
