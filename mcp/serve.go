@@ -403,7 +403,9 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 //   - Host: not allowed (see AllowedHosts) -> 403.
 //   - Origin: present, and neither the server's own origin nor on
 //     AllowedOrigins -> 403.
-//   - BearerToken set, and the request lacks it -> 401.
+//   - BearerToken set, and the request lacks it -> 401 with
+//     "WWW-Authenticate: Bearer". After a 401 or 403 the connection is
+//     closed, so refused peers hold none.
 //   - MaxStreams requests already in progress -> 503.
 //   - Body over MaxRequestBytes -> 413; not received within ReadTimeout
 //     -> 408.

@@ -356,11 +356,13 @@ func (c *httpConfig) handler(srv *mcpsdk.Server, logger *slog.Logger) (h http.Ha
 		authed := auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(
 			http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Del("WWW-Authenticate")
+				w.Header().Del("Connection")
 				inner.ServeHTTP(w, r)
 			}))
 		// RFC 6750 section 3: a 401 names the scheme.
 		next = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="toolnexus"`)
+			w.Header().Set("Connection", "close") // refused peers keep no connection
 			authed.ServeHTTP(w, r)
 		})
 	}
@@ -368,11 +370,13 @@ func (c *httpConfig) handler(srv *mcpsdk.Server, logger *slog.Logger) (h http.Ha
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
 		if !c.hostAllowed(r.Host, local) {
+			w.Header().Set("Connection", "close")
 			http.Error(w, fmt.Sprintf("Forbidden: Host %q is not allowed (allow it with ServerOptions.AllowedHosts, or --allow-host)", r.Host), http.StatusForbidden)
 			return
 		}
 		if origins := r.Header.Values("Origin"); len(origins) > 0 {
 			if len(origins) > 1 || !c.originAllowed(origins[0], r.Host) {
+				w.Header().Set("Connection", "close")
 				http.Error(w, fmt.Sprintf("Forbidden: Origin %q is not allowed (allow it with ServerOptions.AllowedOrigins, or --allow-origin)", strings.Join(origins, ", ")), http.StatusForbidden)
 				return
 			}

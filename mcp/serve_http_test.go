@@ -287,6 +287,9 @@ func TestHandlerToken(t *testing.T) {
 	if got := resp.Header.Values("WWW-Authenticate"); resp.StatusCode != 401 || len(got) != 1 || got[0] != `Bearer realm="toolnexus"` {
 		t.Errorf("401 WWW-Authenticate = %q, want [Bearer realm=\"toolnexus\"]", got)
 	}
+	if !resp.Close {
+		t.Error("401 keeps the connection open; a refused peer should not hold one")
+	}
 	req, _ = http.NewRequest(http.MethodPost, hs.URL, strings.NewReader(initBody))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
@@ -295,8 +298,8 @@ func TestHandlerToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if got := resp.Header.Values("WWW-Authenticate"); resp.StatusCode != 200 || len(got) != 0 {
-		t.Errorf("served reply: status %d, WWW-Authenticate %q; want 200 and none", resp.StatusCode, got)
+	if got := resp.Header.Values("WWW-Authenticate"); resp.StatusCode != 200 || len(got) != 0 || resp.Close {
+		t.Errorf("served reply: status %d, WWW-Authenticate %q, close %v; want 200, none, kept alive", resp.StatusCode, got, resp.Close)
 	}
 
 	ok := map[string]string{"Authorization": "Bearer " + token}
@@ -344,6 +347,24 @@ func TestHandlerOriginAndHost(t *testing.T) {
 	code, body, _ := rawPost(t, hs.URL, map[string]string{"Origin": "https://evil.example"}, initBody)
 	if want := "Forbidden: Origin \"https://evil.example\" is not allowed (allow it with ServerOptions.AllowedOrigins, or --allow-origin)\n"; code != 403 || body != want {
 		t.Errorf("foreign origin body = %q, want %q", body, want)
+	}
+
+	// A refused peer keeps no connection.
+	for _, hdr := range [][2]string{{"Origin", "https://evil.example"}, {"Host", "evil.example"}} {
+		req, _ := http.NewRequest(http.MethodPost, hs.URL, strings.NewReader(initBody))
+		if hdr[0] == "Host" {
+			req.Host = hdr[1]
+		} else {
+			req.Header.Set(hdr[0], hdr[1])
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden || !resp.Close {
+			t.Errorf("%s %s: status %d, close %v; want 403 and the connection closed", hdr[0], hdr[1], resp.StatusCode, resp.Close)
+		}
 	}
 
 	// Allow-lists open exactly what they name.
