@@ -418,17 +418,17 @@ func TestHandlerHostOnLANAddress(t *testing.T) {
 }
 
 func TestHandlerSessionTimeout(t *testing.T) {
-	hs := newHTTPTestServer(t, newTestRegistry(t), &ServerOptions{SessionTimeout: 300 * time.Millisecond})
+	hs := newHTTPTestServer(t, newTestRegistry(t), &ServerOptions{SessionTimeout: time.Second})
 	id := initSession(t, hs.URL, nil)
-	// Requests keep the session alive...
-	for range 4 {
-		time.Sleep(100 * time.Millisecond)
+	// Requests keep the session alive past the timeout...
+	for range 6 {
+		time.Sleep(250 * time.Millisecond)
 		if code, body := listRaw(t, hs.URL, id, nil); code != http.StatusOK {
 			t.Fatalf("tools/list on a busy session: %d %q", code, body)
 		}
 	}
 	// ...and idleness ends it.
-	time.Sleep(800 * time.Millisecond)
+	time.Sleep(2500 * time.Millisecond)
 	if code, body := listRaw(t, hs.URL, id, nil); code != http.StatusNotFound {
 		t.Errorf("tools/list after the idle timeout: %d %q, want 404", code, body)
 	}
@@ -478,8 +478,17 @@ func TestHandlerMaxSessionsTimeout(t *testing.T) {
 	if code, _, _ := rawPost(t, hs.URL, nil, initBody); code != http.StatusServiceUnavailable {
 		t.Fatalf("second session: %d, want 503", code)
 	}
-	time.Sleep(600 * time.Millisecond)
-	initSession(t, hs.URL, nil)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		code, _, id := rawPost(t, hs.URL, nil, initBody)
+		if code == http.StatusOK && id != "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no new session 10s after the idle one timed out (200ms): last status %d", code)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 func TestHandlerMaxRequestBytes(t *testing.T) {
