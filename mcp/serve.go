@@ -8,12 +8,15 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/net/netutil"
 
 	"github.com/toolnexus/toolnexus"
 )
@@ -37,6 +40,89 @@ type ServerOptions struct {
 	// attributes "tool" and "reason") for each tool the server skips (see
 	// [Server.Skipped]). nil means no logging.
 	Logger *slog.Logger
+
+	// The fields below apply to HTTP serving ([Server.Handler] and
+	// [Server.ListenAndServe]); [ServerOptions.Validate] checks them. For
+	// every limit, zero means its default and a negative value means no
+	// limit.
+
+	// BearerToken, when not "", is required on every HTTP request as
+	// "Authorization: Bearer <token>"; a request without it, or with another
+	// token, gets 401 Unauthorized. The comparison takes the same time
+	// whatever the token sent. ListenAndServe refuses an address that is
+	// not loopback while BearerToken is "" ([ErrTokenRequired]).
+	BearerToken string
+
+	// AllowedOrigins lists the origins (scheme://host[:port], e.g.
+	// "https://app.example.com") whose browser pages may call the server,
+	// besides the server's own origin (any origin whose host and port are
+	// those of the request's Host header). A request with any other Origin header gets
+	// 403 Forbidden; a request without Origin (not from a browser page)
+	// passes.
+	AllowedOrigins []string
+
+	// AllowedHosts lists the Host header values (a name or IP, with an
+	// optional port; without one any port matches) the server answers to,
+	// besides the IP the client connected to and, on a loopback connection,
+	// "localhost" and loopback IPs. A request with any other Host gets 403
+	// Forbidden, so a DNS rebinding page cannot reach the server through a
+	// name of its own. Add the names clients use: a DNS name of this host,
+	// an address forwarded to it, the Host a reverse proxy sends.
+	// ListenAndServe adds the host of its address when it is a name.
+	AllowedHosts []string
+
+	// Stateless serves every HTTP request on its own, with no session (the
+	// SDK's StreamableHTTPOptions.Stateless): any number of replicas can
+	// run behind a load balancer. It offers the newest protocol the SDK
+	// supports (2026-07-28, where a client needs no session) and answers
+	// older clients too. GET and DELETE get 405 Method Not Allowed.
+	Stateless bool
+
+	// SessionTimeout closes a session that received no request for this
+	// long; its client must initialize again. Zero means
+	// [DefaultSessionTimeout] (30 minutes). Not used when Stateless.
+	SessionTimeout time.Duration
+
+	// MaxSessions limits the sessions open at once; a request that would
+	// open one more gets 503 Service Unavailable with Retry-After. Zero
+	// means [DefaultMaxSessions] (1000). Not used when Stateless.
+	MaxSessions int
+
+	// MaxStreams limits the HTTP requests being served at once, event
+	// streams (a GET, a reply streamed as server-sent events) counting for
+	// as long as they stay open; one more gets 503 Service Unavailable with
+	// Retry-After. Zero means [DefaultMaxStreams] (100).
+	MaxStreams int
+
+	// MaxRequestBytes limits the size of a request body, in bytes; a
+	// larger one gets 413 Request Entity Too Large. Zero means
+	// [DefaultMaxRequestBytes] (4 MiB).
+	MaxRequestBytes int64
+
+	// ReadTimeout limits the time to receive a request's body, counted from
+	// when its headers have been read; a slower body gets 408 Request
+	// Timeout and the connection is closed. A reply that takes longer, or
+	// an event stream, is not cut. Applies in any http.Server, not only in
+	// ListenAndServe. Zero means [DefaultReadTimeout] (30 seconds).
+	ReadTimeout time.Duration
+
+	// ReadHeaderTimeout limits the time to receive a request's headers
+	// (http.Server.ReadHeaderTimeout); the connection is closed after it.
+	// Used by ListenAndServe only. Zero means [DefaultReadHeaderTimeout]
+	// (10 seconds).
+	ReadHeaderTimeout time.Duration
+
+	// MaxConnections limits the TCP connections ListenAndServe holds open
+	// at once (golang.org/x/net/netutil.LimitListener); more wait, unread,
+	// in the system's accept queue until one closes, so idle connections
+	// cannot use up the process's file descriptors. Used by ListenAndServe
+	// only. Zero means [DefaultMaxConnections] (512).
+	MaxConnections int
+
+	// IdleTimeout closes a keep-alive connection that waits this long for
+	// its next request (http.Server.IdleTimeout). Used by ListenAndServe
+	// only. Zero means [DefaultIdleTimeout] (2 minutes).
+	IdleTimeout time.Duration
 }
 
 // Server serves the tools of a [toolnexus.Registry] over MCP, using the
@@ -69,6 +155,7 @@ type Server struct {
 	srv *mcpsdk.Server
 
 	logger *slog.Logger // nil: none
+	opts   ServerOptions
 
 	mu        sync.Mutex
 	installed map[string]toolnexus.Tool // name -> tool as last given to srv
@@ -100,7 +187,9 @@ func NewServer(reg *toolnexus.Registry, opts *ServerOptions) *Server {
 	if o.Version == "" {
 		o.Version = "dev"
 	}
-	s := &Server{reg: reg, logger: o.Logger, installed: map[string]toolnexus.Tool{}, skipped: map[string]skippedTool{}}
+	o.AllowedOrigins = slices.Clone(o.AllowedOrigins)
+	o.AllowedHosts = slices.Clone(o.AllowedHosts)
+	s := &Server{reg: reg, logger: o.Logger, opts: o, installed: map[string]toolnexus.Tool{}, skipped: map[string]skippedTool{}}
 	s.srv = mcpsdk.NewServer(&mcpsdk.Implementation{Name: o.Name, Version: o.Version}, &mcpsdk.ServerOptions{
 		Instructions: o.Instructions,
 		Logger:       o.Logger,
@@ -303,23 +392,90 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 
 // Handler returns an http.Handler that serves the MCP streamable HTTP
 // transport (spec 2025-06-18 "Streamable HTTP": POST for requests, GET for
-// the server-to-client event stream, DELETE to end a session). Mount it at
-// the endpoint path clients are given, e.g. http.Handle("/mcp", h).
+// the server-to-client event stream, DELETE to end a session; with
+// ServerOptions.Stateless, POST only). Mount it at the endpoint path
+// clients are given, e.g. http.Handle("/mcp", h). Each call returns a
+// handler with sessions of its own.
+//
+// Whatever mux it is mounted in, the handler applies the HTTP fields of
+// [ServerOptions], defaults included, in this order:
+//
+//   - Host: not allowed (see AllowedHosts) -> 403.
+//   - Origin: present, and neither the server's own origin nor on
+//     AllowedOrigins -> 403.
+//   - BearerToken set, and the request lacks it -> 401 with
+//     "WWW-Authenticate: Bearer". After a 401 or 403 the connection is
+//     closed, so refused peers hold none.
+//   - MaxStreams requests already in progress -> 503.
+//   - Body over MaxRequestBytes -> 413; not received within ReadTimeout
+//     -> 408.
+//   - A new session while MaxSessions are open -> 503. Sessions idle for
+//     SessionTimeout are closed.
+//
+// To put another authorization in front (an OAuth 2.1 resource server, for
+// example), wrap the handler, e.g. with the SDK's
+// auth.RequireBearerToken(verifier, opts)(srv.Handler()); the SDK then ties
+// each session to the TokenInfo.UserID the verifier returns.
+//
+// Handler panics if the options are invalid (see [ServerOptions.Validate]).
 func (s *Server) Handler() http.Handler {
-	return mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s.srv }, nil)
+	c, err := newHTTPConfig(&s.opts)
+	if err != nil {
+		panic(err)
+	}
+	h, _ := c.handler(s.srv, s.opts.Logger)
+	return h
 }
 
 // ListenAndServe serves the streamable HTTP transport on addr (host:port;
-// ":0" picks a free port) at every path, until ctx is done; it then shuts
-// the HTTP server down, waiting at most 5 seconds for open requests. If
-// ready is non-nil it is called with the bound address once the listener is
-// open. It returns nil after a shutdown caused by ctx.
+// ":0" picks a free port) at every path, with the protections and limits
+// of [Server.Handler], until ctx is done; it then shuts the HTTP server
+// down, waiting at most 5 seconds for open requests, and closes the
+// sessions it opened. If ready is non-nil it is called with the bound
+// address once the listener is open. It returns nil after a shutdown
+// caused by ctx.
+//
+// An address that is not loopback (see [IsLoopbackAddr]: ":8080",
+// "0.0.0.0:8080", a LAN IP, a host name other than localhost) is refused
+// with an error wrapping [ErrTokenRequired] unless ServerOptions.BearerToken
+// is set. Invalid options are refused with the error of
+// [ServerOptions.Validate]. When addr's host is a name, it is added to
+// AllowedHosts.
 func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net.Addr)) error {
+	opts := s.opts
+	if host, _, err := net.SplitHostPort(addr); err == nil && host != "" {
+		if _, err := netip.ParseAddr(host); err != nil {
+			opts.AllowedHosts = append(slices.Clip(opts.AllowedHosts), host)
+		}
+	}
+	c, err := newHTTPConfig(&opts)
+	if err != nil {
+		return err
+	}
+	if c.token == nil && !IsLoopbackAddr(addr) {
+		return fmt.Errorf("toolnexus/mcp: listen on %q: %w", addr, ErrTokenRequired)
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("toolnexus/mcp: listen on %q: %w", addr, err)
 	}
-	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	if ta, ok := ln.Addr().(*net.TCPAddr); c.token == nil && (!ok || !ta.IP.IsLoopback()) {
+		// "localhost" resolved to an address that is not loopback.
+		ln.Close()
+		return fmt.Errorf("toolnexus/mcp: listen on %q (bound %s): %w", addr, ln.Addr(), ErrTokenRequired)
+	}
+	if c.maxConns > 0 {
+		ln = netutil.LimitListener(ln, c.maxConns)
+	}
+	h, closeSessions := c.handler(s.srv, s.opts.Logger)
+	hs := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: c.headerTimeout,
+		IdleTimeout:       c.idleTimeout,
+	}
+	if s.opts.Logger != nil {
+		hs.ErrorLog = slog.NewLogLogger(s.opts.Logger.Handler(), slog.LevelWarn)
+	}
 	if ready != nil {
 		ready(ln.Addr())
 	}
@@ -335,6 +491,7 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net
 			_ = hs.Close() // event streams still open after the grace period
 		}
 		<-errc
+		closeSessions() // nobody can reach them any more
 		return nil
 	}
 }

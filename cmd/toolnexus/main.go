@@ -7,7 +7,7 @@
 //	toolnexus tools  [--skills DIR]... [--mcp FILE] [--format openai|responses|anthropic|gemini|mcp] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--indent] [--strict]
 //	toolnexus call   NAME [ARGS_JSON | -] [--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...]
 //	toolnexus skills [--skills DIR]... [--json] [--prompt] [--strict]
-//	toolnexus serve  [--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...] [--http ADDR]
+//	toolnexus serve  [--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...] [--http ADDR [--token-file FILE] [--allow-origin ORIGIN]... [--allow-host HOST]... [--stateless] [limits]]
 //	toolnexus help   [COMMAND]
 //
 // Every command takes --help. Exit status: 0 on success; 1 when a call

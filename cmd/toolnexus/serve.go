@@ -7,6 +7,10 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
+	"regexp"
+	"strings"
+	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -15,14 +19,89 @@ import (
 
 // ---- serve ----
 
+// tokenEnv names the environment variable that holds the bearer token for
+// `serve --http`.
+const tokenEnv = "TOOLNEXUS_TOKEN"
+
 type serveOpts struct {
 	kit  kitFlags
 	http string
+
+	// HTTP only.
+	tokenFile         string
+	allowOrigins      listFlag
+	allowHosts        listFlag
+	stateless         bool
+	sessionTimeout    time.Duration
+	maxSessions       int
+	maxStreams        int
+	maxBody           int64
+	maxConns          int
+	readTimeout       time.Duration
+	readHeaderTimeout time.Duration
+	idleTimeout       time.Duration
+
+	fs *flag.FlagSet // to tell which flags were given
+}
+
+// httpOnly names the flags that apply only with --http.
+var httpOnly = map[string]bool{"token-file": true, "allow-origin": true, "allow-host": true, "stateless": true,
+	"session-timeout": true, "max-sessions": true, "max-streams": true, "max-body": true, "max-connections": true,
+	"read-timeout": true, "read-header-timeout": true, "idle-timeout": true}
+
+// httpFlagSet reports the first flag given (in name order) that applies only
+// with --http, "" if none.
+func (o *serveOpts) httpFlagSet() string {
+	first := ""
+	o.fs.Visit(func(f *flag.Flag) {
+		if first == "" && httpOnly[f.Name] {
+			first = "--" + f.Name
+		}
+	})
+	return first
+}
+
+// token returns the bearer token from TOOLNEXUS_TOKEN or --token-file
+// (surrounding whitespace removed), "" when neither is given.
+func (o *serveOpts) token() (string, error) {
+	env, inEnv := os.LookupEnv(tokenEnv)
+	if o.tokenFile == "" {
+		if inEnv && strings.TrimSpace(env) == "" {
+			return "", fmt.Errorf("%s is set but empty", tokenEnv)
+		}
+		return strings.TrimSpace(env), nil
+	}
+	if inEnv {
+		return "", fmt.Errorf("both %s and --token-file give a token; give only one", tokenEnv)
+	}
+	b, err := os.ReadFile(o.tokenFile)
+	if err != nil {
+		return "", fmt.Errorf("--token-file: %w", err)
+	}
+	tok := strings.TrimSpace(string(b))
+	if tok == "" {
+		return "", fmt.Errorf("--token-file %s: the file is empty", o.tokenFile)
+	}
+	return tok, nil
+}
+
+// optionName matches the option a ServerOptions.Validate error names;
+// optionFlags gives the flag (or source) it came from.
+var (
+	optionName  = regexp.MustCompile(`ServerOptions\.(\w+)(\[\d+\])?`)
+	optionFlags = map[string]string{"AllowedOrigins": "--allow-origin", "AllowedHosts": "--allow-host", "BearerToken": "the token"}
+)
+
+// usageErr prints a serve usage error and returns exitUsage.
+func usageErr(e *env, format string, args ...any) int {
+	fmt.Fprintf(e.stderr, "toolnexus serve: "+format+"\n", args...)
+	return exitUsage
 }
 
 var serveCommand = &command{
-	name:    "serve",
-	args:    "[--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--http ADDR]",
+	name: "serve",
+	args: "[--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...] [--workspace DIR]\n" +
+		"                       [--http ADDR [--token-file FILE] [--allow-origin ORIGIN]... [--allow-host HOST]... [--stateless] [limits]]",
 	summary: "serve the toolkit's tools to MCP clients (stdio, or streamable HTTP with --http)",
 	detail: "Builds the toolkit and serves its tools over the Model Context Protocol:\n" +
 		"tools/list gives every tool with its input schema, tools/call runs it, and\n" +
@@ -31,21 +110,78 @@ var serveCommand = &command{
 		"client that launches it (command \"toolnexus\", args [\"serve\", ...]); with\n" +
 		"--http it listens on ADDR (host:port) for the streamable HTTP transport at\n" +
 		"any path, until interrupted. With --skills, the skills prompt is sent as\n" +
-		"the server's instructions. Diagnostics go to standard error.",
+		"the server's instructions. Diagnostics go to standard error.\n" +
+		"\n" +
+		"Whoever can call the server runs its tools (bash included) as you. A\n" +
+		"loopback ADDR (127.0.0.1:PORT, [::1]:PORT, localhost:PORT) needs no\n" +
+		"credentials. Any other ADDR (:PORT, 0.0.0.0:PORT, a LAN address, a host\n" +
+		"name) is refused (exit status 2) unless a bearer token is set, in the\n" +
+		"environment variable " + tokenEnv + " or in --token-file FILE (never on the\n" +
+		"command line); then every request needs \"Authorization: Bearer TOKEN\" (401\n" +
+		"otherwise), on any ADDR. A request from a browser page of another origin\n" +
+		"than the server's gets 403 (--allow-origin adds origins), and so does a\n" +
+		"Host header the server does not answer to (--allow-host adds names), which\n" +
+		"stops DNS rebinding.",
 	flags: func(fs *flag.FlagSet) any {
-		o := &serveOpts{}
+		o := &serveOpts{fs: fs}
 		o.kit.register(fs)
 		fs.StringVar(&o.http, "http", "", "serve streamable HTTP on `ADDR` (e.g. 127.0.0.1:8080) instead of stdio")
+		fs.StringVar(&o.tokenFile, "token-file", "", "require the bearer token in `FILE` (instead of $"+tokenEnv+")")
+		fs.Var(&o.allowOrigins, "allow-origin", "also accept browser requests from `ORIGIN` (scheme://host[:port]; repeatable)")
+		fs.Var(&o.allowHosts, "allow-host", "also answer to Host header `HOST` (name or IP, optional :port; repeatable)")
+		fs.BoolVar(&o.stateless, "stateless", false, "serve each request on its own, without sessions (for replicas behind a load balancer)")
+		fs.DurationVar(&o.sessionTimeout, "session-timeout", mcp.DefaultSessionTimeout, "close sessions idle for `DURATION` (negative: never)")
+		fs.IntVar(&o.maxSessions, "max-sessions", mcp.DefaultMaxSessions, "refuse new sessions while `N` are open (negative: no limit)")
+		fs.IntVar(&o.maxStreams, "max-streams", mcp.DefaultMaxStreams, "refuse requests while `N` requests or event streams are open (negative: no limit)")
+		fs.Int64Var(&o.maxBody, "max-body", mcp.DefaultMaxRequestBytes, "refuse request bodies over `BYTES` (negative: no limit)")
+		fs.IntVar(&o.maxConns, "max-connections", mcp.DefaultMaxConnections, "hold at most `N` connections open; more wait until one closes (negative: no limit)")
+		fs.DurationVar(&o.readTimeout, "read-timeout", mcp.DefaultReadTimeout, "cut off a request body not received within `DURATION` (negative: no limit)")
+		fs.DurationVar(&o.readHeaderTimeout, "read-header-timeout", mcp.DefaultReadHeaderTimeout, "close a connection whose request headers take longer than `DURATION` (negative: no limit)")
+		fs.DurationVar(&o.idleTimeout, "idle-timeout", mcp.DefaultIdleTimeout, "close a keep-alive connection idle for `DURATION` (negative: no limit)")
 		return o
 	},
 	run: func(e *env, opts any, args []string) int {
 		o := opts.(*serveOpts)
+		sopts := &mcp.ServerOptions{Name: "toolnexus"}
+		if o.http == "" {
+			if f := o.httpFlagSet(); f != "" {
+				return usageErr(e, "%s applies only with --http", f)
+			}
+		} else {
+			tok, err := o.token()
+			if err != nil {
+				return usageErr(e, "%v", err)
+			}
+			// Keep the token from the processes the tools start (bash,
+			// stdio MCP servers).
+			os.Unsetenv(tokenEnv)
+			sopts.BearerToken = tok
+			sopts.AllowedOrigins = o.allowOrigins.vals
+			sopts.AllowedHosts = o.allowHosts.vals
+			sopts.Stateless = o.stateless
+			sopts.SessionTimeout = o.sessionTimeout
+			sopts.MaxSessions = o.maxSessions
+			sopts.MaxStreams = o.maxStreams
+			sopts.MaxRequestBytes = o.maxBody
+			sopts.MaxConnections = o.maxConns
+			sopts.ReadTimeout = o.readTimeout
+			sopts.ReadHeaderTimeout = o.readHeaderTimeout
+			sopts.IdleTimeout = o.idleTimeout
+			if err := sopts.Validate(); err != nil {
+				msg := strings.TrimPrefix(err.Error(), "toolnexus/mcp: ")
+				msg = optionName.ReplaceAllStringFunc(msg, func(m string) string { return optionFlags[optionName.FindStringSubmatch(m)[1]] })
+				return usageErr(e, "%s", msg)
+			}
+			if tok == "" && !mcp.IsLoopbackAddr(o.http) {
+				return usageErr(e, "--http %s is not a loopback address, and no bearer token is set: anyone who can reach it could run the served tools (bash and write included) as you.\n"+
+					"Set the token in %s or give --token-file FILE, or listen on 127.0.0.1.", o.http, tokenEnv)
+			}
+		}
 		tk, err := o.kit.build(e)
 		if err != nil {
 			return fail(e, err)
 		}
 		defer tk.Close()
-		sopts := &mcp.ServerOptions{Name: "toolnexus"}
 		if tk.Skills().Len() > 0 {
 			sopts.Instructions = tk.SkillsPrompt()
 		}

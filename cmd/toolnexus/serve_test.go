@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -194,5 +196,227 @@ func TestToolsAndCallWithMCP(t *testing.T) {
 	o = cli(t, "", "call", "t_add", "--mcp", filepath.Join(t.TempDir(), "missing.json"))
 	if o.code != 1 || !strings.Contains(o.stderr, "missing.json") {
 		t.Errorf("call with a missing --mcp file: exit %d stderr %q", o.code, o.stderr)
+	}
+}
+
+// cliEnv runs the binary like cli, with TOOLNEXUS_TOKEN removed from the
+// environment and env added.
+func cliEnv(t *testing.T, env []string, args ...string) outcome {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = repoRoot
+	cmd.Env = append(envWithoutToken(), env...)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("running %v: %v", args, err)
+	}
+	return outcome{out.String(), errb.String(), code}
+}
+
+func envWithoutToken() []string {
+	return slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "TOOLNEXUS_TOKEN=") })
+}
+
+// Any address that is not loopback is refused without a token, before the
+// toolkit is built (a missing skills folder would otherwise be the error)
+// and before listening.
+func TestServeRefusesOpenAddressWithoutToken(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0", "192.0.2.1:0", "example.com:0"} {
+		o := cliEnv(t, nil, "serve", "--http", addr, "--skills", "no/such/folder")
+		o.expect(t, 2, "", "toolnexus serve: --http "+addr+" is not a loopback address, and no bearer token is set: anyone who can reach it could run the served tools (bash and write included) as you.\n"+
+			"Set the token in TOOLNEXUS_TOKEN or give --token-file FILE, or listen on 127.0.0.1.\n")
+	}
+}
+
+func TestServeUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty")
+	os.WriteFile(empty, []byte(" \n"), 0o600)
+	good := filepath.Join(dir, "good")
+	os.WriteFile(good, []byte("file-token\n"), 0o600)
+	tests := []struct {
+		env    []string
+		args   []string
+		stderr string
+	}{
+		{nil, []string{"--token-file", good}, "toolnexus serve: --token-file applies only with --http\n"},
+		{nil, []string{"--stateless"}, "toolnexus serve: --stateless applies only with --http\n"},
+		{nil, []string{"--max-sessions", "5"}, "toolnexus serve: --max-sessions applies only with --http\n"},
+		{[]string{"TOOLNEXUS_TOKEN=env-token"}, []string{"--http", "127.0.0.1:0", "--token-file", good}, "toolnexus serve: both TOOLNEXUS_TOKEN and --token-file give a token; give only one\n"},
+		{[]string{"TOOLNEXUS_TOKEN="}, []string{"--http", "127.0.0.1:0"}, "toolnexus serve: TOOLNEXUS_TOKEN is set but empty\n"},
+		{nil, []string{"--http", "127.0.0.1:0", "--token-file", empty}, "toolnexus serve: --token-file " + empty + ": the file is empty\n"},
+		{nil, []string{"--http", "127.0.0.1:0", "--token-file", filepath.Join(dir, "missing")}, "toolnexus serve: --token-file: open " + filepath.Join(dir, "missing") + ": no such file or directory\n"},
+		{[]string{"TOOLNEXUS_TOKEN=two words"}, []string{"--http", "127.0.0.1:0"}, "toolnexus serve: the token: contains a space or control character\n"},
+		{nil, []string{"--http", "127.0.0.1:0", "--allow-origin", "https://ok.example", "--allow-origin", "evil.example"}, "toolnexus serve: --allow-origin \"evil.example\": want scheme://host[:port]\n"},
+		{nil, []string{"--http", "127.0.0.1:0", "--allow-host", "http://x"}, "toolnexus serve: --allow-host \"http://x\": want a host name or IP with an optional :port\n"},
+	}
+	for _, tc := range tests {
+		o := cliEnv(t, tc.env, append([]string{"serve", "--skills", "no/such/folder"}, tc.args...)...)
+		o.expect(t, 2, "", tc.stderr)
+	}
+	// --help shows each limit's default.
+	help := cliEnv(t, nil, "serve", "--help").stdout
+	for _, want := range []string{
+		"--session-timeout DURATION\n        close sessions idle for DURATION (negative: never) (default \"30m0s\")\n",
+		"--max-sessions N\n        refuse new sessions while N are open (negative: no limit) (default \"1000\")\n",
+		"--max-streams N\n        refuse requests while N requests or event streams are open (negative: no limit) (default \"100\")\n",
+		"--max-connections N\n        hold at most N connections open; more wait until one closes (negative: no limit) (default \"512\")\n",
+		"--max-body BYTES\n        refuse request bodies over BYTES (negative: no limit) (default \"4194304\")\n",
+		"(negative: no limit) (default \"30s\")\n", "(negative: no limit) (default \"10s\")\n", "(negative: no limit) (default \"2m0s\")\n",
+	} {
+		if !strings.Contains(help, want) {
+			t.Errorf("serve --help lacks %q", want)
+		}
+	}
+}
+
+// startServe starts `toolnexus serve` with env and args and returns the
+// URL it announces; the process is killed at the end of the test.
+func startServe(t *testing.T, env []string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"serve"}, args...)...)
+	cmd.Dir = repoRoot
+	cmd.Env = append(envWithoutToken(), env...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	m := regexp.MustCompile(`^toolnexus: serving \d+ tools over MCP streamable HTTP on (http://127\.0\.0\.1:\d+/)\n$`).FindStringSubmatch(line)
+	if err != nil || m == nil {
+		t.Fatalf("first stderr line = %q (%v)", line, err)
+	}
+	return m[1]
+}
+
+const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+
+// post sends an MCP initialize with the headers hdr and returns the status
+// and body.
+func post(t *testing.T, url string, hdr map[string]string, body string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range hdr {
+		if k == "Host" {
+			req.Host = v
+		} else {
+			req.Header.Set(k, v)
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+type bearer string
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func TestServeHTTPWithToken(t *testing.T) {
+	const token = "a-long-random-test-token"
+	dir := t.TempDir()
+	file := filepath.Join(dir, "token")
+	os.WriteFile(file, []byte(token+"\n"), 0o600)
+	for _, src := range []struct {
+		name string
+		env  []string
+		args []string
+	}{
+		{"env", []string{"TOOLNEXUS_TOKEN=" + token}, nil},
+		{"file", nil, []string{"--token-file", file}},
+	} {
+		url := startServe(t, src.env, append([]string{"--no-builtins", "--skills", "examples/skills", "--http", "127.0.0.1:0"}, src.args...)...)
+		for _, hdr := range []map[string]string{nil, {"Authorization": "Bearer wrong"}, {"Authorization": token}} {
+			if code, body := post(t, url, hdr, initBody); code != http.StatusUnauthorized {
+				t.Errorf("%s: initialize with %v: %d %q, want 401", src.name, hdr, code, body)
+			}
+		}
+		if code, body := post(t, url, map[string]string{"Authorization": "Bearer " + token, "Origin": "https://evil.example"}, initBody); code != http.StatusForbidden {
+			t.Errorf("%s: foreign Origin with the token: %d %q, want 403", src.name, code, body)
+		}
+		if code, body := post(t, url, map[string]string{"Authorization": "Bearer " + token, "Host": "evil.example"}, initBody); code != http.StatusForbidden {
+			t.Errorf("%s: rebinding Host with the token: %d %q, want 403", src.name, code, body)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "test", Version: "1"}, nil)
+		cs, err := client.Connect(ctx, &mcpsdk.StreamableClientTransport{Endpoint: url, MaxRetries: -1, HTTPClient: &http.Client{Transport: bearer(token)}}, nil)
+		if err != nil {
+			t.Fatalf("%s: Connect with the token: %v", src.name, err)
+		}
+		if text, isErr := mcpCall(t, ctx, cs, "skill", `{"name":"hello-world"}`); isErr || !strings.Contains(text, "Hello world") {
+			t.Errorf("%s: skill over HTTP with the token = %q, %v", src.name, text, isErr)
+		}
+		cs.Close()
+		cancel()
+	}
+}
+
+// The limit flags reach the server, and --stateless serves the newest
+// protocol.
+func TestServeHTTPFlags(t *testing.T) {
+	url := startServe(t, nil, "--no-builtins", "--skills", "examples/skills", "--http", "127.0.0.1:0",
+		"--max-body", "300", "--max-sessions", "1", "--allow-origin", "https://app.example", "--allow-host", "mcp.example")
+	if code, body := post(t, url, map[string]string{"Origin": "https://app.example", "Host": "mcp.example"}, initBody); code != http.StatusOK {
+		t.Fatalf("initialize from an allowed origin and host: %d %q", code, body)
+	}
+	if code, body := post(t, url, nil, initBody); code != http.StatusServiceUnavailable || !strings.Contains(body, "1 sessions already open") {
+		t.Errorf("second session with --max-sessions 1: %d %q", code, body)
+	}
+	if code, body := post(t, url, nil, initBody+strings.Repeat(" ", 300)); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("body over --max-body 300: %d %q", code, body)
+	}
+
+	url = startServe(t, nil, "--no-builtins", "--skills", "examples/skills", "--http", "127.0.0.1:0", "--stateless")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcpsdk.StreamableClientTransport{Endpoint: url, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if v := cs.InitializeResult().ProtocolVersion; v != "2026-07-28" {
+		t.Errorf("--stateless negotiated %q, want 2026-07-28", v)
+	}
+	if text, isErr := mcpCall(t, ctx, cs, "skill", `{"name":"hello-world"}`); isErr || !strings.Contains(text, "Hello world") {
+		t.Errorf("skill over stateless HTTP = %q, %v", text, isErr)
+	}
+}
+
+// The token does not reach the processes the tools start.
+func TestServeHTTPTokenNotInherited(t *testing.T) {
+	const token = "another-long-test-token"
+	url := startServe(t, []string{"TOOLNEXUS_TOKEN=" + token}, "--disable", "webfetch", "--http", "127.0.0.1:0")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx,
+		&mcpsdk.StreamableClientTransport{Endpoint: url, MaxRetries: -1, HTTPClient: &http.Client{Transport: bearer(token)}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if text, isErr := mcpCall(t, ctx, cs, "bash", `{"command":"echo \"[${TOOLNEXUS_TOKEN-unset}]\""}`); isErr || strings.TrimSpace(text) != "[unset]" {
+		t.Errorf("bash sees TOOLNEXUS_TOKEN: %q, %v", text, isErr)
 	}
 }

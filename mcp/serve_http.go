@@ -1,0 +1,533 @@
+package mcp
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Defaults of the HTTP limits in [ServerOptions], used when a field is zero.
+const (
+	// DefaultSessionTimeout is the default ServerOptions.SessionTimeout.
+	DefaultSessionTimeout = 30 * time.Minute
+	// DefaultMaxSessions is the default ServerOptions.MaxSessions.
+	DefaultMaxSessions = 1000
+	// DefaultMaxStreams is the default ServerOptions.MaxStreams.
+	DefaultMaxStreams = 100
+	// DefaultMaxRequestBytes is the default ServerOptions.MaxRequestBytes
+	// (4 MiB, the SDK's own default).
+	DefaultMaxRequestBytes = 4 << 20
+	// DefaultReadTimeout is the default ServerOptions.ReadTimeout.
+	DefaultReadTimeout = 30 * time.Second
+	// DefaultReadHeaderTimeout is the default ServerOptions.ReadHeaderTimeout.
+	DefaultReadHeaderTimeout = 10 * time.Second
+	// DefaultMaxConnections is the default ServerOptions.MaxConnections.
+	DefaultMaxConnections = 512
+	// DefaultIdleTimeout is the default ServerOptions.IdleTimeout.
+	DefaultIdleTimeout = 2 * time.Minute
+)
+
+// ErrTokenRequired is returned (wrapped) by [Server.ListenAndServe] for an
+// address that is not loopback (see [IsLoopbackAddr]) when
+// ServerOptions.BearerToken is empty: anyone who can reach such an address
+// could otherwise call every served tool.
+var ErrTokenRequired = errors.New("a bearer token is required to listen on an address that is not loopback")
+
+// IsLoopbackAddr reports whether addr, a host:port as given to
+// [Server.ListenAndServe], can only be reached from this machine: its host
+// is "localhost" or a loopback IP (127.0.0.0/8, ::1). An empty host (":8080"),
+// an unspecified address (0.0.0.0, [::]), any other IP and any other host
+// name are not loopback; so is an addr without a port.
+func IsLoopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Unmap().IsLoopback()
+}
+
+// Validate reports the first invalid HTTP option, naming the field and the
+// rule, for example `ServerOptions.AllowedOrigins[0] "example.com": want
+// scheme://host[:port]`. [Server.Handler] panics and [Server.ListenAndServe]
+// returns this error; call Validate first to report it your own way.
+//
+//   - AllowedOrigins entries are origins, scheme://host[:port], without a
+//     path, query or user information.
+//   - AllowedHosts entries are a host name or IP, with an optional :port
+//     (an IPv6 address with a port in brackets: [::1]:8080).
+//   - BearerToken may not contain spaces or control characters (it must fit
+//     in an "Authorization: Bearer <token>" header).
+func (o *ServerOptions) Validate() error {
+	_, err := newHTTPConfig(o)
+	return err
+}
+
+// httpConfig is ServerOptions resolved for serving HTTP: defaults applied,
+// allow-lists parsed. A zero limit means none.
+type httpConfig struct {
+	token          *[sha256.Size]byte // nil: no token required
+	origins        map[string]bool    // normalized scheme://host[:port]
+	hosts          []hostPort         // normalized, port "" = any
+	stateless      bool
+	sessionTimeout time.Duration
+	maxSessions    int
+	maxStreams     int
+	maxBody        int64
+	readTimeout    time.Duration
+	headerTimeout  time.Duration
+	idleTimeout    time.Duration
+	maxConns       int
+}
+
+// hostPort is a normalized host (lowercase name, or canonical IP) and port.
+type hostPort struct{ host, port string }
+
+// limit returns def for zero, none (0) for a negative v, else v.
+func limit[T int | int64 | time.Duration](v, def T) T {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
+}
+
+func newHTTPConfig(o *ServerOptions) (*httpConfig, error) {
+	if o == nil {
+		o = &ServerOptions{}
+	}
+	c := &httpConfig{
+		origins:        map[string]bool{},
+		stateless:      o.Stateless,
+		sessionTimeout: limit(o.SessionTimeout, DefaultSessionTimeout),
+		maxSessions:    limit(o.MaxSessions, DefaultMaxSessions),
+		maxStreams:     limit(o.MaxStreams, DefaultMaxStreams),
+		maxBody:        limit(o.MaxRequestBytes, DefaultMaxRequestBytes),
+		readTimeout:    limit(o.ReadTimeout, DefaultReadTimeout),
+		headerTimeout:  limit(o.ReadHeaderTimeout, DefaultReadHeaderTimeout),
+		idleTimeout:    limit(o.IdleTimeout, DefaultIdleTimeout),
+		maxConns:       limit(o.MaxConnections, DefaultMaxConnections),
+	}
+	for i, s := range o.AllowedOrigins {
+		norm, ok := normalizeOrigin(s)
+		if !ok {
+			return nil, fmt.Errorf("toolnexus/mcp: ServerOptions.AllowedOrigins[%d] %q: want scheme://host[:port]", i, s)
+		}
+		c.origins[norm] = true
+	}
+	for i, s := range o.AllowedHosts {
+		hp, ok := parseHost(s, true)
+		if !ok {
+			return nil, fmt.Errorf("toolnexus/mcp: ServerOptions.AllowedHosts[%d] %q: want a host name or IP with an optional :port", i, s)
+		}
+		c.hosts = append(c.hosts, hp)
+	}
+	if o.BearerToken != "" {
+		if strings.IndexFunc(o.BearerToken, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
+			return nil, errors.New("toolnexus/mcp: ServerOptions.BearerToken: contains a space or control character")
+		}
+		sum := sha256.Sum256([]byte(o.BearerToken))
+		c.token = &sum
+	}
+	return c, nil
+}
+
+// parseHost parses a Host header value, or (with bareIPv6) an AllowedHosts
+// entry, which may also be an IPv6 address without brackets. The host is
+// lowercased without a trailing dot; an IP is in canonical form (IPv4-mapped
+// IPv6 unmapped, no zone).
+func parseHost(s string, bareIPv6 bool) (hostPort, bool) {
+	var host, port string
+	switch {
+	case strings.HasPrefix(s, "["):
+		end := strings.IndexByte(s, ']')
+		if end < 0 {
+			return hostPort{}, false
+		}
+		host, port = s[1:end], s[end+1:]
+		if port != "" {
+			if port[0] != ':' {
+				return hostPort{}, false
+			}
+			port = port[1:]
+			if port == "" {
+				return hostPort{}, false
+			}
+		}
+		ip, err := netip.ParseAddr(host)
+		if err != nil || !ip.Is6() {
+			return hostPort{}, false
+		}
+	case strings.Count(s, ":") > 1:
+		if !bareIPv6 {
+			return hostPort{}, false
+		}
+		host = s
+		if ip, err := netip.ParseAddr(host); err != nil || !ip.Is6() {
+			return hostPort{}, false
+		}
+	default:
+		var hasPort bool
+		host, port, hasPort = strings.Cut(s, ":")
+		if hasPort && port == "" {
+			return hostPort{}, false
+		}
+	}
+	if port != "" {
+		n, err := strconv.Atoi(port)
+		if err != nil || n < 0 || n > 65535 || port[0] == '+' || port[0] == '-' {
+			return hostPort{}, false
+		}
+		port = strconv.Itoa(n)
+	}
+	if ip, err := netip.ParseAddr(host); err == nil {
+		return hostPort{ip.WithZone("").Unmap().String(), port}, true
+	}
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if host == "" || len(host) > 253 {
+		return hostPort{}, false
+	}
+	for i := 0; i < len(host); i++ {
+		c := host[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_') {
+			return hostPort{}, false
+		}
+	}
+	return hostPort{host, port}, true
+}
+
+// splitOrigin parses an Origin (scheme://host[:port]) into its lowercase
+// scheme and normalized host, dropping the scheme's default port.
+func splitOrigin(s string) (scheme string, hp hostPort, ok bool) {
+	scheme, rest, ok := strings.Cut(s, "://")
+	if !ok || scheme == "" || rest == "" || strings.ContainsAny(rest, "/?#@\\") {
+		return "", hostPort{}, false
+	}
+	for i := 0; i < len(scheme); i++ {
+		c := scheme[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return "", hostPort{}, false
+		}
+	}
+	scheme = strings.ToLower(scheme)
+	hp, ok = parseHost(rest, false)
+	if !ok {
+		return "", hostPort{}, false
+	}
+	if hp.port == defaultPort(scheme) {
+		hp.port = ""
+	}
+	return scheme, hp, true
+}
+
+func defaultPort(scheme string) string {
+	switch scheme {
+	case "http", "ws":
+		return "80"
+	case "https", "wss":
+		return "443"
+	}
+	return ""
+}
+
+// normalizeOrigin returns the canonical form of an origin, as used in the
+// allow-list: lowercase, default port dropped, IPv6 in brackets.
+func normalizeOrigin(s string) (string, bool) {
+	scheme, hp, ok := splitOrigin(s)
+	if !ok {
+		return "", false
+	}
+	host := hp.host
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if hp.port != "" {
+		host += ":" + hp.port
+	}
+	return scheme + "://" + host, true
+}
+
+// originAllowed reports whether a request with this Origin header may
+// proceed: the origin is on the allow-list, or it is the server's own origin
+// (its host and port are those of the request's Host header; the Host
+// header itself is checked by hostAllowed).
+func (c *httpConfig) originAllowed(origin, host string) bool {
+	if norm, ok := normalizeOrigin(origin); ok && c.origins[norm] {
+		return true
+	}
+	scheme, o, ok := splitOrigin(origin)
+	if !ok {
+		return false
+	}
+	h, ok := parseHost(host, false)
+	if !ok {
+		return false
+	}
+	if h.port == defaultPort(scheme) {
+		h.port = ""
+	}
+	return o == h
+}
+
+// hostAllowed reports whether a request with this Host header, arriving on
+// a connection to local (nil when unknown), may proceed. Allowed are the
+// AllowedHosts entries, the IP the client connected to, and, on a loopback
+// connection (or an unknown one), "localhost" and loopback IPs. Any other
+// name is what a DNS rebinding attack sends, and is refused.
+func (c *httpConfig) hostAllowed(host string, local net.Addr) bool {
+	h, ok := parseHost(host, false)
+	if !ok {
+		return false
+	}
+	for _, a := range c.hosts {
+		if a.host == h.host && (a.port == "" || a.port == h.port) {
+			return true
+		}
+	}
+	var localIP netip.Addr
+	if ta, ok := local.(*net.TCPAddr); ok {
+		localIP = ta.AddrPort().Addr().WithZone("").Unmap()
+	}
+	loopbackConn := !localIP.IsValid() || localIP.IsLoopback()
+	if ip, err := netip.ParseAddr(h.host); err == nil {
+		return ip == localIP || ip.IsLoopback() && loopbackConn
+	}
+	return h.host == "localhost" && loopbackConn
+}
+
+// handler wraps the SDK's streamable HTTP handler for srv with the checks
+// and limits of c, in this order: Host, Origin, bearer token, concurrent
+// requests, request body (size and read time), new sessions. closeSessions
+// closes the sessions it opened that are still open.
+func (c *httpConfig) handler(srv *mcpsdk.Server, logger *slog.Logger) (h http.Handler, closeSessions func()) {
+	sdkMax := c.maxBody
+	if sdkMax == 0 {
+		sdkMax = -1 // no limit
+	}
+	sdk := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return srv }, &mcpsdk.StreamableHTTPOptions{
+		Stateless:      c.stateless,
+		SessionTimeout: c.sessionTimeout,
+		// Our Host check covers the SDK's and adds AllowedHosts.
+		DisableLocalhostProtection:   true,
+		MaxRequestBodyBytes:          sdkMax,
+		PropagateRequestCancellation: true,
+		Logger:                       logger,
+	})
+	var next http.Handler = sdk
+	closeSessions = func() {}
+	if !c.stateless {
+		ss := &sessions{next: next, srv: srv, max: c.maxSessions, open: map[*mcpsdk.ServerSession]bool{}}
+		next, closeSessions = ss, ss.closeAll
+	}
+	next = c.bodyReader(next)
+	if c.maxStreams > 0 {
+		next = streamLimiter(next, c.maxStreams)
+	}
+	if c.token != nil {
+		want := c.token
+		verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+			got := sha256.Sum256([]byte(token))
+			if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+				return nil, auth.ErrInvalidToken
+			}
+			return &auth.TokenInfo{}, nil
+		}
+		inner := next
+		authed := auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(
+			http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Del("WWW-Authenticate")
+				w.Header().Del("Connection")
+				inner.ServeHTTP(w, r)
+			}))
+		// RFC 6750 section 3: a 401 names the scheme.
+		next = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="toolnexus"`)
+			w.Header().Set("Connection", "close") // refused peers keep no connection
+			authed.ServeHTTP(w, r)
+		})
+	}
+	inner := next
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+		if !c.hostAllowed(r.Host, local) {
+			w.Header().Set("Connection", "close")
+			http.Error(w, fmt.Sprintf("Forbidden: Host %q is not allowed (allow it with ServerOptions.AllowedHosts, or --allow-host)", r.Host), http.StatusForbidden)
+			return
+		}
+		if origins := r.Header.Values("Origin"); len(origins) > 0 {
+			if len(origins) > 1 || !c.originAllowed(origins[0], r.Host) {
+				w.Header().Set("Connection", "close")
+				http.Error(w, fmt.Sprintf("Forbidden: Origin %q is not allowed (allow it with ServerOptions.AllowedOrigins, or --allow-origin)", strings.Join(origins, ", ")), http.StatusForbidden)
+				return
+			}
+		}
+		inner.ServeHTTP(w, r)
+	}), closeSessions
+}
+
+// streamLimiter answers 503 to a request while n others are in progress.
+// Event streams (GET, and POST replies streamed as server-sent events) count
+// for as long as they stay open.
+func streamLimiter(next http.Handler, n int) http.Handler {
+	sem := make(chan struct{}, n)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case sem <- struct{}{}:
+		default:
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, fmt.Sprintf("Service Unavailable: %d requests or streams already open (ServerOptions.MaxStreams, --max-streams)", n), http.StatusServiceUnavailable)
+			return
+		}
+		defer func() { <-sem }()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// bodyReader reads the whole request body before next runs, cutting it off
+// at c.maxBody bytes (413) and after c.readTimeout (408). It works in any
+// http.Server, whatever its own ReadTimeout. (Where the ResponseWriter
+// cannot set a read deadline, as in httptest.ResponseRecorder, only the
+// size is limited.)
+func (c *httpConfig) bodyReader(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body == nil || r.Body == http.NoBody {
+			next.ServeHTTP(w, r)
+			return
+		}
+		rc := http.NewResponseController(w)
+		if c.readTimeout > 0 {
+			// net/http lifts the deadline once the body has been read.
+			_ = rc.SetReadDeadline(time.Now().Add(c.readTimeout))
+		}
+		var body io.Reader = r.Body
+		if c.maxBody > 0 {
+			body = http.MaxBytesReader(w, r.Body, c.maxBody)
+		}
+		data, err := io.ReadAll(body)
+		if err != nil {
+			// Do not let net/http wait for the rest of the body.
+			w.Header().Set("Connection", "close")
+			var mbe *http.MaxBytesError
+			switch {
+			case errors.As(err, &mbe):
+				http.Error(w, fmt.Sprintf("Request Entity Too Large: request body exceeds %d bytes (ServerOptions.MaxRequestBytes, --max-body)", mbe.Limit), http.StatusRequestEntityTooLarge)
+			case errors.Is(err, os.ErrDeadlineExceeded):
+				http.Error(w, fmt.Sprintf("Request Timeout: request body not received within %s (ServerOptions.ReadTimeout, --read-timeout)", c.readTimeout), http.StatusRequestTimeout)
+			default:
+				http.Error(w, "Bad Request: reading the request body: "+err.Error(), http.StatusBadRequest)
+			}
+			return
+		}
+		r.Body = &readOnce{data}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// readOnce is a request body read into memory. It lets go of the bytes
+// once they have been read, so the SDK's copy is the only one kept while a
+// call runs.
+type readOnce struct{ b []byte }
+
+func (r *readOnce) Read(p []byte) (int, error) {
+	if len(r.b) == 0 {
+		r.b = nil
+		return 0, io.EOF
+	}
+	n := copy(p, r.b)
+	r.b = r.b[n:]
+	return n, nil
+}
+
+func (r *readOnce) Close() error {
+	r.b = nil
+	return nil
+}
+
+// sessions follows the sessions a handler opens (stateful mode). With max
+// > 0 it answers 503 to a request that would open a new session (a POST
+// without Mcp-Session-Id) while max sessions are open: a slot is taken
+// before the SDK creates the session and given back when the session ends
+// (closed by the client, by the idle timeout, by closeAll, or refused).
+type sessions struct {
+	next http.Handler
+	srv  *mcpsdk.Server
+	max  int // 0: no limit
+
+	mu    sync.Mutex
+	slots int
+	open  map[*mcpsdk.ServerSession]bool
+}
+
+const sessionIDHeader = "Mcp-Session-Id"
+
+func (l *sessions) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.Header.Get(sessionIDHeader) != "" {
+		l.next.ServeHTTP(w, r)
+		return
+	}
+	l.mu.Lock()
+	if l.max > 0 && l.slots >= l.max {
+		l.mu.Unlock()
+		w.Header().Set("Retry-After", "1")
+		http.Error(w, fmt.Sprintf("Service Unavailable: %d sessions already open (ServerOptions.MaxSessions, --max-sessions)", l.max), http.StatusServiceUnavailable)
+		return
+	}
+	l.slots++
+	l.mu.Unlock()
+	l.next.ServeHTTP(w, r)
+	// The SDK sets the header before the reply; a session that failed to
+	// initialize is already closed and gone from Sessions.
+	if id := w.Header().Get(sessionIDHeader); id != "" {
+		for ss := range l.srv.Sessions() {
+			if ss.ID() == id {
+				l.mu.Lock()
+				l.open[ss] = true
+				l.mu.Unlock()
+				go func() {
+					_ = ss.Wait()
+					l.mu.Lock()
+					delete(l.open, ss)
+					l.slots--
+					l.mu.Unlock()
+				}()
+				return
+			}
+		}
+	}
+	l.mu.Lock()
+	l.slots--
+	l.mu.Unlock()
+}
+
+// closeAll closes every session still open.
+func (l *sessions) closeAll() {
+	l.mu.Lock()
+	open := make([]*mcpsdk.ServerSession, 0, len(l.open))
+	for ss := range l.open {
+		open = append(open, ss)
+	}
+	l.mu.Unlock()
+	for _, ss := range open {
+		_ = ss.Close()
+	}
+}
