@@ -289,6 +289,13 @@ func (e *env) applyPatch(ctx context.Context, text string) (string, error) {
 			if err := checkNew(root, rel, op.path); err != nil {
 				return "", err
 			}
+			size := int64(len(op.lines)) // one newline a line
+			for _, l := range op.lines {
+				size += int64(len(l))
+			}
+			if size > MaxFileBytes {
+				return "", errTooLarge(op.path, size)
+			}
 			data := strings.Join(op.lines, "\n") + "\n"
 			plan = append(plan, plannedWrite{kind: opAdd, rel: rel, path: op.path, data: []byte(data), mode: 0o644, display: display(rel)})
 		case opDelete:
@@ -585,31 +592,51 @@ func applyChunks(ctx context.Context, content string, op patchOp) (string, error
 		repls = append(repls, r)
 		cursor = idx + len(c.old)
 	}
-	var b strings.Builder
-	b.Grow(len(content) + 64)
-	var outLines, outEnds []string
-	prev := 0
+	// Output lines: the file's lines outside the replaced runs, and the
+	// replacements. emit walks them in order, with the ending each gets;
+	// it runs once to size the result, which is refused over MaxFileBytes
+	// before anything is built, then once to build it.
+	total := len(lines)
 	for _, r := range repls {
-		outLines = append(append(outLines, lines[prev:r.at]...), r.new...)
-		outEnds = append(append(outEnds, ends[prev:r.at]...), r.ends...)
-		prev = r.at + r.n
+		total += len(r.new) - r.n
 	}
-	outLines = append(outLines, lines[prev:]...)
-	outEnds = append(outEnds, ends[prev:]...)
-	for i, line := range outLines {
-		end := outEnds[i]
-		last := i == len(outLines)-1
-		switch {
-		case last && !finalNL:
-			end = ""
-		case end == "":
-			// The old last line without a newline is no longer last, or
-			// the file ended with a newline.
-			end = nl
+	emit := func(w func(string)) {
+		i := 0
+		put := func(line, end string) {
+			switch {
+			case i == total-1 && !finalNL:
+				end = ""
+			case end == "":
+				// The old last line without a newline is no longer last, or
+				// the file ended with a newline.
+				end = nl
+			}
+			w(line)
+			w(end)
+			i++
 		}
-		b.WriteString(line)
-		b.WriteString(end)
+		prev := 0
+		for _, r := range repls {
+			for j := prev; j < r.at; j++ {
+				put(lines[j], ends[j])
+			}
+			for j := range r.new {
+				put(r.new[j], r.ends[j])
+			}
+			prev = r.at + r.n
+		}
+		for j := prev; j < len(lines); j++ {
+			put(lines[j], ends[j])
+		}
 	}
+	size := 0
+	emit(func(s string) { size += len(s) })
+	if size > MaxFileBytes {
+		return "", errTooLarge(op.path, int64(size))
+	}
+	var b strings.Builder
+	b.Grow(size)
+	emit(func(s string) { b.WriteString(s) })
 	return b.String(), nil
 }
 

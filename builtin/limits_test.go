@@ -1,0 +1,122 @@
+package builtin_test
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/builtin"
+)
+
+// bigArgsFixture is a fixture whose registry accepts arguments of up to
+// 32 MiB, so a call can carry more than MaxFileBytes.
+func bigArgsFixture(t *testing.T) *fixture {
+	t.Helper()
+	f := newFixture(t, builtin.Options{})
+	tools, err := builtin.Tools(builtin.Options{Workspace: f.ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.reg = toolnexus.NewRegistryWith(toolnexus.Options{MaxArgumentBytes: 32 << 20})
+	if err := f.reg.Add(tools...); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// allocated runs fn and returns the bytes the process allocated meanwhile.
+func allocated(fn func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	fn()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// The issue's case: replaceAll on a 100 KB file that would make it 200 MB
+// is refused before the result is built, and the file keeps its bytes.
+func TestEditRefusesResultOverMaxFileBytes(t *testing.T) {
+	f := newFixture(t, builtin.Options{})
+	before := strings.Repeat("a", 100_000)
+	f.file("a.txt", before)
+	args := map[string]any{"path": "a.txt", "oldString": "a", "newString": strings.Repeat("b", 2000), "replaceAll": true}
+	var r toolnexus.Result
+	alloc := allocated(func() { r = f.call("edit", args) })
+	if !r.IsError {
+		t.Fatalf("edit: want an error result, got %.200q", r.Output)
+	}
+	wantEqual(t, "output", r.Output, fmt.Sprintf(
+		`refused: "a.txt" would be 200000000 bytes, more than the limit of %d bytes; no file was changed`, builtin.MaxFileBytes))
+	if got := f.content("a.txt"); got != before {
+		t.Errorf("a.txt changed: %d bytes", len(got))
+	}
+	// The file (100 KB) is read and copied once or twice; the 200 MB
+	// result must never exist.
+	if alloc > 4<<20 {
+		t.Errorf("edit allocated %d bytes, want at most 4 MiB", alloc)
+	}
+
+}
+
+// Without replaceAll one occurrence counts; at the limit exactly the edit
+// goes through.
+func TestEditAtMaxFileBytes(t *testing.T) {
+	f := bigArgsFixture(t)
+	f.file("b.txt", "x"+strings.Repeat("y", 1000))
+	grow := strings.Repeat("z", builtin.MaxFileBytes-1000)
+	wantEqual(t, "one over", f.fail("edit", map[string]any{"path": "b.txt", "oldString": "x", "newString": grow + "z"}),
+		fmt.Sprintf(`refused: "b.txt" would be %d bytes, more than the limit of %d bytes; no file was changed`, builtin.MaxFileBytes+1, builtin.MaxFileBytes))
+	wantEqual(t, "at the limit", f.ok("edit", map[string]any{"path": "b.txt", "oldString": "x", "newString": grow}), "replaced 1 occurrence in b.txt")
+	if n := len(f.content("b.txt")); n != builtin.MaxFileBytes {
+		t.Errorf("b.txt is %d bytes, want %d", n, builtin.MaxFileBytes)
+	}
+}
+
+func TestWriteRefusesContentOverMaxFileBytes(t *testing.T) {
+	f := bigArgsFixture(t)
+	f.file("w.txt", "old\n")
+	big := strings.Repeat("w", builtin.MaxFileBytes+1)
+	wantEqual(t, "write", f.fail("write", map[string]any{"path": "w.txt", "content": big}),
+		fmt.Sprintf(`refused: "w.txt" would be %d bytes, more than the limit of %d bytes; no file was changed`, builtin.MaxFileBytes+1, builtin.MaxFileBytes))
+	wantEqual(t, "w.txt", f.content("w.txt"), "old\n")
+	f.fail("write", map[string]any{"path": "new.txt", "content": big})
+	if f.exists("new.txt") {
+		t.Error("new.txt was created")
+	}
+	f.ok("write", map[string]any{"path": "new.txt", "content": big[1:]})
+}
+
+func TestApplyPatchRefusesResultOverMaxFileBytes(t *testing.T) {
+	f := bigArgsFixture(t)
+	const half = builtin.MaxFileBytes / 2
+	// 5 MiB file of 1 KiB lines; the hunk adds 5 MiB + 1 KiB of lines.
+	line := strings.Repeat("o", 1023)
+	orig := strings.Repeat(line+"\n", half/1024)
+	f.file("big.txt", orig)
+	var p strings.Builder
+	p.WriteString("*** Begin Patch\n*** Update File: big.txt\n " + line + "\n")
+	for range half/1024 + 1 {
+		p.WriteString("+" + line + "\n")
+	}
+	p.WriteString("*** End Patch\n")
+	wantEqual(t, "update", f.fail("apply_patch", map[string]any{"patchText": p.String()}),
+		fmt.Sprintf(`refused: "big.txt" would be %d bytes, more than the limit of %d bytes; no file was changed`, builtin.MaxFileBytes+1024, builtin.MaxFileBytes))
+	if f.content("big.txt") != orig {
+		t.Error("big.txt changed")
+	}
+
+	var add strings.Builder
+	add.WriteString("*** Begin Patch\n*** Add File: new.txt\n")
+	for range builtin.MaxFileBytes/1024 + 1 {
+		add.WriteString("+" + line + "\n")
+	}
+	add.WriteString("*** End Patch\n")
+	wantEqual(t, "add", f.fail("apply_patch", map[string]any{"patchText": add.String()}),
+		fmt.Sprintf(`refused: "new.txt" would be %d bytes, more than the limit of %d bytes; no file was changed`, builtin.MaxFileBytes+1024, builtin.MaxFileBytes))
+	if f.exists("new.txt") {
+		t.Error("new.txt was created")
+	}
+}
