@@ -337,6 +337,9 @@ func (e *env) applyPatch(ctx context.Context, text string) (string, error) {
 			plan = append(plan, w)
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return "", fmt.Errorf("apply_patch stopped: %v; no file was changed", err)
+	}
 	if err := commit(root, plan); err != nil {
 		return "", err
 	}

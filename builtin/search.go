@@ -163,6 +163,11 @@ func (e *env) grep(ctx context.Context, a grepArgs) (string, error) {
 			return nil
 		}
 		for n := 1; len(data) > 0; n++ {
+			if n%ctxEvery == 0 {
+				if err := ctx.Err(); err != nil {
+					return err // a 10 MiB file of short lines takes a while
+				}
+			}
 			line := data
 			if i := bytes.IndexByte(data, '\n'); i >= 0 {
 				line, data = data[:i], data[i+1:]
@@ -194,7 +199,9 @@ func (e *env) grep(ctx context.Context, a grepArgs) (string, error) {
 		return nil
 	}
 	if single {
-		err = search(dir)
+		if err = ctx.Err(); err == nil {
+			err = search(dir)
+		}
 		if errors.Is(err, errStop) {
 			err = nil
 		}
