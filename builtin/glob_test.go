@@ -25,6 +25,8 @@ func TestCompileGlobMatches(t *testing.T) {
 		{"**/**/b", []string{"b", "x/b", "x/y/b"}, []string{"xb"}},
 		{"a**b", []string{"ab", "axxb"}, []string{"a/b"}},
 		{"a/***/b", []string{"a/x/b"}, []string{"a/b", "a/x/y/b"}},
+		{"{**/a,b}", []string{"x/a", "/a", "b"}, []string{"a", "x/y/a"}},
+		{"x/{**,y}/z", []string{"x/y/z", "x/w/z"}, []string{"x/z", "x/v/w/z"}},
 		{"{a,b}/*.{ts,tsx}", []string{"a/x.ts", "b/y.tsx"}, []string{"c/x.ts", "a/x.t"}},
 		{"x{a,{b,c}d}", []string{"xa", "xbd", "xcd"}, []string{"xb", "xad"}},
 		{"{,a}b", []string{"b", "ab"}, []string{"aab"}},
