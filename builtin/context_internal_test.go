@@ -161,3 +161,51 @@ func TestBashStopsWhenContextEnds(t *testing.T) {
 		t.Error("bash with an ended context succeeded")
 	}
 }
+
+func TestSlimHTML(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`<!doctype html><html><head><title>T &amp; U</title><style>p{}</style></head>` +
+			`<body><!-- note --><p class="x" style="color:red" onclick="f()">a &lt;b&gt; <a href="/x?a=1&amp;b=2" data-y="z">l</a></p>` +
+			`<script>alert("<p>no</p>")</script><svg><svg><text>in</text></svg><text>in</text></svg><img src="i.png" alt="A"/>` +
+			`<script/>leak()</script><p>end</p></body></html>`,
+			`<html><head><title>T &amp; U</title></head><body><p class="x">a &lt;b&gt; <a href="/x?a=1&amp;b=2">l</a></p>` +
+				`<img src="i.png" alt="A"/><p>end</p></body></html>`},
+		{`<svg/><p>after</p>`, `<p>after</p>`},
+		{`<<!>A<noscript><p>n</p></noscript><iframe src="x">i</iframe>`, `&lt;A`},
+		{`<ol start="3"><li>x</li></ol><table><tr><td colspan="2">c</td></tr></table>`, `<ol start="3"><li>x</li></ol><table><tr><td colspan="2">c</td></tr></table>`},
+	} {
+		got, cut, err := slimHTML(context.Background(), []byte(c.in), maxConvertBytes)
+		if err != nil || cut || got != c.want {
+			t.Errorf("slimHTML(%q)\n = %q, %v, %v\nwant %q", c.in, got, cut, err, c.want)
+		}
+	}
+	// The cut falls within limit, at a rune boundary inside a long text.
+	got, cut, err := slimHTML(context.Background(), []byte("<p>"+strings.Repeat("é", 100)+"</p>"), 10)
+	if err != nil || !cut || got != "<p>ééé" {
+		t.Errorf("cut: %q, %v, %v", got, cut, err)
+	}
+}
+
+// FuzzSlimHTML: slimHTML never panics, never writes more than its limit,
+// and its output is already slim (a second pass changes nothing).
+func FuzzSlimHTML(f *testing.F) {
+	for _, s := range []string{`<p a="1" href="x">t</p>`, `<script/>x</script>y`, `<svg><svg/></svg>z`, `<!--c-->&amp;<b>`, `<style>p{}</style><textarea><b></textarea>`} {
+		f.Add([]byte(s), uint16(64))
+	}
+	f.Fuzz(func(t *testing.T, page []byte, limit uint16) {
+		slim, cut, err := slimHTML(context.Background(), page, int(limit))
+		if err != nil {
+			return
+		}
+		if len(slim) > int(limit) {
+			t.Fatalf("%d bytes, limit %d", len(slim), limit)
+		}
+		if cut {
+			return
+		}
+		again, _, err := slimHTML(context.Background(), []byte(slim), int(limit))
+		if err != nil || again != slim {
+			t.Fatalf("second pass of %q: %q, %v", slim, again, err)
+		}
+	})
+}

@@ -89,11 +89,12 @@
 // golang.org/x/net/html (text); a page the HTML parser refuses (more than
 // 512 nested elements, say) gives an error result with format text, never
 // the raw page. Both converters build a tree of the page, about 70 and 30
-// times its size, so a streaming pass first drops scripts, styles, SVG,
-// MathML, comments and the attributes they do not read, and only the
-// first 256 KiB of what is left are converted (the output says when the
-// page was cut): a whole call on a 5 MiB page allocates less than 10
-// times the page (about 6; it was about 70). The body is decoded to UTF-8 by its charset first; then a
+// times its size, so a streaming pass first drops scripts, styles,
+// noscript, iframes, SVG, MathML, comments and the attributes they do not
+// read, and only the first 256 KiB of what is left are converted (the
+// output says when the page was cut): a whole call on a 5 MiB page
+// allocates less than 10 times the page (about 6; it was about 70). The
+// body is decoded to UTF-8 by its charset first; then a
 // body that starts with a binary signature (image, archive, PDF...), holds
 // a NUL byte or is not UTF-8 is reported as binary, not returned, whatever
 // its Content-Type says.

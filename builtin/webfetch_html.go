@@ -48,10 +48,12 @@ func convertHTML(ctx context.Context, page []byte, format, base string) (string,
 	return out, nil
 }
 
-// dropped are the elements slimHTML removes with their content: neither
-// converter shows them. script and style are raw text to the tokenizer,
-// so they end at their end tag; svg and math are counted.
-var dropped = map[atom.Atom]bool{atom.Script: true, atom.Style: true, atom.Svg: true, atom.Math: true}
+// dropped are the elements slimHTML removes with their content: the
+// converters do not show them. script, style, noscript and iframe are raw
+// text to the tokenizer, so they end at their end tag; svg and math are
+// counted.
+var dropped = map[atom.Atom]bool{atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Iframe: true,
+	atom.Svg: true, atom.Math: true}
 
 // keptAttrs are the attributes slimHTML keeps: those the converters read
 // (links, images, list starts, table spans, a code block's language).
@@ -60,22 +62,21 @@ var keptAttrs = map[string]bool{"href": true, "src": true, "alt": true, "title":
 
 // slimHTML streams page through the HTML tokenizer and writes it back
 // without comments, doctypes, dropped elements and attributes the
-// converters do not read, stopping once limit bytes are written (cut is
+// converters do not read, text escaped anew, stopping once limit bytes are written (cut is
 // then true). Its memory is the output plus the longest token. The context
 // is checked every few thousand tokens.
 func slimHTML(ctx context.Context, page []byte, limit int) (slim string, cut bool, err error) {
 	z := html.NewTokenizer(bytes.NewReader(page))
 	var b strings.Builder
-	skip := 0 // depth inside a dropped element
+	var tok []byte // the token being written
+	skip := 0      // depth inside a dropped element
 	for n := 0; ; n++ {
 		if n%ctxEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return "", false, fmt.Errorf("webfetch stopped: %v", err)
 			}
 		}
-		if b.Len() >= limit {
-			return b.String(), true, nil
-		}
+		tok = tok[:0]
 		tt := z.Next()
 		switch tt {
 		case html.ErrorToken:
@@ -85,8 +86,10 @@ func slimHTML(ctx context.Context, page []byte, limit int) (slim string, cut boo
 			return "", false, fmt.Errorf("could not read the page: %v", z.Err())
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, more := z.TagName()
-			if dropped[atom.Lookup(name)] {
-				if tt == html.StartTagToken {
+			if a := atom.Lookup(name); dropped[a] {
+				// <script/> and the like still start raw text that runs
+				// to the end tag; <svg/> is empty.
+				if tt == html.StartTagToken || (a != atom.Svg && a != atom.Math) {
 					skip++
 				}
 				continue
@@ -94,19 +97,18 @@ func slimHTML(ctx context.Context, page []byte, limit int) (slim string, cut boo
 			if skip > 0 {
 				continue
 			}
-			b.WriteByte('<')
-			b.Write(name)
+			tok = append(append(tok, '<'), name...)
 			for more {
 				var k, v []byte
 				k, v, more = z.TagAttr()
 				if keptAttrs[string(k)] {
-					fmt.Fprintf(&b, ` %s="%s"`, k, html.EscapeString(string(v)))
+					tok = fmt.Appendf(tok, ` %s="%s"`, k, html.EscapeString(string(v)))
 				}
 			}
 			if tt == html.SelfClosingTagToken {
-				b.WriteByte('/')
+				tok = append(tok, '/')
 			}
-			b.WriteByte('>')
+			tok = append(tok, '>')
 		case html.EndTagToken:
 			name, _ := z.TagName()
 			if dropped[atom.Lookup(name)] {
@@ -114,18 +116,26 @@ func slimHTML(ctx context.Context, page []byte, limit int) (slim string, cut boo
 				continue
 			}
 			if skip == 0 {
-				b.WriteString("</")
-				b.Write(name)
-				b.WriteByte('>')
+				tok = append(append(append(tok, "</"...), name...), '>')
 			}
 		case html.TextToken:
-			if skip == 0 {
-				raw := z.Raw()
-				if room := limit - b.Len(); len(raw) > room {
-					raw = raw[:runeStart(string(raw[:room+1]), room)]
-				}
-				b.Write(raw)
+			if skip > 0 {
+				continue
 			}
+			// Escaped again, so text can never join a following token
+			// into markup once a comment between them is gone.
+			raw := []byte(html.EscapeString(string(z.Text())))
+			if room := limit - b.Len(); len(raw) > room {
+				// A text is cut at a rune; a tag is never cut.
+				b.Write(raw[:runeStart(string(raw[:room+1]), room)])
+				return b.String(), true, nil
+			}
+			b.Write(raw)
+			continue
 		}
+		if b.Len()+len(tok) > limit {
+			return b.String(), true, nil
+		}
+		b.Write(tok)
 	}
 }
