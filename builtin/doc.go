@@ -41,7 +41,10 @@
 // [MaxFileBytes]: its size is computed from the lengths involved before
 // anything is built, so a replaceAll that would turn 100 KB into 200 MB
 // costs no more memory than reading the file; the error result gives the
-// size and the file is unchanged.
+// size and the file is unchanged. apply_patch keeps the old content of
+// what it changes or deletes until the patch is done (to undo a failed
+// one), so it refuses to delete a file over MaxFileBytes, and one call
+// holds at most 64 MiB of old and new content.
 //
 // glob's pattern and grep's include use doublestar's syntax: * and ? (not
 // matching /), [abc], [a-z], [!x] (or [^x]), {a,b} (nested), \c for c,

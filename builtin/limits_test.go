@@ -2,6 +2,7 @@ package builtin_test
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -118,5 +119,44 @@ func TestApplyPatchRefusesResultOverMaxFileBytes(t *testing.T) {
 		fmt.Sprintf(`refused: "new.txt" would be %d bytes, more than the limit of %d bytes; no file was changed`, builtin.MaxFileBytes+1024, builtin.MaxFileBytes))
 	if f.exists("new.txt") {
 		t.Error("new.txt was created")
+	}
+}
+
+// apply_patch keeps the old content of what it deletes until the patch is
+// done: a file over MaxFileBytes cannot be deleted with it, and one call
+// holds at most 64 MiB of old and new content.
+func TestApplyPatchHoldsBoundedContent(t *testing.T) {
+	f := newFixture(t, builtin.Options{})
+	sized := func(name string, size int64) {
+		p := f.file(name, "")
+		if err := os.Truncate(p, size); err != nil { // sparse: no disk, no time
+			t.Fatal(err)
+		}
+	}
+	sized("huge.bin", builtin.MaxFileBytes+1)
+	wantEqual(t, "huge", f.fail("apply_patch", patch("*** Begin Patch", "*** Delete File: huge.bin", "*** End Patch")),
+		fmt.Sprintf(`"huge.bin" is too large to delete with apply_patch (%d bytes; the limit is %d)`, builtin.MaxFileBytes+1, builtin.MaxFileBytes))
+	lines := []string{"*** Begin Patch"}
+	for i := range 7 {
+		name := fmt.Sprintf("f%d.bin", i)
+		sized(name, builtin.MaxFileBytes)
+		lines = append(lines, "*** Delete File: "+name)
+	}
+	lines = append(lines, "*** End Patch")
+	wantEqual(t, "seven", f.fail("apply_patch", patch(lines...)),
+		"refused: the patch would hold more than 67108864 bytes of old and new file content (the limit of one call); no file was changed; split it into smaller patches")
+	for i := range 7 {
+		if !f.exists(fmt.Sprintf("f%d.bin", i)) {
+			t.Errorf("f%d.bin was deleted", i)
+		}
+	}
+	if !f.exists("huge.bin") {
+		t.Error("huge.bin was deleted")
+	}
+	six := append(lines[:7:7], "*** End Patch") // six deletes: 60 MiB
+	wantEqual(t, "six", f.ok("apply_patch", patch(six...)),
+		"Success. Updated the following files:\nD f0.bin\nD f1.bin\nD f2.bin\nD f3.bin\nD f4.bin\nD f5.bin")
+	if f.exists("f0.bin") || !f.exists("f6.bin") {
+		t.Error("the six deletes did not happen as asked")
 	}
 }

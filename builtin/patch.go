@@ -41,6 +41,11 @@ func applyPatchTool(e *env) (toolnexus.Tool, error) {
 		})
 }
 
+// maxPatchBytes bounds the file content one apply_patch call holds, in
+// bytes: the new content of every file it writes plus the old content of
+// every file it changes or deletes (kept to undo a failed patch).
+const maxPatchBytes = 64 << 20
+
 // ---- parsing ---------------------------------------------------------------
 
 type opKind byte
@@ -276,6 +281,15 @@ func (e *env) applyPatch(ctx context.Context, text string) (string, error) {
 	}
 
 	var plan []plannedWrite
+	// held counts the bytes the plan and its undo data hold: new content,
+	// and the old content of every file changed or deleted.
+	var held int64
+	hold := func(n int64) error {
+		if held += n; held > maxPatchBytes {
+			return fmt.Errorf("refused: the patch would hold more than %d bytes of old and new file content (the limit of one call); no file was changed; split it into smaller patches", maxPatchBytes)
+		}
+		return nil
+	}
 	for _, op := range ops {
 		if err := ctx.Err(); err != nil {
 			return "", fmt.Errorf("apply_patch stopped: %v; no file was changed", err)
@@ -296,6 +310,9 @@ func (e *env) applyPatch(ctx context.Context, text string) (string, error) {
 			if size > MaxFileBytes {
 				return "", errTooLarge(op.path, size)
 			}
+			if err := hold(size); err != nil {
+				return "", err
+			}
 			data := strings.Join(op.lines, "\n") + "\n"
 			plan = append(plan, plannedWrite{kind: opAdd, rel: rel, path: op.path, data: []byte(data), mode: 0o644, display: display(rel)})
 		case opDelete:
@@ -305,6 +322,13 @@ func (e *env) applyPatch(ctx context.Context, text string) (string, error) {
 			}
 			f.Close()
 			if err := sameAs(fi, op.path, op.line); err != nil {
+				return "", err
+			}
+			// Its content is kept until the patch is done, to undo.
+			if fi.Size() > MaxFileBytes {
+				return "", fmt.Errorf("%q is too large to delete with apply_patch (%d bytes; the limit is %d)", op.path, fi.Size(), MaxFileBytes)
+			}
+			if err := hold(fi.Size()); err != nil {
 				return "", err
 			}
 			plan = append(plan, plannedWrite{kind: opDelete, rel: rel, path: op.path, display: display(rel)})
@@ -319,8 +343,14 @@ func (e *env) applyPatch(ctx context.Context, text string) (string, error) {
 			if op.moveTo == "" && linkCount(fi) > 1 {
 				return "", fmt.Errorf("refusing to change %q: it %w (%d), and another link may be outside the workspace; write a new file instead", op.path, errHardLink, linkCount(fi))
 			}
+			if err := hold(int64(len(data))); err != nil {
+				return "", err
+			}
 			out, err := applyChunks(ctx, string(data), op)
 			if err != nil {
+				return "", err
+			}
+			if err := hold(int64(len(out))); err != nil {
 				return "", err
 			}
 			w := plannedWrite{kind: opUpdate, rel: rel, path: op.path, data: []byte(out), mode: mode, display: display(rel)}
@@ -495,15 +525,20 @@ func commit(root *os.Root, plan []plannedWrite) error {
 }
 
 // readBack reads a file's current bytes and permission bits for an undo.
+// The plan checked its size; a file that grew past MaxFileBytes since is
+// an error.
 func readBack(root *os.Root, rel, p string) ([]byte, fs.FileMode, error) {
 	f, fi, err := openRegular(root, rel, p)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(f)
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 	if err != nil {
 		return nil, 0, err
+	}
+	if len(data) > MaxFileBytes {
+		return nil, 0, errors.New("it grew past the size limit since it was checked")
 	}
 	return data, fi.Mode().Perm(), nil
 }
