@@ -276,11 +276,9 @@ func (e *env) edit(ctx context.Context, a editArgs) (string, error) {
 		return "", fmt.Errorf("oldString occurs %d times in %q; include more surrounding text to make it unique, or set replaceAll to replace every occurrence", n, a.Path)
 	}
 	// The size of the result is known before it is built: refuse it
-	// without allocating it (n is at most MaxFileBytes and the strings are
-	// arguments, so the product fits an int64).
-	if !a.ReplaceAll {
-		n = 1
-	}
+	// without allocating it. n occurrences are replaced (n is 1 unless
+	// replaceAll, see above); n is at most MaxFileBytes and the strings are
+	// arguments, so the product fits an int64.
 	if size := int64(len(content)) + int64(n)*(int64(len(a.NewString))-int64(len(a.OldString))); size > MaxFileBytes {
 		return "", errTooLarge(a.Path, size)
 	}

@@ -1,11 +1,13 @@
 package builtin_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/builtin"
@@ -158,5 +160,23 @@ func TestApplyPatchHoldsBoundedContent(t *testing.T) {
 		"Success. Updated the following files:\nD f0.bin\nD f1.bin\nD f2.bin\nD f3.bin\nD f4.bin\nD f5.bin")
 	if f.exists("f0.bin") || !f.exists("f6.bin") {
 		t.Error("the six deletes did not happen as asked")
+	}
+}
+
+// The brace pattern through the registry, under a deadline: the
+// call ends with glob's own result, not the deadline's.
+func TestGlobAdversarialThroughRegistry(t *testing.T) {
+	f := newFixture(t, builtin.Options{})
+	f.file(strings.Repeat("a", 200), "a\n")
+	pattern := strings.Repeat("{a,a}", 38) + "*b*"
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	r := f.callCtx(ctx, "glob", map[string]any{"pattern": pattern})
+	if r.IsError || r.Output != "no files match" {
+		t.Errorf("glob = %q (error %v)", r.Output, r.IsError)
+	}
+	r = f.callCtx(ctx, "grep", map[string]any{"pattern": "a", "include": pattern})
+	if r.IsError || r.Output != "no matches" {
+		t.Errorf("grep = %q (error %v)", r.Output, r.IsError)
 	}
 }
