@@ -56,9 +56,10 @@ var dropped = map[atom.Atom]bool{atom.Script: true, atom.Style: true, atom.Noscr
 	atom.Svg: true, atom.Math: true}
 
 // keptAttrs are the attributes slimHTML keeps: those the converters read
-// (links, images, list starts, table spans, a code block's language).
+// (links, images, list starts, table spans, a code block's language,
+// checkboxes).
 var keptAttrs = map[string]bool{"href": true, "src": true, "alt": true, "title": true, "start": true,
-	"colspan": true, "rowspan": true, "class": true}
+	"colspan": true, "rowspan": true, "class": true, "type": true, "checked": true}
 
 // slimHTML streams page through the HTML tokenizer and writes it back
 // without comments, doctypes, dropped elements and attributes the

@@ -55,6 +55,8 @@ func TestSlimHTML(t *testing.T) {
 			`<html><head><title>T &amp; U</title></head><body><p class="x">a &lt;b&gt; <a href="/x?a=1&amp;b=2">l</a></p>` +
 				`<img src="i.png" alt="A"/><p>end</p></body></html>`},
 		{`<svg/><p>after</p>`, `<p>after</p>`},
+		{`<li><input type="checkbox" checked id="c">done</li><pre><code class="language-go">x := 1</code></pre>`,
+			`<li><input type="checkbox" checked="">done</li><pre><code class="language-go">x := 1</code></pre>`},
 		{`<<!>A<noscript><p>n</p></noscript><iframe src="x">i</iframe>`, `&lt;A`},
 		{`<ol start="3"><li>x</li></ol><table><tr><td colspan="2">c</td></tr></table>`, `<ol start="3"><li>x</li></ol><table><tr><td colspan="2">c</td></tr></table>`},
 	} {
