@@ -147,7 +147,7 @@ func (p *globParser) seq(depth int) ([]globNode, error) {
 // class parses [...] at p.i the way doublestar matches it: an optional !
 // or ^ (negation), then items up to the first ] that is not escaped: c,
 // \c, or lo-hi (hi may be escaped; a - first, or last before ], is
-// literal; a range with lo > hi matches nothing).
+// literal; a range with lo > hi matches lo only, as in doublestar).
 func (p *globParser) class() (globNode, error) {
 	open := p.i
 	p.i++
@@ -180,7 +180,7 @@ func (p *globParser) class() (globNode, error) {
 			}
 			hi, n := utf8.DecodeRuneInString(p.src[p.i:])
 			p.i += n
-			ranges = append(ranges[:len(ranges)-1], [2]rune{last, hi})
+			ranges = append(ranges, [2]rune{last, hi}) // lo stays an item: [c-a] matches c
 			last = -1
 			continue
 		}
