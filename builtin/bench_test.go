@@ -85,3 +85,24 @@ func BenchmarkApplyPatchNearMiss(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkApplyPatchManyLines is the largest file apply_patch takes
+// (MaxFileBytes) made of empty lines, the most lines per byte, with a
+// one-line hunk at its end: B/op is the memory one call costs.
+func BenchmarkApplyPatchManyLines(b *testing.B) {
+	f := newFixture(b, builtin.Options{})
+	f.file("f.txt", strings.Repeat("\n", builtin.MaxFileBytes-2)+"x\n")
+	flip := []json.RawMessage{
+		json.RawMessage(`{"patchText":"*** Begin Patch\n*** Update File: f.txt\n-x\n+y\n*** End Patch"}`),
+		json.RawMessage(`{"patchText":"*** Begin Patch\n*** Update File: f.txt\n-y\n+x\n*** End Patch"}`),
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if r := f.reg.Execute(ctx, "apply_patch", flip[i%2]); r.IsError {
+			b.Fatal(r.Output)
+		}
+		i++
+	}
+}

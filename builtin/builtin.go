@@ -32,8 +32,11 @@ const (
 	// MaxFetchRedirects is the number of redirects webfetch follows.
 	MaxFetchRedirects = 5
 	// MaxFileBytes is the largest file edit and apply_patch rewrite and grep
-	// searches: 10 MiB. Larger files give an error result (edit,
-	// apply_patch) or are skipped (grep).
+	// searches, and the largest content write, edit and apply_patch
+	// produce: 10 MiB. Larger files give an error result (edit,
+	// apply_patch) or are skipped (grep). A larger result is refused with
+	// an error result that gives its size, computed before the result is
+	// built, and no file is changed.
 	MaxFileBytes = 10 << 20
 )
 

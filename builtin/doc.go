@@ -35,6 +35,27 @@
 // relative to the workspace root; absolute paths inside it work too. Paths
 // in outputs are relative to the workspace root, with forward slashes.
 //
+// # Limits
+//
+// write, edit (replaceAll included) and apply_patch refuse a result over
+// [MaxFileBytes]: its size is computed from the lengths involved before
+// anything is built, so a replaceAll that would turn 100 KB into 200 MB
+// costs no more memory than reading the file; the error result gives the
+// size and the file is unchanged. apply_patch keeps the old content of
+// what it changes or deletes until the patch is done (to undo a failed
+// one), so it refuses to delete a file over MaxFileBytes, and one call
+// holds at most 64 MiB of old and new content.
+//
+// glob's pattern and grep's include use doublestar's syntax: * and ? (not
+// matching /), [abc], [a-z], [!x] (or [^x]), {a,b} (nested), \c for c,
+// and ** as a whole path segment for any number of directories (a/**/b
+// matches a/b and a/x/y/b; a/** matches a and everything under it; a **
+// next to a brace or inside a segment is a *). A pattern compiles to one
+// RE2 regular expression, braces to alternations rather than expansions,
+// so matching a name costs time proportional to the pattern's length
+// times the name's, never exponential; patterns over 1024 bytes are
+// refused.
+//
 // # bash is not confined
 //
 // bash runs whatever command the model writes, with the permissions of the
@@ -70,7 +91,13 @@
 // github.com/JohannesKaufmann/html-to-markdown/v2 (markdown) or
 // golang.org/x/net/html (text); a page the HTML parser refuses (more than
 // 512 nested elements, say) gives an error result with format text, never
-// the raw page. The body is decoded to UTF-8 by its charset first; then a
+// the raw page. Both converters build a tree of the page, about 70 and 30
+// times its size, so a streaming pass first drops scripts, styles,
+// noscript, iframes, SVG, MathML, comments and the attributes they do not
+// read, and only the first 256 KiB of what is left are converted (the
+// output says when the page was cut): a whole call on a 5 MiB page
+// allocates less than 10 times the page (about 6; it was about 70). The
+// body is decoded to UTF-8 by its charset first; then a
 // body that starts with a binary signature (image, archive, PDF...), holds
 // a NUL byte or is not UTF-8 is reported as binary, not returned, whatever
 // its Content-Type says.
@@ -82,7 +109,11 @@
 // timeout the model asked for short); set Tool.Timeout on the returned
 // tools to impose a limit anyway. Cancelling the call's context stops
 // either tool at once (bash kills its process group). The other tools use
-// the registry's default.
+// the registry's default. Every tool stops its own work when the call's
+// context ends, not only its Result: grep and glob between files and every
+// few thousand lines of a file, read while it skips lines, apply_patch
+// while it matches hunks and before it writes, edit and write before they
+// write, webfetch while it reads and slims the page.
 //
 // # Outputs
 //

@@ -195,13 +195,16 @@ const writeDesc = `Create a file in the workspace, or overwrite it, with the giv
 func writeTool(e *env) (toolnexus.Tool, error) {
 	return newTool(e, "write", "Write file", writeDesc,
 		toolnexus.Annotations{DestructiveHint: new(true), IdempotentHint: true, OpenWorldHint: new(false)}, 0,
-		func(ctx context.Context, a writeArgs) toolnexus.Result { return textResult(e.write(a)) })
+		func(ctx context.Context, a writeArgs) toolnexus.Result { return textResult(e.write(ctx, a)) })
 }
 
-func (e *env) write(a writeArgs) (string, error) {
+func (e *env) write(ctx context.Context, a writeArgs) (string, error) {
 	rel, err := e.rel(a.Path)
 	if err != nil {
 		return "", err
+	}
+	if len(a.Content) > MaxFileBytes {
+		return "", errTooLarge(a.Path, int64(len(a.Content)))
 	}
 	if rel == "." {
 		return "", fmt.Errorf("path %q is the workspace root, not a file", a.Path)
@@ -214,6 +217,9 @@ func (e *env) write(a writeArgs) (string, error) {
 		return "", err
 	}
 	defer root.Close()
+	if err := stopped(ctx, "write", a.Path); err != nil {
+		return "", err
+	}
 	if dir := filepath.Dir(rel); dir != "." {
 		if err := root.MkdirAll(dir, 0o755); err != nil {
 			return "", fsErr(a.Path, err)
@@ -242,10 +248,10 @@ const editDesc = `Replace an exact string in a text file in the workspace. oldSt
 func editTool(e *env) (toolnexus.Tool, error) {
 	return newTool(e, "edit", "Edit file", editDesc,
 		toolnexus.Annotations{DestructiveHint: new(true), OpenWorldHint: new(false)}, 0,
-		func(ctx context.Context, a editArgs) toolnexus.Result { return textResult(e.edit(a)) })
+		func(ctx context.Context, a editArgs) toolnexus.Result { return textResult(e.edit(ctx, a)) })
 }
 
-func (e *env) edit(a editArgs) (string, error) {
+func (e *env) edit(ctx context.Context, a editArgs) (string, error) {
 	if a.OldString == "" {
 		return "", errors.New("oldString must not be empty; use write to create a file")
 	}
@@ -269,6 +275,16 @@ func (e *env) edit(a editArgs) (string, error) {
 	case n > 1 && !a.ReplaceAll:
 		return "", fmt.Errorf("oldString occurs %d times in %q; include more surrounding text to make it unique, or set replaceAll to replace every occurrence", n, a.Path)
 	}
+	// The size of the result is known before it is built: refuse it
+	// without allocating it. n occurrences are replaced (n is 1 unless
+	// replaceAll, see above); n is at most MaxFileBytes and the strings are
+	// arguments, so the product fits an int64.
+	if size := int64(len(content)) + int64(n)*(int64(len(a.NewString))-int64(len(a.OldString))); size > MaxFileBytes {
+		return "", errTooLarge(a.Path, size)
+	}
+	if err := stopped(ctx, "edit", a.Path); err != nil {
+		return "", err
+	}
 	if a.ReplaceAll {
 		content = strings.ReplaceAll(content, a.OldString, a.NewString)
 	} else {
@@ -282,6 +298,21 @@ func (e *env) edit(a editArgs) (string, error) {
 		word = "occurrence"
 	}
 	return fmt.Sprintf("replaced %d %s in %s", n, word, display(rel)), nil
+}
+
+// errTooLarge is the error for a change whose result, size bytes, would
+// pass MaxFileBytes. It is raised before the result is built.
+func errTooLarge(p string, size int64) error {
+	return fmt.Errorf("refused: %q would be %d bytes, more than the limit of %d bytes; no file was changed", p, size, MaxFileBytes)
+}
+
+// stopped returns the error for a call whose context ended before it
+// changed path p, or nil.
+func stopped(ctx context.Context, tool, p string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%s stopped: %v; %q was not changed", tool, err, p)
+	}
+	return nil
 }
 
 // readText reads a whole text file of at most MaxFileBytes through root and

@@ -41,6 +41,11 @@ func applyPatchTool(e *env) (toolnexus.Tool, error) {
 		})
 }
 
+// maxPatchBytes bounds the file content one apply_patch call holds, in
+// bytes: the new content of every file it writes plus the old content of
+// every file it changes or deletes (kept to undo a failed patch).
+const maxPatchBytes = 64 << 20
+
 // ---- parsing ---------------------------------------------------------------
 
 type opKind byte
@@ -276,6 +281,15 @@ func (e *env) applyPatch(ctx context.Context, text string) (string, error) {
 	}
 
 	var plan []plannedWrite
+	// held counts the bytes the plan and its undo data hold: new content,
+	// and the old content of every file changed or deleted.
+	var held int64
+	hold := func(n int64) error {
+		if held += n; held > maxPatchBytes {
+			return fmt.Errorf("refused: the patch would hold more than %d bytes of old and new file content (the limit of one call); no file was changed; split it into smaller patches", maxPatchBytes)
+		}
+		return nil
+	}
 	for _, op := range ops {
 		if err := ctx.Err(); err != nil {
 			return "", fmt.Errorf("apply_patch stopped: %v; no file was changed", err)
@@ -289,6 +303,16 @@ func (e *env) applyPatch(ctx context.Context, text string) (string, error) {
 			if err := checkNew(root, rel, op.path); err != nil {
 				return "", err
 			}
+			size := int64(len(op.lines)) // one newline a line
+			for _, l := range op.lines {
+				size += int64(len(l))
+			}
+			if size > MaxFileBytes {
+				return "", errTooLarge(op.path, size)
+			}
+			if err := hold(size); err != nil {
+				return "", err
+			}
 			data := strings.Join(op.lines, "\n") + "\n"
 			plan = append(plan, plannedWrite{kind: opAdd, rel: rel, path: op.path, data: []byte(data), mode: 0o644, display: display(rel)})
 		case opDelete:
@@ -298,6 +322,13 @@ func (e *env) applyPatch(ctx context.Context, text string) (string, error) {
 			}
 			f.Close()
 			if err := sameAs(fi, op.path, op.line); err != nil {
+				return "", err
+			}
+			// Its content is kept until the patch is done, to undo.
+			if fi.Size() > MaxFileBytes {
+				return "", fmt.Errorf("%q is too large to delete with apply_patch (%d bytes; the limit is %d)", op.path, fi.Size(), MaxFileBytes)
+			}
+			if err := hold(fi.Size()); err != nil {
 				return "", err
 			}
 			plan = append(plan, plannedWrite{kind: opDelete, rel: rel, path: op.path, display: display(rel)})
@@ -312,8 +343,14 @@ func (e *env) applyPatch(ctx context.Context, text string) (string, error) {
 			if op.moveTo == "" && linkCount(fi) > 1 {
 				return "", fmt.Errorf("refusing to change %q: it %w (%d), and another link may be outside the workspace; write a new file instead", op.path, errHardLink, linkCount(fi))
 			}
+			if err := hold(int64(len(data))); err != nil {
+				return "", err
+			}
 			out, err := applyChunks(ctx, string(data), op)
 			if err != nil {
+				return "", err
+			}
+			if err := hold(int64(len(out))); err != nil {
 				return "", err
 			}
 			w := plannedWrite{kind: opUpdate, rel: rel, path: op.path, data: []byte(out), mode: mode, display: display(rel)}
@@ -329,6 +366,9 @@ func (e *env) applyPatch(ctx context.Context, text string) (string, error) {
 			}
 			plan = append(plan, w)
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return "", fmt.Errorf("apply_patch stopped: %v; no file was changed", err)
 	}
 	if err := commit(root, plan); err != nil {
 		return "", err
@@ -485,15 +525,20 @@ func commit(root *os.Root, plan []plannedWrite) error {
 }
 
 // readBack reads a file's current bytes and permission bits for an undo.
+// The plan checked its size; a file that grew past MaxFileBytes since is
+// an error.
 func readBack(root *os.Root, rel, p string) ([]byte, fs.FileMode, error) {
 	f, fi, err := openRegular(root, rel, p)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(f)
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 	if err != nil {
 		return nil, 0, err
+	}
+	if len(data) > MaxFileBytes {
+		return nil, 0, errors.New("it grew past the size limit since it was checked")
 	}
 	return data, fi.Mode().Perm(), nil
 }
@@ -525,9 +570,9 @@ func removeDirs(root *os.Root, dirs []string) {
 // file's usual ending (CRLF when most lines end with CRLF, else LF); the
 // presence of a final newline is kept.
 func applyChunks(ctx context.Context, content string, op patchOp) (string, error) {
-	lines, ends := splitLines(content)
+	lines := newTextLines(content)
 	nl := "\n"
-	if crlf, lf := countEnds(ends); crlf > lf {
+	if crlf, lf := lines.countEnds(); crlf > lf {
 		nl = "\r\n"
 	}
 	finalNL := content == "" || strings.HasSuffix(content, "\n")
@@ -552,7 +597,7 @@ func applyChunks(ctx context.Context, content string, op patchOp) (string, error
 			cursor = idx + 1
 		}
 		if len(c.old) == 0 {
-			at := len(lines)
+			at := lines.n()
 			if c.anchor != "" {
 				at = cursor
 			}
@@ -578,69 +623,123 @@ func applyChunks(ctx context.Context, content string, op patchOp) (string, error
 		for j, line := range c.new {
 			end := nl
 			if c.src[j] >= 0 {
-				line, end = lines[idx+c.src[j]], ends[idx+c.src[j]]
+				line, end = lines.line(idx+c.src[j]), lines.end(idx+c.src[j])
 			}
 			r.new[j], r.ends[j] = line, end
 		}
 		repls = append(repls, r)
 		cursor = idx + len(c.old)
 	}
-	var b strings.Builder
-	b.Grow(len(content) + 64)
-	var outLines, outEnds []string
-	prev := 0
+	// Output lines: the file's lines outside the replaced runs, and the
+	// replacements. emit walks them in order, with the ending each gets;
+	// it runs once to size the result, which is refused over MaxFileBytes
+	// before anything is built, then once to build it.
+	total := lines.n()
 	for _, r := range repls {
-		outLines = append(append(outLines, lines[prev:r.at]...), r.new...)
-		outEnds = append(append(outEnds, ends[prev:r.at]...), r.ends...)
-		prev = r.at + r.n
+		total += len(r.new) - r.n
 	}
-	outLines = append(outLines, lines[prev:]...)
-	outEnds = append(outEnds, ends[prev:]...)
-	for i, line := range outLines {
-		end := outEnds[i]
-		last := i == len(outLines)-1
-		switch {
-		case last && !finalNL:
-			end = ""
-		case end == "":
-			// The old last line without a newline is no longer last, or
-			// the file ended with a newline.
-			end = nl
+	emit := func(w func(string)) {
+		i := 0
+		put := func(line, end string) {
+			switch {
+			case i == total-1 && !finalNL:
+				end = ""
+			case end == "":
+				// The old last line without a newline is no longer last, or
+				// the file ended with a newline.
+				end = nl
+			}
+			w(line)
+			w(end)
+			i++
 		}
-		b.WriteString(line)
-		b.WriteString(end)
+		prev := 0
+		for _, r := range repls {
+			for j := prev; j < r.at; j++ {
+				put(lines.line(j), lines.end(j))
+			}
+			for j := range r.new {
+				put(r.new[j], r.ends[j])
+			}
+			prev = r.at + r.n
+		}
+		for j := prev; j < lines.n(); j++ {
+			put(lines.line(j), lines.end(j))
+		}
 	}
+	size := 0
+	emit(func(s string) { size += len(s) })
+	if size > MaxFileBytes {
+		return "", errTooLarge(op.path, int64(size))
+	}
+	var b strings.Builder
+	b.Grow(size)
+	emit(func(s string) { b.WriteString(s) })
 	return b.String(), nil
 }
 
-// splitLines splits content into lines without their endings and the
-// endings ("\n", "\r\n", or "" for a last line without a newline).
-func splitLines(content string) (lines, ends []string) {
+// textLines indexes the lines of a file's content without copying them:
+// five bytes a line (a 10 MiB file of empty lines costs 50 MiB, not the
+// 320 MiB two []string would), and no pointers for the GC to scan. A line
+// is its text without the ending; the ending is "\n", "\r\n", or "" for
+// a last line without a newline.
+type textLines struct {
+	content string
+	start   []uint32 // where each line starts in content
+	ends    []uint8  // the length of each line's ending: 0, 1 or 2
+}
+
+// newTextLines splits content (at most 4 GiB; files here are at most
+// MaxFileBytes) into lines.
+func newTextLines(content string) *textLines {
 	n := strings.Count(content, "\n") + 1
-	lines, ends = make([]string, 0, n), make([]string, 0, n)
-	for content != "" {
-		i := strings.IndexByte(content, '\n')
-		if i < 0 {
-			lines, ends = append(lines, content), append(ends, "")
+	t := &textLines{content: content, start: make([]uint32, 0, n), ends: make([]uint8, 0, n)}
+	for i := 0; i < len(content); {
+		t.start = append(t.start, uint32(i))
+		j := strings.IndexByte(content[i:], '\n')
+		if j < 0 {
+			t.ends = append(t.ends, 0)
 			break
 		}
-		line, end := content[:i], "\n"
-		if strings.HasSuffix(line, "\r") {
-			line, end = line[:len(line)-1], "\r\n"
+		end := uint8(1)
+		if j > 0 && content[i+j-1] == '\r' {
+			end = 2
 		}
-		lines, ends = append(lines, line), append(ends, end)
-		content = content[i+1:]
+		t.ends = append(t.ends, end)
+		i += j + 1
 	}
-	return lines, ends
+	return t
+}
+
+// n is the number of lines.
+func (t *textLines) n() int { return len(t.start) }
+
+// stop is where line i and its ending stop in content.
+func (t *textLines) stop(i int) int {
+	if i+1 < len(t.start) {
+		return int(t.start[i+1])
+	}
+	return len(t.content)
+}
+
+// line returns line i without its ending.
+func (t *textLines) line(i int) string {
+	return t.content[t.start[i] : t.stop(i)-int(t.ends[i])]
+}
+
+// end returns the ending of line i.
+func (t *textLines) end(i int) string {
+	s := t.stop(i)
+	return t.content[s-int(t.ends[i]) : s]
 }
 
 // countEnds counts the CRLF and the LF line endings.
-func countEnds(ends []string) (crlf, lf int) {
-	for _, e := range ends {
+func (t *textLines) countEnds() (crlf, lf int) {
+	for _, e := range t.ends {
 		switch e {
-		case "\r\n":
+		case 2:
 			crlf++
-		case "\n":
+		case 1:
 			lf++
 		}
 	}
@@ -655,7 +754,7 @@ func countEnds(ends []string) (crlf, lf int) {
 // The context is checked every few thousand lines.
 type matcher struct {
 	ctx   context.Context
-	lines []string
+	lines *textLines
 	ids   [3][]int32          // per mode: the id of each line, built lazily
 	dict  [3]map[string]int32 // per mode: normalized text -> id
 }
@@ -669,7 +768,7 @@ var norms = [3]func(string) string{
 // ctxEvery is how many lines a loop handles between context checks.
 const ctxEvery = 1 << 12
 
-func newMatcher(ctx context.Context, lines []string) *matcher {
+func newMatcher(ctx context.Context, lines *textLines) *matcher {
 	return &matcher{ctx: ctx, lines: lines}
 }
 
@@ -681,18 +780,18 @@ func (m *matcher) stopped() error {
 }
 
 func (m *matcher) mode(k int) ([]int32, map[string]int32, error) {
-	if m.ids[k] != nil || len(m.lines) == 0 {
+	if m.ids[k] != nil || m.lines.n() == 0 {
 		return m.ids[k], m.dict[k], nil
 	}
 	dict := map[string]int32{}
-	ids := make([]int32, len(m.lines))
-	for i, l := range m.lines {
+	ids := make([]int32, m.lines.n())
+	for i := range ids {
 		if i%ctxEvery == 0 {
 			if err := m.stopped(); err != nil {
 				return nil, nil, err
 			}
 		}
-		n := norms[k](l)
+		n := norms[k](m.lines.line(i))
 		id, ok := dict[n]
 		if !ok {
 			id = int32(len(dict))
@@ -710,7 +809,7 @@ func (m *matcher) mode(k int) ([]int32, map[string]int32, error) {
 // first tries the position that ends at the last line. The error is the
 // context's.
 func (m *matcher) seek(pattern []string, start int, eof bool) (int, error) {
-	if len(pattern) > len(m.lines)-start || len(pattern) == 0 {
+	if len(pattern) > m.lines.n()-start || len(pattern) == 0 {
 		return -1, nil
 	}
 	pat := make([]int32, len(pattern))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +14,7 @@ import (
 func TestApplyPatchHonoursContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	m := newMatcher(ctx, strings.Split(strings.Repeat("a\n", 3*ctxEvery), "\n"))
+	m := newMatcher(ctx, newTextLines(strings.Repeat("a\n", 3*ctxEvery)))
 	if _, err := m.seek([]string{"a", "b"}, 0, false); err == nil || !strings.Contains(err.Error(), "context canceled") {
 		t.Errorf("seek with a cancelled context: err = %v", err)
 	}
@@ -36,7 +37,7 @@ func TestApplyPatchHonoursContext(t *testing.T) {
 
 // matcher.seek prefers an exact match anywhere over a looser one earlier.
 func TestSeekModes(t *testing.T) {
-	m := newMatcher(context.Background(), []string{"x  ", "  x", "x", "y"})
+	m := newMatcher(context.Background(), newTextLines("x  \n  x\nx\ny"))
 	for _, c := range []struct {
 		pat   []string
 		start int
@@ -57,7 +58,7 @@ func TestSeekModes(t *testing.T) {
 		}
 	}
 	// Trailing-whitespace mode before surrounding-whitespace mode.
-	m = newMatcher(context.Background(), []string{" q", "q \t"})
+	m = newMatcher(context.Background(), newTextLines(" q\nq \t"))
 	if got, _ := m.seek([]string{"q"}, 0, false); got != 1 {
 		t.Errorf("seek(q) = %d, want 1 (trailing whitespace ignored first)", got)
 	}
@@ -183,5 +184,28 @@ func TestReadHonoursContext(t *testing.T) {
 	out, err := e.read(context.Background(), readArgs{Path: "big.txt", Offset: 3 * ctxEvery})
 	if err != nil || out != "x\n" {
 		t.Errorf("read last line: %q, %v", out, err)
+	}
+}
+
+func TestTextLines(t *testing.T) {
+	for _, c := range []struct {
+		content     string
+		lines, ends []string
+	}{
+		{"", nil, nil},
+		{"a", []string{"a"}, []string{""}},
+		{"a\n", []string{"a"}, []string{"\n"}},
+		{"a\r\nb\nc", []string{"a", "b", "c"}, []string{"\r\n", "\n", ""}},
+		{"\n\r\n\r", []string{"", "", "\r"}, []string{"\n", "\r\n", ""}},
+		{"x\ry\n", []string{"x\ry"}, []string{"\n"}},
+	} {
+		tl := newTextLines(c.content)
+		var lines, ends []string
+		for i := range tl.n() {
+			lines, ends = append(lines, tl.line(i)), append(ends, tl.end(i))
+		}
+		if !slices.Equal(lines, c.lines) || !slices.Equal(ends, c.ends) {
+			t.Errorf("newTextLines(%q): lines %q ends %q, want %q %q", c.content, lines, ends, c.lines, c.ends)
+		}
 	}
 }

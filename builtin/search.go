@@ -17,7 +17,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"github.com/toolnexus/toolnexus"
 )
 
@@ -114,13 +113,14 @@ func includeMatcher(include string) (func(rel string) bool, error) {
 	if include == "" {
 		return func(string) bool { return true }, nil
 	}
-	if !doublestar.ValidatePattern(include) {
-		return nil, fmt.Errorf("include %q is not a valid glob pattern", include)
+	re, err := compileGlob(include)
+	if err != nil {
+		return nil, fmt.Errorf("include %s is not a valid glob pattern: it %v", shortQuote(include), err)
 	}
 	if !strings.Contains(include, "/") {
-		return func(rel string) bool { ok, _ := doublestar.Match(include, path.Base(rel)); return ok }, nil
+		return func(rel string) bool { return re.MatchString(path.Base(rel)) }, nil
 	}
-	return func(rel string) bool { ok, _ := doublestar.Match(include, rel); return ok }, nil
+	return re.MatchString, nil
 }
 
 func (e *env) grep(ctx context.Context, a grepArgs) (string, error) {
@@ -163,6 +163,11 @@ func (e *env) grep(ctx context.Context, a grepArgs) (string, error) {
 			return nil
 		}
 		for n := 1; len(data) > 0; n++ {
+			if n%ctxEvery == 0 {
+				if err := ctx.Err(); err != nil {
+					return err // a 10 MiB file of short lines takes a while
+				}
+			}
 			line := data
 			if i := bytes.IndexByte(data, '\n'); i >= 0 {
 				line, data = data[:i], data[i+1:]
@@ -194,7 +199,9 @@ func (e *env) grep(ctx context.Context, a grepArgs) (string, error) {
 		return nil
 	}
 	if single {
-		err = search(dir)
+		if err = ctx.Err(); err == nil {
+			err = search(dir)
+		}
 		if errors.Is(err, errStop) {
 			err = nil
 		}
@@ -210,6 +217,14 @@ func (e *env) grep(ctx context.Context, a grepArgs) (string, error) {
 	return searchResult(a.Path, err, &out, matches, more,
 		"the first match is longer than the output cap; narrow the pattern", "no matches",
 		"[showing the first %d matches; there are more: narrow the pattern, path or include, or raise limit]")
+}
+
+// shortQuote quotes a pattern for a message, cut to its first 80 bytes.
+func shortQuote(s string) string {
+	if len(s) <= 80 {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(s[:runeStart(s, 80)]) + "..."
 }
 
 // searchResult finishes grep's or glob's output: the walk's err (about
@@ -290,8 +305,12 @@ func globTool(e *env) (toolnexus.Tool, error) {
 
 func (e *env) glob(ctx context.Context, a globArgs) (string, error) {
 	pattern := strings.TrimPrefix(a.Pattern, "./")
-	if pattern == "" || !doublestar.ValidatePattern(pattern) {
-		return "", fmt.Errorf("pattern %q is not a valid glob pattern", a.Pattern)
+	if pattern == "" {
+		return "", errors.New("pattern must not be empty; use ** to list every file")
+	}
+	re, err := compileGlob(pattern)
+	if err != nil {
+		return "", fmt.Errorf("pattern %s is not a valid glob pattern: it %v", shortQuote(a.Pattern), err)
 	}
 	limit := a.Limit
 	if limit <= 0 {
@@ -311,7 +330,7 @@ func (e *env) glob(ctx context.Context, a globArgs) (string, error) {
 	more := false
 	err = walk(ctx, newWalkFS(root), dir, func(p string, d fs.DirEntry) error {
 		rel := underDir(dir, p)
-		if ok, _ := doublestar.Match(pattern, rel); !ok {
+		if !re.MatchString(rel) {
 			return nil
 		}
 		if found == limit {

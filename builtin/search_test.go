@@ -69,7 +69,7 @@ func TestGrepErrors(t *testing.T) {
 	f := searchFixture(t, builtin.Options{})
 	wantEqual(t, "bad regexp", f.fail("grep", map[string]any{"pattern": "a("}),
 		"pattern is not a valid regular expression: missing closing ): `a(`")
-	wantEqual(t, "bad include", f.fail("grep", map[string]any{"pattern": "a", "include": "[a"}), `include "[a" is not a valid glob pattern`)
+	wantEqual(t, "bad include", f.fail("grep", map[string]any{"pattern": "a", "include": "[a"}), `include "[a" is not a valid glob pattern: it has a [ without its ] (byte 1)`)
 	wantEqual(t, "missing path", f.fail("grep", map[string]any{"pattern": "a", "path": "nope"}), `"nope" does not exist`)
 	wantContains(t, f.fail("grep", map[string]any{"pattern": "a", "limit": 0.5}), `"limit"`)
 }
@@ -103,7 +103,8 @@ func TestGlob(t *testing.T) {
 
 func TestGlobErrors(t *testing.T) {
 	f := searchFixture(t, builtin.Options{})
-	wantEqual(t, "bad pattern", f.fail("glob", map[string]any{"pattern": "[a"}), `pattern "[a" is not a valid glob pattern`)
+	wantEqual(t, "bad pattern", f.fail("glob", map[string]any{"pattern": "[a"}), `pattern "[a" is not a valid glob pattern: it has a [ without its ] (byte 1)`)
+	wantEqual(t, "empty pattern", f.fail("glob", map[string]any{"pattern": "./"}), `pattern must not be empty; use ** to list every file`)
 	wantEqual(t, "file path", f.fail("glob", map[string]any{"pattern": "*", "path": "main.go"}), `path "main.go" is a file, not a directory`)
 	wantEqual(t, "missing path", f.fail("glob", map[string]any{"pattern": "*", "path": "nope"}), `"nope" does not exist`)
 	wantContains(t, f.fail("glob", map[string]any{}), `"pattern" is required`)

@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,9 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
-	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
-	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 	"golang.org/x/net/html/charset"
@@ -44,11 +42,19 @@ const webfetchDesc = `Fetch a URL with HTTP GET and return its content. HTML pag
 // would hide the address being reached), the address check on every dial,
 // at most MaxFetchRedirects redirects, http and https only.
 func webfetchTool(e *env) (toolnexus.Tool, error) {
+	client := e.fetchClient()
+	return newTool(e, "webfetch", "Fetch web page", webfetchDesc,
+		toolnexus.Annotations{ReadOnlyHint: true, OpenWorldHint: new(true)}, -1,
+		func(ctx context.Context, a webfetchArgs) toolnexus.Result { return textResult(e.fetch(ctx, client, a)) })
+}
+
+// fetchClient makes webfetch's HTTP client (see webfetchTool).
+func (e *env) fetchClient() *http.Client {
 	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
 	if !e.opts.AllowPrivateNetwork {
 		dialer.Control = checkDialAddr
 	}
-	client := &http.Client{
+	return &http.Client{
 		Transport: &http.Transport{
 			Proxy:                  nil,
 			DialContext:            dialer.DialContext,
@@ -68,9 +74,6 @@ func webfetchTool(e *env) (toolnexus.Tool, error) {
 			return nil
 		},
 	}
-	return newTool(e, "webfetch", "Fetch web page", webfetchDesc,
-		toolnexus.Annotations{ReadOnlyHint: true, OpenWorldHint: new(true)}, -1,
-		func(ctx context.Context, a webfetchArgs) toolnexus.Result { return textResult(e.fetch(ctx, client, a)) })
 }
 
 // blockedAddrError is the dial error for a refused address.
@@ -239,7 +242,7 @@ func (e *env) fetch(ctx context.Context, client *http.Client, a webfetchArgs) (s
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return "", fmt.Errorf("HTTP %s", strings.TrimSpace(fmt.Sprintf("%d %s", resp.StatusCode, http.StatusText(resp.StatusCode))))
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, e.opts.MaxFetchBytes+1))
+	body, err := readBody(resp.Body, resp.ContentLength, e.opts.MaxFetchBytes+1)
 	if err != nil {
 		return "", fetchErr(ctx, a.URL, timeout, err)
 	}
@@ -265,29 +268,17 @@ func (e *env) fetch(ctx context.Context, client *http.Client, a webfetchArgs) (s
 	}
 	// Convert to UTF-8 first (UTF-16 text is full of NUL bytes), then
 	// refuse what still is not text.
-	text := body
-	if r, err := charset.NewReader(bytes.NewReader(body), ctype); err == nil {
-		if b, err := io.ReadAll(r); err == nil {
-			text = b
-		}
-	}
+	text := toUTF8(body, ctype)
 	if isBinary(text[:min(len(text), sniffBytes)]) {
 		return "", binary()
 	}
-	out := string(text)
-	if mt == "text/html" || mt == "application/xhtml+xml" {
-		switch format {
-		case "markdown":
-			out, err = htmltomarkdown.ConvertString(out, converter.WithDomain(resp.Request.URL.String()), converter.WithContext(ctx))
-			if err != nil {
-				return "", fmt.Errorf("could not convert the page to Markdown: %v", err)
-			}
-		case "text":
-			out, err = htmlText(out)
-			if err != nil {
-				return "", fmt.Errorf("could not extract the text of the page: %v; try format markdown or html", err)
-			}
+	var out string
+	if (mt == "text/html" || mt == "application/xhtml+xml") && format != "html" {
+		if out, err = convertHTML(ctx, text, format, resp.Request.URL.String()); err != nil {
+			return "", err
 		}
+	} else {
+		out = string(text)
 	}
 	if out == "" {
 		out = "(empty response)"
@@ -296,6 +287,35 @@ func (e *env) fetch(ctx context.Context, client *http.Client, a webfetchArgs) (s
 		out += fmt.Sprintf("\n\n[response cut at %d bytes]", e.opts.MaxFetchBytes)
 	}
 	return out, nil
+}
+
+// readBody reads at most limit bytes of a response body. With a known
+// length (cl >= 0, which net/http enforces) it reads into one buffer of
+// that size instead of growing one; a body cut short is an error either
+// way.
+func readBody(r io.Reader, cl, limit int64) ([]byte, error) {
+	r = io.LimitReader(r, limit)
+	if cl < 0 {
+		return io.ReadAll(r)
+	}
+	buf := make([]byte, min(cl, limit))
+	n, err := io.ReadFull(r, buf)
+	return buf[:n], err
+}
+
+// toUTF8 decodes a body to UTF-8 by its charset (the Content-Type's, a BOM,
+// a <meta> in the first 1024 bytes, or a guess), as charset.NewReader
+// does, without copying a body that is valid UTF-8 and labelled or
+// detected as such. A body that cannot be decoded is returned as it is.
+func toUTF8(body []byte, ctype string) []byte {
+	enc, name, _ := charset.DetermineEncoding(body, ctype)
+	if name == "utf-8" && utf8.Valid(body) {
+		return body
+	}
+	if text, err := enc.NewDecoder().Bytes(body); err == nil {
+		return text
+	}
+	return body
 }
 
 // fetchErr turns a client error into a model-facing message.

@@ -157,3 +157,39 @@ func TestWebfetchPrivateNetworkRefused(t *testing.T) {
 		wantContains(t, f.fail("webfetch", map[string]any{"url": u, "timeout": 2}), "refused to fetch")
 	}
 }
+
+// A 5 MiB page (the default MaxFetchBytes) converts to Markdown within a
+// small multiple of its size, the whole call included: the converter
+// builds a tree of at most 256 KiB of slimmed HTML (the call allocated
+// about 70 times the page, 350 MB, before).
+func TestWebfetchConversionMemory(t *testing.T) {
+	var pg strings.Builder
+	pg.WriteString("<html><head><script>var x;</script></head><body>")
+	for i := 0; pg.Len() < builtin.DefaultMaxFetchBytes-200; i++ {
+		fmt.Fprintf(&pg, `<p class="c" data-x="%d">Paragraph %d with <a href="/p/%d">a link</a>.</p>`+"\n", i, i, i)
+	}
+	pg.WriteString("</body></html>")
+	body := pg.String()
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if r.URL.Path == "/length" {
+			w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+		}
+		fmt.Fprint(w, body)
+	}))
+	defer s.Close()
+	f := newFixture(t, builtin.Options{AllowPrivateNetwork: true, MaxOutputBytes: 1 << 20})
+	for _, c := range []struct{ path, format string }{{"/", "markdown"}, {"/length", "markdown"}, {"/", "text"}} {
+		var out string
+		alloc := allocated(func() { out = f.ok("webfetch", map[string]any{"url": s.URL + c.path, "format": c.format}) })
+		t.Logf("%s %s: %d bytes allocated, %.1f x MaxFetchBytes", c.path, c.format, alloc, float64(alloc)/builtin.DefaultMaxFetchBytes)
+		if limit := uint64(10 * builtin.DefaultMaxFetchBytes); alloc > limit {
+			t.Errorf("%s %s: the call allocated %d bytes, want at most %d (10 x MaxFetchBytes)", c.path, c.format, alloc, limit)
+		}
+		wantContains(t, out, "Paragraph 0 with ", "Paragraph 1000 with ",
+			"[page cut: only its first 256 KiB of HTML (without scripts, styles, SVG and comments) were converted; use format html for the raw page]")
+		if strings.Contains(out, "var x") {
+			t.Errorf("%s %s: the script is in the output", c.path, c.format)
+		}
+	}
+}
