@@ -302,7 +302,7 @@ func (s *state) combine(n *node, i int) bool {
 func typeOnly(alts []*node) uint8 {
 	var t uint8
 	for _, a := range alts {
-		if a.never || a.kw != 0 || a.ref != nil || a.types == 0 || a.nullable {
+		if a.never || a.kw != 0 || a.ref != nil || a.dynRef != nil || a.types == 0 || a.nullable {
 			return 0
 		}
 		t |= a.types
