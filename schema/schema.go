@@ -56,9 +56,10 @@ type Problem struct {
 	// "enum", "maximum", ...), or "syntax" for malformed JSON,
 	// "additionalProperties" for an unknown key, "duplicateKey" for a
 	// repeated key, "false" for a value where the schema is false (e.g.
-	// properties {"a": false}), "depth" for nesting beyond MaxDepth and "complexity"
-	// when a schema needs more evaluation steps than the instance size
-	// allows.
+	// properties {"a": false}), "depth" for nesting beyond MaxDepth, and
+	// "complexity" when a schema needs more evaluation steps than the
+	// instance size allows (reported alone) or a string is too long to
+	// match against a large pattern (see the package doc's Limits).
 	Keyword string
 	// Param is the keyword's value as short text: "14" for maximum,
 	// "celsius fahrenheit" for enum, the property name for required.
