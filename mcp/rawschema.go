@@ -1,10 +1,10 @@
 package mcp
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"slices"
@@ -48,6 +48,21 @@ func (s *schemaStore) names() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.listed)
+}
+
+// reset forgets the tools seen so far (before a new listing); tools/list
+// calls in flight stay expected.
+func (s *schemaStore) reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.raw, s.listed = nil, nil
+}
+
+// count returns how many tools were seen since the last reset.
+func (s *schemaStore) count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.listed)
 }
 
 func (s *schemaStore) get(name string) (json.RawMessage, bool) {
@@ -153,13 +168,17 @@ func (c *captureConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	return msg, err
 }
 
-// headerTransport adds configured headers to every request and captures
-// the raw results of tools/list calls: from the response to the POST on
-// streamable HTTP, from the GET event stream on the older SSE transport.
+// headerTransport adds configured headers to every request, caps the
+// bodies of responses that are not event streams at maxBody bytes (the
+// SDK reads them whole; event streams are capped per event by the SDK's
+// MaxEventSize) and captures the raw results of tools/list calls: from
+// the response to the POST on streamable HTTP, from the GET event stream
+// on the older SSE transport.
 type headerTransport struct {
 	base    http.RoundTripper
 	headers map[string]string // expanded values: secrets
 	store   *schemaStore
+	maxBody int
 }
 
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -189,60 +208,154 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return resp, err
 	}
 	sse := strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
+	if !sse {
+		resp.Body = &limitBody{ReadCloser: resp.Body, left: int64(t.maxBody), max: t.maxBody}
+	}
 	if listing || (req.Method == http.MethodGet && sse) {
-		resp.Body = &captureBody{ReadCloser: resp.Body, sse: sse, store: t.store}
+		resp.Body = &captureBody{ReadCloser: resp.Body, sse: sse, store: t.store, max: t.maxBody}
 	}
 	return resp, nil
 }
 
+// limitBody fails a read once more than max bytes came.
+type limitBody struct {
+	io.ReadCloser
+	left int64
+	max  int
+}
+
+func (b *limitBody) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return 0, fmt.Errorf("response body is larger than %d bytes (LoadOptions.MaxEventSize)", b.max)
+	}
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= int64(n)
+	if b.left < 0 {
+		return 0, fmt.Errorf("response body is larger than %d bytes (LoadOptions.MaxEventSize)", b.max)
+	}
+	return n, err
+}
+
 // captureBody passes a response body through unchanged and records every
 // complete JSON-RPC message in it before the reader gets its last byte, so
-// the schemas are stored before the SDK can return from ListTools.
+// the schemas are stored before the SDK can return from ListTools. It
+// looks at each byte once (time linear in the body) and keeps at most max
+// bytes of one message; a longer one is not recorded (the SDK refuses it
+// too).
 type captureBody struct {
 	io.ReadCloser
 	sse   bool
 	store *schemaStore
-	buf   []byte
+	max   int
+	buf   []byte // JSON body so far, or the data of the current event
+	over  bool   // buf went past max: the message is not recorded
+	sc    sseScanner
 }
-
-const maxCapture = 64 << 20
 
 func (b *captureBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
-	if len(b.buf)+n <= maxCapture {
-		b.buf = append(b.buf, p[:n]...)
-	}
 	if b.sse {
-		b.events()
-	} else if err == io.EOF {
-		b.store.addMessage(b.buf)
+		b.sc.scan(p[:n], b.max, b.store.addMessage)
+		return n, err
+	}
+	if !b.over {
+		if len(b.buf)+n > b.max {
+			b.over, b.buf = true, nil
+		} else {
+			b.buf = append(b.buf, p[:n]...)
+		}
+	}
+	if err == io.EOF {
+		if !b.over {
+			b.store.addMessage(b.buf)
+		}
 		b.buf = nil
 	}
 	return n, err
 }
 
-// events consumes the complete SSE events in buf (each ends with a blank
-// line) and records the data of each.
-func (b *captureBody) events() {
-	for {
-		buf := bytes.ReplaceAll(b.buf, []byte("\r\n"), []byte("\n"))
-		i := bytes.Index(buf, []byte("\n\n"))
-		if i < 0 {
-			b.buf = buf
-			return
-		}
-		var data bytes.Buffer
-		sc := bufio.NewScanner(bytes.NewReader(buf[:i]))
-		sc.Buffer(nil, maxCapture)
-		for sc.Scan() {
-			if rest, ok := bytes.CutPrefix(sc.Bytes(), []byte("data:")); ok {
-				data.Write(bytes.TrimPrefix(rest, []byte(" ")))
-				data.WriteByte('\n')
+// sseScanner splits a server-sent event stream, fed in pieces of any size,
+// into the data of its events (the "data:" lines of one event joined by
+// "\n", as the SSE specification says). Lines end in "\n", "\r" or "\r\n";
+// an empty line ends an event. Each byte is looked at once.
+type sseScanner struct {
+	line     []byte // the current line, up to max+6 bytes ("data: " + data)
+	long     bool   // the current line is over that: it is dropped
+	longData bool   // ... and it is a data line
+	data     []byte // the data of the current event
+	hasData  bool
+	over     bool // data went past max: the event is dropped
+	cr       bool // the last byte was "\r" (a "\n" right after it is part of it)
+}
+
+// scan feeds p; emit gets the data of every event completed in it.
+func (s *sseScanner) scan(p []byte, max int, emit func([]byte)) {
+	for len(p) > 0 {
+		if s.cr {
+			s.cr = false
+			if p[0] == '\n' {
+				p = p[1:]
+				continue
 			}
 		}
-		if data.Len() > 0 {
-			b.store.addMessage(data.Bytes())
+		i := bytes.IndexAny(p, "\r\n")
+		if i < 0 {
+			s.add(p, max)
+			return
 		}
-		b.buf = buf[i+2:]
+		s.add(p[:i], max)
+		s.cr = p[i] == '\r'
+		p = p[i+1:]
+		s.endLine(max, emit)
 	}
+}
+
+func (s *sseScanner) add(p []byte, max int) {
+	if s.long {
+		return
+	}
+	if len(s.line)+len(p) > max+len("data: ") {
+		head := s.line
+		if len(head) < len("data:") {
+			head = append(head, p[:min(len(p), len("data:")-len(head))]...)
+		}
+		s.long, s.longData, s.line = true, bytes.HasPrefix(head, []byte("data:")), s.line[:0]
+		return
+	}
+	s.line = append(s.line, p...)
+}
+
+func (s *sseScanner) endLine(max int, emit func([]byte)) {
+	line, long, longData := s.line, s.long, s.longData
+	s.line, s.long, s.longData = s.line[:0], false, false
+	switch {
+	case long:
+		if longData {
+			s.over, s.hasData = true, true // a data line too long to keep
+		}
+	case len(line) == 0:
+		if s.hasData && !s.over {
+			emit(bytes.TrimSuffix(s.data, []byte("\n")))
+		}
+		s.data, s.hasData, s.over = s.data[:0], false, false
+		return
+	case hasDataField(line):
+		v := bytes.TrimPrefix(line[len("data"):], []byte(":"))
+		v = bytes.TrimPrefix(v, []byte(" "))
+		if len(s.data)+len(v)+1 > max+1 {
+			s.over = true
+		} else if !s.over {
+			s.data = append(append(s.data, v...), '\n')
+		}
+		s.hasData = true
+	}
+}
+
+// hasDataField reports whether an SSE line is a "data" field ("data" alone
+// or followed by ":").
+func hasDataField(line []byte) bool {
+	return bytes.Equal(line, []byte("data")) || bytes.HasPrefix(line, []byte("data:"))
 }
