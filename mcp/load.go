@@ -555,7 +555,7 @@ func (c *conn) handshake(ctx context.Context, transport mcpsdk.Transport) error 
 	c.session = r.s
 	c.mu.Unlock()
 	if ir := r.s.InitializeResult(); ir != nil && ir.ServerInfo != nil {
-		c.status.ServerInfo = strings.TrimSpace(ir.ServerInfo.Name + " " + ir.ServerInfo.Version)
+		c.status.ServerInfo = cleanOutput(strings.TrimSpace(ir.ServerInfo.Name+" "+ir.ServerInfo.Version), maxLabel)
 	}
 	listed, skipped, err := c.list(ctx, r.s)
 	if err != nil {
@@ -624,7 +624,7 @@ func (c *conn) dropped(listed []*mcpsdk.Tool) []string {
 		if !ok {
 			reason = "left out by the MCP SDK client while listing"
 		}
-		out = append(out, name+": dropped by the MCP SDK client: "+reason)
+		out = append(out, cleanOutput(name, maxLabel)+": dropped by the MCP SDK client: "+cleanOutput(reason, maxLabel))
 	}
 	for _, name := range c.store.names() {
 		note(name)
@@ -718,7 +718,7 @@ func (c *conn) reason(err error) string {
 			if len(lines) > 5 {
 				lines = lines[len(lines)-5:]
 			}
-			msg += "; stderr: " + strings.Join(lines, " | ")
+			msg += "; stderr: " + cleanOutput(strings.Join(lines, " | "), 4096)
 		}
 	}
 	return msg
@@ -775,6 +775,10 @@ func isExitAfterClose(err error) bool {
 		strings.Contains(err.Error(), "signal: ") || strings.Contains(err.Error(), "Wait was already called")
 }
 
+// maxLabel caps each part of a status line that comes from a server (a
+// tool name, a reason), in bytes.
+const maxLabel = 256
+
 // rebuildLocked makes s.tools and every server's Tools, Skipped and
 // Notes from the current listings. Names are assigned over all servers
 // at once (ToolNames), so a change of one server can rename another's
@@ -794,18 +798,19 @@ func (s *Servers) rebuildLocked() {
 		c.status.Skipped = slices.Clone(c.skipped)
 		seen := map[string]bool{}
 		for _, t := range c.listed {
+			label := cleanOutput(t.tool.Name, maxLabel)
 			if seen[t.tool.Name] {
-				c.status.Skipped = append(c.status.Skipped, t.tool.Name+": listed twice by the server")
+				c.status.Skipped = append(c.status.Skipped, label+": listed twice by the server")
 				continue
 			}
 			seen[t.tool.Name] = true
 			tool, note, err := c.tool(t, names[ToolRef{Server: c.cfg.Name, Tool: t.tool.Name}])
 			if err != nil {
-				c.status.Skipped = append(c.status.Skipped, t.tool.Name+": "+strings.TrimPrefix(err.Error(), "toolnexus: "))
+				c.status.Skipped = append(c.status.Skipped, label+": "+cleanOutput(strings.TrimPrefix(err.Error(), "toolnexus: "), maxLabel))
 				continue
 			}
 			if note != "" {
-				c.status.Notes = append(c.status.Notes, t.tool.Name+": "+note)
+				c.status.Notes = append(c.status.Notes, label+": "+note)
 			}
 			out = append(out, tool)
 			c.status.Tools = append(c.status.Tools, tool.Name)
@@ -1060,9 +1065,9 @@ func (s *Servers) Close() error {
 	return errors.Join(errs...)
 }
 
-// tailBuffer keeps the last max bytes written to it. Each Write costs
-// O(min(len(p), max)): what a process writes is kept in constant memory
-// at linear cost.
+// tailBuffer keeps the last max bytes written to it, in at most 2*max
+// bytes of memory; the cost of writes is linear in the bytes written
+// (the buffer is compacted to max bytes only when it reaches 2*max).
 type tailBuffer struct {
 	mu  sync.Mutex
 	max int
@@ -1076,8 +1081,9 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if over := len(t.buf) + len(p) - t.max; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
+	if len(t.buf)+len(p) > 2*t.max {
+		keep := t.max - len(p)
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-keep:]...)
 	}
 	t.buf = append(t.buf, p...)
 	return n, nil
@@ -1086,5 +1092,5 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return string(t.buf)
+	return string(t.buf[max(0, len(t.buf)-t.max):])
 }
