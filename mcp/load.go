@@ -286,6 +286,7 @@ func Load(ctx context.Context, cfg *Config, opts *LoadOptions) *Servers {
 		sc.Name = name
 		c := &conn{cfg: sc, opts: o, status: ServerStatus{Name: name, Transport: sc.Transport},
 			relist: make(chan struct{}, 1), done: make(chan struct{})}
+		c.store.limit = o.MaxTools
 		s.conns = append(s.conns, c)
 		if sc.Disabled {
 			c.status.State = StateDisabled
@@ -565,9 +566,6 @@ func (c *conn) handshake(ctx context.Context, transport mcpsdk.Transport) error 
 	return nil
 }
 
-// errCap marks a listing that went over MaxTools or MaxListPages.
-var errCap = errors.New("over a cap")
-
 // list lists every tool of the server, page by page, within the caps. It
 // returns the tools with their raw schemas and the tools the SDK client
 // dropped ("name: dropped by the MCP SDK client: reason"); on any error
@@ -579,9 +577,13 @@ func (c *conn) list(ctx context.Context, session *mcpsdk.ClientSession) ([]liste
 	params := &mcpsdk.ListToolsParams{}
 	for page := 1; ; page++ {
 		if page > c.opts.MaxListPages {
-			return nil, nil, fmt.Errorf("list tools: more than %d pages (LoadOptions.MaxListPages): %w", c.opts.MaxListPages, errCap)
+			return nil, nil, fmt.Errorf("list tools: more than %d pages (LoadOptions.MaxListPages)", c.opts.MaxListPages)
 		}
 		res, err := session.ListTools(ctx, params)
+		tooMany := fmt.Errorf("list tools: more than %d tools (LoadOptions.MaxTools)", c.opts.MaxTools)
+		if c.store.overCap() {
+			return nil, nil, tooMany
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				err = ctx.Err()
@@ -589,8 +591,8 @@ func (c *conn) list(ctx context.Context, session *mcpsdk.ClientSession) ([]liste
 			return nil, nil, fmt.Errorf("list tools: %w", err)
 		}
 		tools = append(tools, res.Tools...)
-		if len(tools) > c.opts.MaxTools || c.store.count() > c.opts.MaxTools {
-			return nil, nil, fmt.Errorf("list tools: more than %d tools (LoadOptions.MaxTools): %w", c.opts.MaxTools, errCap)
+		if len(tools) > c.opts.MaxTools {
+			return nil, nil, tooMany
 		}
 		if res.NextCursor == "" {
 			break

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -27,6 +28,8 @@ import (
 // result, by the server's tool name.
 type schemaStore struct {
 	mu      sync.Mutex
+	limit   int  // most tools recorded between resets; 0 means no limit
+	over    bool // a result went over limit since the last reset
 	raw     map[string]json.RawMessage
 	listed  []string        // every tool name seen, in order
 	pending map[string]bool // HTTP: JSON text of the ids of tools/list calls in flight
@@ -55,14 +58,7 @@ func (s *schemaStore) names() []string {
 func (s *schemaStore) reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.raw, s.listed = nil, nil
-}
-
-// count returns how many tools were seen since the last reset.
-func (s *schemaStore) count() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.listed)
+	s.raw, s.listed, s.over = nil, nil, false
 }
 
 func (s *schemaStore) get(name string) (json.RawMessage, bool) {
@@ -72,42 +68,89 @@ func (s *schemaStore) get(name string) (json.RawMessage, bool) {
 	return r, ok
 }
 
-// addResult records the schemas of a raw ListToolsResult.
-func (s *schemaStore) addResult(result json.RawMessage) {
-	var res struct {
-		Tools []struct {
-			Name        string          `json:"name"`
-			InputSchema json.RawMessage `json:"inputSchema"`
-		} `json:"tools"`
+// errOverCap is returned by addResult once more than limit tools were
+// seen since the last reset.
+var errOverCap = errors.New("over the cap on tools")
+
+// addResult records the schemas of a raw ListToolsResult. It decodes the
+// tools one by one and stops with errOverCap at the first tool over the
+// limit, so a page of a million tools costs only the first limit+1.
+func (s *schemaStore) addResult(result json.RawMessage) error {
+	dec := json.NewDecoder(bytes.NewReader(result))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
 	}
-	if json.Unmarshal(result, &res) != nil {
-		return
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		if key != "tools" {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return nil
+			}
+			continue
+		}
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+			return nil
+		}
+		for dec.More() {
+			var t struct {
+				Name        string          `json:"name"`
+				InputSchema json.RawMessage `json:"inputSchema"`
+			}
+			if dec.Decode(&t) != nil {
+				return nil
+			}
+			if err := s.add(t.Name, t.InputSchema); err != nil {
+				return err
+			}
+		}
+		if _, err := dec.Token(); err != nil {
+			return nil
+		}
 	}
+	return nil
+}
+
+func (s *schemaStore) add(name string, schema json.RawMessage) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.limit > 0 && len(s.listed) >= s.limit {
+		s.over = true
+		return errOverCap
+	}
 	if s.raw == nil {
 		s.raw = map[string]json.RawMessage{}
 	}
-	for _, t := range res.Tools {
-		s.listed = append(s.listed, t.Name)
-		if len(t.InputSchema) > 0 {
-			var buf bytes.Buffer
-			if json.Compact(&buf, t.InputSchema) == nil {
-				s.raw[t.Name] = buf.Bytes()
-			}
+	s.listed = append(s.listed, name)
+	if len(schema) > 0 {
+		var buf bytes.Buffer
+		if json.Compact(&buf, schema) == nil {
+			s.raw[name] = buf.Bytes()
 		}
 	}
+	return nil
+}
+
+// overCap reports whether a result since the last reset went over limit.
+func (s *schemaStore) overCap() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.over
 }
 
 // addMessage records the schemas of a raw JSON-RPC message if it is the
-// successful response to a tools/list call noted by expect.
-func (s *schemaStore) addMessage(data []byte) {
+// successful response to a tools/list call noted by expect; the error is
+// addResult's.
+func (s *schemaStore) addMessage(data []byte) error {
 	var msg struct {
 		ID     json.RawMessage `json:"id"`
 		Result json.RawMessage `json:"result"`
 	}
 	if json.Unmarshal(data, &msg) != nil || len(msg.ID) == 0 {
-		return
+		return nil
 	}
 	id := string(bytes.TrimSpace(msg.ID))
 	s.mu.Lock()
@@ -115,8 +158,9 @@ func (s *schemaStore) addMessage(data []byte) {
 	delete(s.pending, id)
 	s.mu.Unlock()
 	if mine && len(msg.Result) > 0 {
-		s.addResult(msg.Result)
+		return s.addResult(msg.Result)
 	}
+	return nil
 }
 
 // captureTransport wraps a client Transport whose Connection has no
@@ -161,8 +205,10 @@ func (c *captureConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		mine := c.pending[resp.ID]
 		delete(c.pending, resp.ID)
 		c.mu.Unlock()
-		if mine && resp.Error == nil {
-			c.store.addResult(resp.Result)
+		if mine && resp.Error == nil && c.store.addResult(resp.Result) != nil {
+			// Over the cap: the SDK gets an error instead of a page it
+			// would decode whole.
+			msg = &jsonrpc.Response{ID: resp.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: errOverCap.Error()}}
 		}
 	}
 	return msg, err
@@ -258,7 +304,9 @@ type captureBody struct {
 func (b *captureBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	if b.sse {
-		b.sc.scan(p[:n], b.max, b.store.addMessage)
+		if b.sc.scan(p[:n], b.max, b.store.addMessage) != nil {
+			return 0, errOverCap // ends the stream before the SDK decodes the page
+		}
 		return n, err
 	}
 	if !b.over {
@@ -269,10 +317,14 @@ func (b *captureBody) Read(p []byte) (int, error) {
 		}
 	}
 	if err == io.EOF {
+		var capErr error
 		if !b.over {
-			b.store.addMessage(b.buf)
+			capErr = b.store.addMessage(b.buf)
 		}
 		b.buf = nil
+		if capErr != nil {
+			return 0, capErr
+		}
 	}
 	return n, err
 }
@@ -291,8 +343,9 @@ type sseScanner struct {
 	cr       bool // the last byte was "\r" (a "\n" right after it is part of it)
 }
 
-// scan feeds p; emit gets the data of every event completed in it.
-func (s *sseScanner) scan(p []byte, max int, emit func([]byte)) {
+// scan feeds p; emit gets the data of every event completed in it. The
+// first error of emit stops the scan and is returned.
+func (s *sseScanner) scan(p []byte, max int, emit func([]byte) error) error {
 	for len(p) > 0 {
 		if s.cr {
 			s.cr = false
@@ -304,13 +357,16 @@ func (s *sseScanner) scan(p []byte, max int, emit func([]byte)) {
 		i := bytes.IndexAny(p, "\r\n")
 		if i < 0 {
 			s.add(p, max)
-			return
+			return nil
 		}
 		s.add(p[:i], max)
 		s.cr = p[i] == '\r'
 		p = p[i+1:]
-		s.endLine(max, emit)
+		if err := s.endLine(max, emit); err != nil {
+			return err
+		}
 	}
+	return nil
 }
 
 func (s *sseScanner) add(p []byte, max int) {
@@ -328,7 +384,7 @@ func (s *sseScanner) add(p []byte, max int) {
 	s.line = append(s.line, p...)
 }
 
-func (s *sseScanner) endLine(max int, emit func([]byte)) {
+func (s *sseScanner) endLine(max int, emit func([]byte) error) error {
 	line, long, longData := s.line, s.long, s.longData
 	s.line, s.long, s.longData = s.line[:0], false, false
 	switch {
@@ -337,11 +393,12 @@ func (s *sseScanner) endLine(max int, emit func([]byte)) {
 			s.over, s.hasData = true, true // a data line too long to keep
 		}
 	case len(line) == 0:
+		var err error
 		if s.hasData && !s.over {
-			emit(bytes.TrimSuffix(s.data, []byte("\n")))
+			err = emit(bytes.TrimSuffix(s.data, []byte("\n")))
 		}
 		s.data, s.hasData, s.over = s.data[:0], false, false
-		return
+		return err
 	case hasDataField(line):
 		v := bytes.TrimPrefix(line[len("data"):], []byte(":"))
 		v = bytes.TrimPrefix(v, []byte(" "))
@@ -352,6 +409,7 @@ func (s *sseScanner) endLine(max int, emit func([]byte)) {
 		}
 		s.hasData = true
 	}
+	return nil
 }
 
 // hasDataField reports whether an SSE line is a "data" field ("data" alone
