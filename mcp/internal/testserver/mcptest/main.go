@@ -6,6 +6,8 @@
 //	mcptest hang     never answer
 //	mcptest raw      a hand-written, misbehaving server (see raw.go)
 //	mcptest badtool  like raw, but its tools are "good" and "dupkey" (a schema the registry refuses)
+//	mcptest live     serve one tool, "grow", that adds a tool "extra" (answering "extra"); the server
+//	                 then sends notifications/tools/list_changed
 //	mcptest env      serve one tool, "env": the names of its environment variables, one a line, sorted,
 //	                 with the value of FOO ("FOO=value")
 package main
@@ -55,6 +57,22 @@ func main() {
 		raw(rawTools)
 	case "badtool":
 		raw(badTools)
+	case "live":
+		s := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "live", Version: "0"}, nil)
+		answer := func(text string) mcpsdk.ToolHandler {
+			return func(context.Context, *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
+				return &mcpsdk.CallToolResult{Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: text}}}, nil
+			}
+		}
+		schema := json.RawMessage(`{"type":"object"}`)
+		s.AddTool(&mcpsdk.Tool{Name: "grow", InputSchema: schema},
+			func(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
+				s.AddTool(&mcpsdk.Tool{Name: "extra", InputSchema: schema}, answer("extra"))
+				return answer("grown")(ctx, req)
+			})
+		if err := s.Run(ctx, &mcpsdk.StdioTransport{}); err != nil {
+			fmt.Fprintln(os.Stderr, "mcptest:", err)
+		}
 	case "env":
 		s := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "env", Version: "0"}, nil)
 		s.AddTool(&mcpsdk.Tool{Name: "env", InputSchema: json.RawMessage(`{"type":"object"}`)},
@@ -74,7 +92,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, "mcptest:", err)
 		}
 	default:
-		fmt.Fprintln(os.Stderr, "usage: mcptest sdk|serve|crash|hang|raw|badtool|env")
+		fmt.Fprintln(os.Stderr, "usage: mcptest sdk|serve|crash|hang|raw|badtool|live|env")
 		os.Exit(2)
 	}
 }
