@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -31,7 +32,8 @@ func TestLoadSkipsToolsTheRegistryRefuses(t *testing.T) {
 			{"name":"dupkey","inputSchema":{"type":"object","properties":{"a":{"type":"string"},"a":{"type":"integer"}}}},
 			{"name":"deep","inputSchema":` + deep + `},
 			{"name":"notobject","inputSchema":{"type":"string"}},
-			{"name":"long","description":"` + longDesc + `","inputSchema":{"type":"object"}}]}`, ""
+			{"name":"long","description":"` + longDesc + `","inputSchema":{"type":"object"}},
+			{"name":"evil\u001b[2J","inputSchema":{"type":"array"}}]}`, ""
 	}}
 	ctx := context.Background()
 	servers := loadFake(ctx, "x", srv, nil)
@@ -47,6 +49,7 @@ func TestLoadSkipsToolsTheRegistryRefuses(t *testing.T) {
 		`dupkey: tool "x_dupkey": invalid input schema: schema has the key "a" twice at /properties`,
 		`deep: tool "x_deep": invalid input schema: the schema is nested more than 512 levels deep`,
 		`notobject: tool "x_notobject": invalid input schema: schema root must have "type":"object", got "string"`,
+		`evil\x1b[2J: tool "x_evil__2J": invalid input schema: schema root must have "type":"object", got "array"`,
 	}
 	if !slices.Equal(st.Skipped, wantSkipped) {
 		t.Errorf("Skipped = %q\nwant %q", st.Skipped, wantSkipped)
@@ -306,5 +309,14 @@ func TestLoadEndlessHTTPResponses(t *testing.T) {
 				t.Errorf("Load took %v; the cap should end it long before the 1m timeout", d)
 			}
 		})
+	}
+}
+
+func TestReasonEscapesStderr(t *testing.T) {
+	c := &conn{stderr: &tailBuffer{max: 4096}}
+	c.stderr.Write([]byte("line one\n\x1b[31mred alert\x1b[0m\r\n"))
+	want := `initialize: EOF; stderr: line one | \x1b[31mred alert\x1b[0m`
+	if got := c.reason(errors.New("initialize: EOF")); got != want {
+		t.Errorf("reason = %q, want %q", got, want)
 	}
 }

@@ -160,8 +160,8 @@ func TestBuildMCPBadToolKeepsTheRest(t *testing.T) {
 	}
 	st := tk.MCPStatus()[0]
 	want := []string{`dupkey: tool "bad_dupkey": invalid input schema: schema has the key "a" twice at /properties`}
-	if st.State != mcp.StateConnected || !slices.Equal(st.Skipped, want) || !slices.Equal(st.Tools, []string{"bad_good"}) {
-		t.Errorf("status = %+v, want connected, tools [bad_good], Skipped %q", st, want)
+	if st.State != mcp.StateConnected || !slices.Equal(st.Skipped, want) || !slices.Equal(st.Tools, []string{"bad_good", "bad_long"}) {
+		t.Errorf("status = %+v, want connected, tools [bad_good bad_long], Skipped %q", st, want)
 	}
 }
 

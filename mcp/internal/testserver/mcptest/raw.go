@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 )
 
 // rawTools is the tools/list result of "mcptest raw". The SDK client drops
@@ -16,9 +17,11 @@ const rawTools = `{"tools":[
 {"name":"exit","inputSchema":{"type":"object"}}]}`
 
 // badTools is the tools/list result of "mcptest badtool": "dupkey" has a
-// schema with the key "a" twice, which the registry refuses.
-const badTools = `{"tools":[
+// schema with the key "a" twice, which the registry refuses; "long" has a
+// description of 1100 characters, over the limit of 1024.
+var badTools = `{"tools":[
 {"name":"good","inputSchema":{"type":"object"}},
+{"name":"long","description":"` + strings.Repeat("d", 1100) + `","inputSchema":{"type":"object"}},
 {"name":"dupkey","inputSchema":{"type":"object","properties":{"a":{"type":"string"},"a":{"type":"integer"}}}}]}`
 
 // raw serves newline-delimited JSON-RPC on stdin/stdout by hand, to
