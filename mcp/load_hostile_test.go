@@ -69,7 +69,8 @@ func TestLoadSkipsToolsTheRegistryRefuses(t *testing.T) {
 }
 
 func TestLoadCapsTools(t *testing.T) {
-	// 410,000 tools: 410 pages of 1000, then one page of all of them.
+	// 410,000 tools in 410 pages of 1000; then 100,000 tools in one page
+	// (4.6 MB), refused before the SDK decodes its tools.
 	paged := &fakeServer{list: func(cursor string) (string, string) {
 		n, _ := strconv.Atoi(cursor)
 		next := ""
@@ -78,7 +79,7 @@ func TestLoadCapsTools(t *testing.T) {
 		}
 		return toolsJSON("p"+cursor+"_", 1000, next), ""
 	}}
-	whole := toolsJSON("t", 410_000, "")
+	whole := toolsJSON("t", 100_000, "")
 	onePage := &fakeServer{list: func(string) (string, string) { return whole, "" }}
 	endless := &fakeServer{list: func(cursor string) (string, string) {
 		return toolsJSON("c"+cursor+"_", 1, cursor+"x"), ""
