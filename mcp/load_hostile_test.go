@@ -289,16 +289,22 @@ func TestLoadEndlessHTTPResponses(t *testing.T) {
 		name, contentType, prefix string
 		opts                      *LoadOptions
 		want                      string
+		transport                 string
 	}{
-		{"sse-default", "text/event-stream", "data: ", nil, "SSE event exceeded 16777216 bytes without terminating"},
-		{"sse-own-cap", "text/event-stream", "data: ", &LoadOptions{MaxEventSize: 1 << 20}, "SSE event exceeded 1048576 bytes without terminating"},
-		{"json-default", "application/json", `{"jsonrpc":"2.0","id":1,"result":"`, nil, "response body is larger than 16777216 bytes (LoadOptions.MaxEventSize)"},
+		{"legacy-sse-own-cap", "text/event-stream", "event: endpoint\ndata: ", &LoadOptions{MaxEventSize: 1 << 20}, "SSE event exceeded 1048576 bytes without terminating", TransportSSE},
+		{"sse-default", "text/event-stream", "data: ", nil, "SSE event exceeded 16777216 bytes without terminating", ""},
+		{"sse-own-cap", "text/event-stream", "data: ", &LoadOptions{MaxEventSize: 1 << 20}, "SSE event exceeded 1048576 bytes without terminating", ""},
+		{"json-default", "application/json", `{"jsonrpc":"2.0","id":1,"result":"`, nil, "response body is larger than 16777216 bytes (LoadOptions.MaxEventSize)", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			hs := httptest.NewServer(endless(c.contentType, c.prefix))
 			defer hs.Close()
-			cfg := &Config{Servers: map[string]ServerConfig{"r": {Transport: TransportHTTP, URL: hs.URL, Timeout: time.Minute}}}
+			transport := TransportHTTP
+			if c.transport != "" {
+				transport = c.transport
+			}
+			cfg := &Config{Servers: map[string]ServerConfig{"r": {Transport: transport, URL: hs.URL, Timeout: time.Minute}}}
 			start := time.Now()
 			servers := Load(context.Background(), cfg, c.opts)
 			defer servers.Close()
