@@ -279,3 +279,39 @@ func TestToolkitFollowsListChanged(t *testing.T) {
 		t.Error("Registry.OnChange not called")
 	}
 }
+
+// TestToolkitLateMCPToolMeetsNativeTool: an MCP tool that appears after
+// Build under the name of a tool in Config.Tools is left out (the
+// program's tool stays) and reported in MCPStatus.
+func TestToolkitLateMCPToolMeetsNativeTool(t *testing.T) {
+	bin := buildMCPTestServer(t)
+	b, _ := json.Marshal(bin)
+	cfg, err := mcp.ParseConfig([]byte(`{"mcpServers": {"live": {"command": [` + string(b) + `, "live"]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	native := toolnexus.Tool{Name: "live_extra", Handler: toolnexus.HandlerFunc(func(context.Context, json.RawMessage) (string, error) { return "native", nil })}
+	ctx := context.Background()
+	tk, err := Build(ctx, Config{MCP: cfg, NoBuiltins: true, Tools: []toolnexus.Tool{native}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tk.Close()
+	if res := tk.Execute(ctx, "live_grow", nil); res.Output != "grown" {
+		t.Fatalf("live_grow = %+v", res)
+	}
+	want := []string{"live_extra: also the name of a tool in Config.Tools"}
+	deadline := time.Now().Add(15 * time.Second)
+	for !slices.Equal(tk.MCPStatus()[0].Skipped, want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("status = %+v, want Skipped %q", tk.MCPStatus()[0], want)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if res := tk.Execute(ctx, "live_extra", nil); res.Output != "native" {
+		t.Errorf("live_extra = %+v, want the program's tool", res)
+	}
+	if st := tk.MCPStatus()[0]; !slices.Equal(st.Tools, []string{"live_grow"}) {
+		t.Errorf("status tools = %v, want [live_grow]", st.Tools)
+	}
+}
