@@ -8,9 +8,9 @@ import (
 )
 
 // BenchmarkListOverCap loads a server whose one tools/list page has
-// 100,000 tools (4.6 MB): refused after the first 1001.
+// 50,000 tools (2.3 MB): refused after the first 1001.
 func BenchmarkListOverCap(b *testing.B) {
-	page := toolsJSON("t", 100_000, "")
+	page := toolsJSON("t", 50_000, "")
 	srv := &fakeServer{list: func(string) (string, string) { return page, "" }}
 	b.SetBytes(int64(len(page)))
 	for b.Loop() {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -69,8 +70,10 @@ func TestLoadSkipsToolsTheRegistryRefuses(t *testing.T) {
 }
 
 func TestLoadCapsTools(t *testing.T) {
-	// 410,000 tools in 410 pages of 1000; then 100,000 tools in one page
-	// (4.6 MB), refused before the SDK decodes its tools.
+	// 410,000 tools in 410 pages of 1000; then 50,000 tools in one page
+	// (2.3 MB), refused before the SDK decodes its tools: the last one has
+	// an x-mcp-header annotation the SDK client would log a complaint
+	// about while decoding.
 	paged := &fakeServer{list: func(cursor string) (string, string) {
 		n, _ := strconv.Atoi(cursor)
 		next := ""
@@ -79,7 +82,8 @@ func TestLoadCapsTools(t *testing.T) {
 		}
 		return toolsJSON("p"+cursor+"_", 1000, next), ""
 	}}
-	whole := toolsJSON("t", 100_000, "")
+	whole := strings.TrimSuffix(toolsJSON("t", 50_000, ""), "]}") +
+		`,{"name":"badheader","inputSchema":{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"X A"}}}}]}`
 	onePage := &fakeServer{list: func(string) (string, string) { return whole, "" }}
 	endless := &fakeServer{list: func(cursor string) (string, string) {
 		return toolsJSON("c"+cursor+"_", 1, cursor+"x"), ""
@@ -99,11 +103,20 @@ func TestLoadCapsTools(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			var opts LoadOptions
+			if c.opts != nil {
+				opts = *c.opts
+			}
+			var log syncBuffer
+			opts.Logger = slog.New(slog.NewTextHandler(&log, nil))
 			start := time.Now()
-			servers := loadFake(context.Background(), "s", c.srv, c.opts)
+			servers := loadFake(context.Background(), "s", c.srv, &opts)
 			defer servers.Close()
-			if d := time.Since(start); d > 20*time.Second {
+			if d := time.Since(start); d > time.Minute {
 				t.Errorf("Load took %v", d)
+			}
+			if strings.Contains(log.String(), "excluding tool") {
+				t.Errorf("the SDK client decoded the page over the cap: %s", log.String())
 			}
 			st := servers.Status()[0]
 			if st.State != StateFailed || st.Reason != c.reason {
