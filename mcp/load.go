@@ -365,7 +365,6 @@ func (s *Servers) relistLoop(c *conn, session *mcpsdk.ClientSession) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), c.cfg.timeout())
 		go func() { // a session that ends cancels the listing
-
 			select {
 			case <-c.done:
 				cancel()

@@ -19,6 +19,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/mcp/internal/testserver"
 )
 
 // Regression tests for issue 12 (loading MCP servers), each against a
@@ -338,5 +339,38 @@ func TestReasonEscapesStderr(t *testing.T) {
 	want := `initialize: EOF; stderr: line one | \x1b[31mred alert\x1b[0m`
 	if got := c.reason(errors.New("initialize: EOF")); got != want {
 		t.Errorf("reason = %q, want %q", got, want)
+	}
+}
+
+// TestLoadCapsToolsOverHTTP: the cap on tools holds on every HTTP
+// transport (event-stream and JSON answers, legacy SSE), with the same
+// reason as on stdio.
+func TestLoadCapsToolsOverHTTP(t *testing.T) {
+	srv := testserver.NewSDKServer() // 10 tools
+	sse := httptest.NewServer(mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return srv }, nil))
+	defer sse.Close()
+	plain := httptest.NewServer(mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return srv }, &mcpsdk.StreamableHTTPOptions{JSONResponse: true}))
+	defer plain.Close()
+	legacy := httptest.NewServer(mcpsdk.NewSSEHandler(func(*http.Request) *mcpsdk.Server { return srv }, nil))
+	defer legacy.Close()
+	cfg := &Config{Servers: map[string]ServerConfig{
+		"sse":    {Transport: TransportHTTP, URL: sse.URL},
+		"plain":  {Transport: TransportHTTP, URL: plain.URL},
+		"legacy": {Transport: TransportSSE, URL: legacy.URL},
+	}}
+	servers := Load(context.Background(), cfg, &LoadOptions{MaxTools: 4})
+	defer servers.Close()
+	for _, st := range servers.Status() {
+		if want := "list tools: more than 4 tools (LoadOptions.MaxTools)"; st.State != StateFailed || st.Reason != want {
+			t.Errorf("%s: status = %s %q, want failed %q", st.Name, st.State, st.Reason, want)
+		}
+	}
+	if n := len(servers.Tools()); n != 0 {
+		t.Errorf("%d tools, want none", n)
+	}
+	all := Load(context.Background(), cfg, &LoadOptions{MaxTools: 10})
+	defer all.Close()
+	if n := len(all.Tools()); n != 30 {
+		t.Errorf("with MaxTools 10: %d tools, want 30; status %+v", n, all.Status())
 	}
 }
