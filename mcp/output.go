@@ -21,28 +21,44 @@ import (
 // It runs in time linear in len(s).
 func cleanOutput(s string, max int) string {
 	if needsCleaning(s) {
+		const hex = "0123456789abcdef"
 		var b strings.Builder
-		b.Grow(len(s))
+		b.Grow(len(s) + len(s)/8)
+		start := 0 // s[start:i] is still to be copied
 		for i := 0; i < len(s); {
-			r, size := utf8.DecodeRuneInString(s[i:])
+			c := s[i]
+			if c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' {
+				i++
+				continue
+			}
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r > 0x9f && (r != utf8.RuneError || n > 1) {
+				i += n // printable beyond ASCII
+				continue
+			}
+			size := 1
+			b.WriteString(s[start:i])
 			switch {
-			case r == utf8.RuneError && size == 1:
+			case r == utf8.RuneError && n == 1:
 				b.WriteRune(utf8.RuneError)
-			case r == '\r' && i+1 < len(s) && s[i+1] == '\n':
+			case c == '\r' && i+1 < len(s) && s[i+1] == '\n':
 				// dropped: the "\n" follows
-			case r == '\r':
+			case c == '\r':
 				b.WriteString(`\r`)
-			case r == '\n' || r == '\t':
-				b.WriteByte(byte(r))
-			case r < 0x20 || r == 0x7f:
-				fmt.Fprintf(&b, `\x%02x`, r)
-			case r >= 0x80 && r <= 0x9f:
-				fmt.Fprintf(&b, `\u%04x`, r)
-			default:
-				b.WriteString(s[i : i+size])
+			case c < 0x80: // C0 or DEL
+				b.WriteString(`\x`)
+				b.WriteByte(hex[c>>4])
+				b.WriteByte(hex[c&0xf])
+			case r <= 0x9f: // C1
+				b.WriteString(`\u00`)
+				b.WriteByte(hex[r>>4])
+				b.WriteByte(hex[r&0xf])
+				size = n
 			}
 			i += size
+			start = i
 		}
+		b.WriteString(s[start:])
 		s = b.String()
 	}
 	return capText(s, max)
