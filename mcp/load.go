@@ -205,6 +205,15 @@ type conn struct {
 type listedTool struct {
 	tool   *mcpsdk.Tool
 	schema json.RawMessage // as the server sent it, compacted; nil if not captured
+	built  *builtTool      // the last conversion (set under Servers.mu), reused while the name stays
+}
+
+// builtTool is the outcome of conn.tool for one registry name.
+type builtTool struct {
+	name string
+	tool toolnexus.Tool
+	note string
+	err  error
 }
 
 // Load starts (or connects to) every enabled server in cfg at the same
@@ -781,7 +790,8 @@ func isExitAfterClose(err error) bool {
 const maxLabel = 256
 
 // rebuildLocked makes s.tools and every server's Tools, Skipped and
-// Notes from the current listings. Names are assigned over all servers
+// Notes from the current listings; a tool whose name did not change keeps
+// its conversion (and so stays an equal Tool). Names are assigned over all servers
 // at once (ToolNames), so a change of one server can rename another's
 // tool only when the two now collide. s.mu is held (or Load has not
 // returned).
@@ -798,14 +808,21 @@ func (s *Servers) rebuildLocked() {
 		c.status.Tools, c.status.Notes = nil, nil
 		c.status.Skipped = slices.Clone(c.skipped)
 		seen := map[string]bool{}
-		for _, t := range c.listed {
+		for i := range c.listed {
+			t := &c.listed[i]
 			label := cleanOutput(t.tool.Name, maxLabel)
 			if seen[t.tool.Name] {
 				c.status.Skipped = append(c.status.Skipped, label+": listed twice by the server")
 				continue
 			}
 			seen[t.tool.Name] = true
-			tool, note, err := c.tool(t, names[ToolRef{Server: c.cfg.Name, Tool: t.tool.Name}])
+			name := names[ToolRef{Server: c.cfg.Name, Tool: t.tool.Name}]
+			if t.built == nil || t.built.name != name {
+				b := &builtTool{name: name}
+				b.tool, b.note, b.err = c.tool(*t, name)
+				t.built = b
+			}
+			tool, note, err := t.built.tool, t.built.note, t.built.err
 			if err != nil {
 				c.status.Skipped = append(c.status.Skipped, label+": "+cleanOutput(strings.TrimPrefix(err.Error(), "toolnexus: "), maxLabel))
 				continue
