@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"slices"
 	"strings"
@@ -154,4 +155,37 @@ func TestTailBuffer(t *testing.T) {
 			t.Fatalf("buffer grew to %d bytes", cap(tb.buf))
 		}
 	}
+}
+
+// FuzzAddResult checks the streaming tools/list reader against
+// json.Unmarshal: for a valid result it records the same names, in order,
+// up to the limit, and says when it went over.
+func FuzzAddResult(f *testing.F) {
+	f.Add([]byte(`{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"b"}],"nextCursor":"x"}`), uint8(1))
+	f.Add([]byte(`{"x":[1,{"tools":2}],"tools":[]}`), uint8(0))
+	f.Add([]byte(`{"tools":[{"name":"a","inputSchema":{ "type" : "object" }}]}`), uint8(3))
+	f.Fuzz(func(t *testing.T, data []byte, limit uint8) {
+		var s schemaStore
+		s.limit = int(limit % 8)
+		err := s.addResult(data)
+		var ref struct {
+			Tools []struct {
+				Name string `json:"name"`
+			} `json:"tools"`
+		}
+		if json.Unmarshal(data, &ref) != nil || bytes.Count(data, []byte(`"tools"`)) != 1 {
+			return // invalid, or a key given twice: only no panic is checked
+		}
+		var want []string
+		for _, tool := range ref.Tools {
+			want = append(want, tool.Name)
+		}
+		over := s.limit > 0 && len(want) > s.limit
+		if over {
+			want = want[:s.limit]
+		}
+		if got := s.names(); !slices.Equal(got, want) || (err != nil) != over || s.overCap() != over {
+			t.Fatalf("names %q, err %v, overCap %v; want %q, over %v", got, err, s.overCap(), want, over)
+		}
+	})
 }
