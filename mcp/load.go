@@ -363,7 +363,8 @@ func (s *Servers) fail(c *conn, err error) {
 
 // relistLoop lists the tools of c again after every
 // notifications/tools/list_changed (several that arrive during one
-// listing cause one more), until the session ends.
+// listing, or within relistInterval after it, cause one more), until the
+// session ends.
 func (s *Servers) relistLoop(c *conn, session *mcpsdk.ClientSession) {
 	defer s.watchers.Done()
 	for {
@@ -395,8 +396,19 @@ func (s *Servers) relistLoop(c *conn, session *mcpsdk.ClientSession) {
 		s.rebuildLocked()
 		s.mu.Unlock()
 		s.notify()
+		// A server that sends tools/list_changed without pause gets at
+		// most one listing per relistInterval.
+		select {
+		case <-c.done:
+			return
+		case <-time.After(relistInterval):
+		}
 	}
 }
+
+// relistInterval is the shortest time between two listings of one server
+// after tools/list_changed.
+const relistInterval = 100 * time.Millisecond
 
 // OnChange registers fn to be called after the tools of a server changed
 // after Load returned: its connection ended or failed (its tools went) or

@@ -374,3 +374,24 @@ func TestLoadCapsToolsOverHTTP(t *testing.T) {
 		t.Errorf("with MaxTools 10: %d tools, want 30; status %+v", n, all.Status())
 	}
 }
+
+// TestLoadListChangedFlood: a server that sends tools/list_changed
+// without pause is listed at most once per relistInterval.
+func TestLoadListChangedFlood(t *testing.T) {
+	srv := &fakeServer{list: func(string) (string, string) { return toolsJSON("t", 10, ""), "" }}
+	servers := loadFake(context.Background(), "s", srv, nil)
+	defer servers.Close()
+	srv.lists.Store(0)
+	start := time.Now()
+	for time.Since(start) < 500*time.Millisecond {
+		srv.notify("notifications/tools/list_changed")
+	}
+	time.Sleep(2 * relistInterval)
+	elapsed := time.Since(start)
+	if n, most := srv.lists.Load(), int64(elapsed/relistInterval)+2; n < 1 || n > most {
+		t.Errorf("%d listings in %v of notifications, want 1 to %d", n, elapsed, most)
+	}
+	if st := servers.Status()[0]; st.State != StateConnected || len(st.Tools) != 10 {
+		t.Errorf("status = %+v", st)
+	}
+}
