@@ -69,12 +69,20 @@ type ServerConfig struct {
 	// Args are appended to Command ("args" in a file).
 	Args []string
 
-	// Env holds extra environment variables for the process, added to the
-	// current environment ("env" or "environment" in a file). Values may
+	// Env holds extra environment variables for the process, added to its
+	// default environment (see InheritEnv) and replacing variables of the
+	// same name ("env" or "environment" in a file). Values may
 	// use ${VAR} and ${VAR:-default} (default: literal text without "}"
 	// or "${"), expanded when the server starts; other forms, nesting
 	// included, are an error. There is no escape for a literal "${".
 	Env map[string]string
+
+	// InheritEnv passes the whole environment of this process to the
+	// server ("inheritEnv": true in a file). Without it (and without
+	// LoadOptions.InheritEnv) the server gets only the variables named by
+	// DefaultEnvNames that are set, plus Env, so secrets such as API keys
+	// in this process's environment do not reach it.
+	InheritEnv bool
 
 	// Dir is the working directory of the process ("cwd"); "" means the
 	// current directory.
@@ -111,6 +119,9 @@ func (c ServerConfig) String() string {
 		fmt.Fprintf(&b, ": %q", slices.Concat(c.Command, c.Args))
 		if len(c.Env) > 0 {
 			fmt.Fprintf(&b, ", env %s", redactedKeys(c.Env))
+		}
+		if c.InheritEnv {
+			b.WriteString(", inherits the environment")
 		}
 	default:
 		fmt.Fprintf(&b, ": %s", c.URL)
@@ -269,6 +280,7 @@ type rawServer struct {
 	Args        []string          `json:"args"`
 	Env         map[string]string `json:"env"`
 	Environment map[string]string `json:"environment"`
+	InheritEnv  bool              `json:"inheritEnv"`
 	Cwd         string            `json:"cwd"`
 	URL         string            `json:"url"`
 	Headers     map[string]string `json:"headers"`
@@ -286,7 +298,7 @@ func parseServer(name string, raw json.RawMessage) (ServerConfig, error) {
 	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		return ServerConfig{}, errors.New("entry is null, want an object")
 	}
-	sc := ServerConfig{Name: name, Args: r.Args, Dir: r.Cwd, URL: r.URL, Headers: r.Headers}
+	sc := ServerConfig{Name: name, Args: r.Args, Dir: r.Cwd, URL: r.URL, Headers: r.Headers, InheritEnv: r.InheritEnv}
 	switch {
 	case r.Env != nil && r.Environment != nil:
 		return sc, errors.New(`give "env" or "environment", not both`)
@@ -339,6 +351,9 @@ func parseServer(name string, raw json.RawMessage) (ServerConfig, error) {
 	}
 	if sc.Transport != TransportStdio && len(sc.Args) > 0 {
 		return sc, errors.New(`"args" only applies to a server with "command"`)
+	}
+	if sc.Transport != TransportStdio && sc.InheritEnv {
+		return sc, errors.New(`"inheritEnv" only applies to a server with "command"`)
 	}
 	if (r.Disabled != nil && *r.Disabled) || (r.Enabled != nil && !*r.Enabled) {
 		sc.Disabled = true

@@ -48,11 +48,18 @@
 //	err := reg.Add(servers.Tools()...)
 //
 // A server that fails to start, to initialize or to list within its timeout
-// (default 30 s) is isolated: the others load, and Status says why it
-// failed (including the last lines of its stderr, unfiltered). A server
-// whose connection is lost later (its process exited) turns failed too,
-// with "connection closed" and the exit status. Tools a server lists but
-// the SDK client drops are in Status's Skipped with the reason. Header
+// (default 30 s), or lists more than LoadOptions.MaxTools tools (1000) or
+// MaxListPages pages (100), is isolated: none of its tools is used, the
+// others load, and Status says why it failed (including the last lines of
+// its stderr, control characters escaped). A server whose connection is
+// lost later (its process exited) turns failed too, with "connection
+// closed" and the exit status, and its tools go; one that sends
+// notifications/tools/list_changed is listed again ([Servers.OnChange]).
+// Tools a server lists but the registry would refuse, or the SDK client
+// drops, are in Status's Skipped with the reason. Local servers get a
+// small default environment ([DefaultEnvNames]) plus their "env", unless
+// "inheritEnv" is set. Outputs are capped (LoadOptions.MaxOutputBytes,
+// 32 KiB) and their control characters escaped. Header
 // values are expanded from the environment (${VAR}, ${VAR:-default}; no
 // nesting, no escape) only when connecting, and never appear in errors,
 // status or logs.

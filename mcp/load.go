@@ -30,9 +30,32 @@ type State string
 // The states a server can be in.
 const (
 	StateConnected State = "connected" // started, initialized and its tools listed
-	StateFailed    State = "failed"    // could not start, initialize or list, or its connection was lost later (process exited); see ServerStatus.Reason
+	StateFailed    State = "failed"    // could not start, initialize or list (or listed over a cap), or its connection was lost later, or re-listing failed; see ServerStatus.Reason
 	StateDisabled  State = "disabled"  // "disabled": true or "enabled": false in the config
 	StateClosed    State = "closed"    // was connected; Close has been called
+)
+
+// Limits on what one server may send while its tools are listed, and on
+// what one call of its tools returns. Each is the default of the
+// LoadOptions field of the same name.
+const (
+	// DefaultMaxTools is the most tools one server may list: 1000. A
+	// server that lists more fails, and none of its tools is used.
+	DefaultMaxTools = 1000
+
+	// DefaultMaxListPages is the most pages one tools/list listing may
+	// take: 100. A server that needs more fails.
+	DefaultMaxListPages = 100
+
+	// DefaultMaxEventSize is the most bytes of one server-sent event, and
+	// of one HTTP response body that is not an event stream, from a remote
+	// server: 16 MiB (the go-sdk's DefaultMaxEventSize). Local servers'
+	// messages have the go-sdk's stdio line limit, also 16 MiB.
+	DefaultMaxEventSize = 16 << 20
+
+	// DefaultMaxOutputBytes caps the Output of one call of an MCP tool:
+	// 32 KiB, the cap of the built-in tools (builtin.DefaultMaxOutputBytes).
+	DefaultMaxOutputBytes = 32 << 10
 )
 
 // ServerStatus reports one configured server.
@@ -47,18 +70,28 @@ type ServerStatus struct {
 	// process, the last lines it wrote to stderr ("; stderr: " then up to
 	// five lines joined by " | "). A server whose connection was lost after
 	// it connected has "connection closed", then ": exit status N" (or the
-	// transport's error) when known, then its stderr. Never contains header
-	// or environment values from the config, but the stderr part is
-	// whatever the server printed, unfiltered: a server that prints a
-	// secret puts it here. "" unless State is failed.
+	// transport's error) when known, then its stderr. A server over a cap
+	// has "list tools: more than 1000 tools (LoadOptions.MaxTools)" or
+	// "list tools: more than 100 pages (LoadOptions.MaxListPages)". Never
+	// contains header or environment values from the config, but the
+	// stderr part is whatever the server printed, unfiltered: a server that
+	// prints a secret puts it here. "" unless State is failed.
 	Reason string `json:"reason,omitempty"`
-	// Tools are the registry names of the server's tools, sorted.
+	// Tools are the registry names of the server's tools, sorted. They
+	// change when the server re-lists its tools (tools/list_changed) and
+	// are empty once it failed.
 	Tools []string `json:"tools,omitempty"`
-	// Skipped lists tools the server offered that could not be used, each
-	// as "name: reason" (for example an input schema that is not an object,
-	// or a tool the SDK client dropped while listing because of invalid
-	// x-mcp-header annotations: "name: dropped by the MCP SDK client: ...").
+	// Skipped lists tools the server offered that are not used, each as
+	// "name: reason": a tool the registry refuses (the registry's error,
+	// for example an input schema that is not an object, has a key twice
+	// or is nested too deep), a tool listed twice, or a tool the SDK
+	// client dropped while listing because of invalid x-mcp-header
+	// annotations ("name: dropped by the MCP SDK client: ...").
 	Skipped []string `json:"skipped,omitempty"`
+	// Notes lists changes made to tools that are used, each as
+	// "name: note"; today only "description cut from N to 1024
+	// characters" (toolnexus.MaxDescriptionLength).
+	Notes []string `json:"notes,omitempty"`
 	// ServerInfo is the name and version the server reported, "name version".
 	ServerInfo string `json:"server_info,omitempty"`
 }
@@ -79,34 +112,85 @@ type LoadOptions struct {
 	// Timeout instead).
 	HTTPClient *http.Client
 
-	// LookupEnv resolves ${VAR} in header and env values; nil means
-	// os.LookupEnv.
+	// LookupEnv resolves ${VAR} in header and env values, and the
+	// variables of the default environment of local servers (see
+	// InheritEnv); nil means os.LookupEnv.
 	LookupEnv func(string) (string, bool)
+
+	// InheritEnv gives every local server the whole environment of this
+	// process (plus its config's "env"), as ServerConfig.InheritEnv does
+	// for one server. Without it a local server gets only the variables
+	// named by DefaultEnvNames that are set, plus its "env": API keys and
+	// other secrets in this process's environment stay here.
+	InheritEnv bool
 
 	// TerminateDelay is how long Close waits for a local server to exit
 	// after its stdin is closed before it sends SIGTERM, and again before
 	// SIGKILL; zero means 2 seconds.
 	TerminateDelay time.Duration
+
+	// MaxTools is the most tools one server may list; zero means
+	// DefaultMaxTools (1000). A server that lists more is failed and none
+	// of its tools is used.
+	MaxTools int
+
+	// MaxListPages is the most pages (tools/list calls) one listing may
+	// take; zero means DefaultMaxListPages (100). A server that needs more
+	// is failed and none of its tools is used.
+	MaxListPages int
+
+	// MaxEventSize is the most bytes of one server-sent event, and of one
+	// HTTP response body that is not an event stream, from a remote
+	// server; zero means DefaultMaxEventSize (16 MiB). A larger one ends
+	// the connection (the call or the listing fails).
+	MaxEventSize int
+
+	// MaxOutputBytes caps the Output of one call of an MCP tool, in bytes;
+	// zero means DefaultMaxOutputBytes (32 KiB). A longer Output keeps its
+	// head and tail with a line between them that says how many bytes
+	// were cut: "[... N bytes truncated ...]".
+	MaxOutputBytes int
+
+	// dial, if non-nil, gives the transport of a server by name instead of
+	// its config (tests: in-memory servers).
+	dial func(name string) mcpsdk.Transport
 }
 
 // Servers is the result of [Load]: the tools of every server that
 // connected, a status for every configured server, and the live
 // connections. Close it to stop every server process.
 //
+// The tools change after Load when a server's connection ends (its tools
+// go) and when a server sends notifications/tools/list_changed (its tools
+// are listed again); [Servers.OnChange] tells when.
+//
 // A Servers is safe for concurrent use; its tools may be executed from
 // many goroutines at once.
 type Servers struct {
+	opts LoadOptions // with defaults filled in
+
 	mu       sync.Mutex
 	conns    []*conn // sorted by server name
 	tools    []toolnexus.Tool
 	closed   bool
+	subs     map[int]func()
+	nextSub  int
 	closeFn  sync.Once
-	watchers sync.WaitGroup // one per connected server, until its connection ends
+	watchers sync.WaitGroup // per connected server: its watch and relist loops
 }
 
 type conn struct {
 	cfg    ServerConfig
-	status ServerStatus
+	opts   *LoadOptions
+	status ServerStatus // guarded by Servers.mu once Load has returned
+
+	// listed is the server's latest complete listing, skipped what the SDK
+	// client dropped from it; both guarded by Servers.mu after Load.
+	listed  []listedTool
+	skipped []string
+
+	relist chan struct{} // a tools/list_changed arrived (capacity 1)
+	done   chan struct{} // closed when the session has ended
 
 	mu      sync.Mutex
 	session *mcpsdk.ClientSession // nil once closed
@@ -114,21 +198,38 @@ type conn struct {
 	detach  context.CancelFunc    // ends the SSE transport's event stream
 	stderr  *tailBuffer
 	store   schemaStore
-	listed  []*mcpsdk.Tool
+	drops   *dropRecorder
+}
+
+// listedTool is one tool of a listing with its raw input schema.
+type listedTool struct {
+	tool   *mcpsdk.Tool
+	schema json.RawMessage // as the server sent it, compacted; nil if not captured
+	built  *builtTool      // the last conversion (set under Servers.mu), reused while the name stays
+}
+
+// builtTool is the outcome of conn.tool for one registry name.
+type builtTool struct {
+	name string
+	tool toolnexus.Tool
+	note string
+	err  error
 }
 
 // Load starts (or connects to) every enabled server in cfg at the same
 // time, lists their tools and returns them as registry tools. A server
 // that fails to start, to initialize or to list its tools within its
-// Timeout is isolated: it is reported as failed in Status and the others
-// still load. Load itself never fails; [Servers.Err] joins the failures.
+// Timeout, or that lists more than MaxTools tools or MaxListPages pages,
+// is isolated: it is reported as failed in Status, none of its tools is
+// used, and the others still load. Load itself never fails;
+// [Servers.Err] joins the failures.
 //
 // Each server tool becomes a [toolnexus.Tool]:
 //
 //   - Name: "server_tool", made a valid unique name by [ToolNames].
 //   - Title, Description and Annotations come from the server. A
 //     description longer than toolnexus.MaxDescriptionLength is cut to fit
-//     (ending in "…").
+//     (ending in "…"), with a note in ServerStatus.Notes.
 //   - InputSchema: the server's inputSchema bytes, unchanged except for
 //     whitespace (compacted).
 //   - Source: "mcp"; Timeout: the server's Timeout.
@@ -137,36 +238,64 @@ type conn struct {
 //     joined by "\n"; a result with structuredContent has that content as
 //     JSON text for Output; otherwise Output is the text parts joined by
 //     "\n" (images, audio and resources are described in brackets, e.g.
-//     "[image image/png, 1234 bytes]"). A protocol error (unknown tool,
-//     server gone, a result that does not decode) is an error Result too;
-//     its Output is short and names no Go types (the server's own error
-//     message, `MCP server "x": connection closed`, `MCP server "x" sent
-//     an invalid tools/call result`), and Err keeps the Go error.
-//     Metadata has "mcp_server" and "mcp_tool" (the names the server uses).
+//     "[image image/png, 1234 bytes]"). Control characters other than
+//     "\n" and "\t" (ANSI escapes included) are shown escaped, as "\x1b",
+//     "\r" or "\u009b" ("\r\n" becomes "\n"), and the Output is capped at
+//     MaxOutputBytes with a note saying how many bytes were cut. A
+//     protocol error (unknown tool, server gone, a result that does not
+//     decode) is an error Result too; its Output is short and names no Go
+//     types (the server's own error message, `MCP server "x": connection
+//     closed`, `MCP server "x" sent an invalid tools/call result`), and
+//     Err keeps the Go error. Metadata has "mcp_server" and "mcp_tool"
+//     (the names the server uses).
 //
-// A server that connected but whose connection ends before Close (its
-// process exited, the remote end closed the session) becomes failed in
-// Status, with Reason "connection closed: exit status N; stderr: ...".
+// A tool the registry would refuse (Registry.Add fails for it alone: an
+// invalid schema, a duplicate key, too deep) is left out and listed in
+// ServerStatus.Skipped with the registry's error; the server's other
+// tools are used.
 //
-// ctx bounds the whole load; cancelling it later does not affect the
-// connections. cfg may be nil (no servers).
+// After Load, a server that sends notifications/tools/list_changed is
+// listed again and its tools replaced (a listing that fails or goes over
+// a cap makes the server failed); a server whose connection ends before
+// Close (its process exited, the remote end closed the session) becomes
+// failed in Status, with Reason "connection closed: exit status N;
+// stderr: ...", and its tools go. Either way [Servers.OnChange] functions
+// are called.
+//
+// Local servers get a small default environment (see
+// ServerConfig.InheritEnv). ctx bounds the whole load; cancelling it later
+// does not affect the connections. cfg may be nil (no servers).
 func Load(ctx context.Context, cfg *Config, opts *LoadOptions) *Servers {
-	var o LoadOptions
+	s := &Servers{}
 	if opts != nil {
-		o = *opts
+		s.opts = *opts
 	}
+	o := &s.opts
 	if o.LookupEnv == nil {
 		o.LookupEnv = os.LookupEnv
 	}
 	if o.TerminateDelay <= 0 {
 		o.TerminateDelay = 2 * time.Second
 	}
-	s := &Servers{}
+	if o.MaxTools <= 0 {
+		o.MaxTools = DefaultMaxTools
+	}
+	if o.MaxListPages <= 0 {
+		o.MaxListPages = DefaultMaxListPages
+	}
+	if o.MaxEventSize <= 0 {
+		o.MaxEventSize = DefaultMaxEventSize
+	}
+	if o.MaxOutputBytes <= 0 {
+		o.MaxOutputBytes = DefaultMaxOutputBytes
+	}
 	var wg sync.WaitGroup
 	for _, name := range cfg.Names() {
 		sc := cfg.Servers[name]
 		sc.Name = name
-		c := &conn{cfg: sc, status: ServerStatus{Name: name, Transport: sc.Transport}}
+		c := &conn{cfg: sc, opts: o, status: ServerStatus{Name: name, Transport: sc.Transport},
+			relist: make(chan struct{}, 1), done: make(chan struct{})}
+		c.store.limit = o.MaxTools
 		s.conns = append(s.conns, c)
 		if sc.Disabled {
 			c.status.State = StateDisabled
@@ -175,9 +304,10 @@ func Load(ctx context.Context, cfg *Config, opts *LoadOptions) *Servers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := c.connect(ctx, &o); err != nil {
+			if err := c.connect(ctx); err != nil {
 				c.status.State = StateFailed
 				c.status.Reason = c.reason(err)
+				c.listed, c.skipped = nil, nil
 				c.close()
 				return
 			}
@@ -185,36 +315,135 @@ func Load(ctx context.Context, cfg *Config, opts *LoadOptions) *Servers {
 		}()
 	}
 	wg.Wait()
-	s.tools = s.buildTools()
+	s.mu.Lock()
+	s.rebuildLocked()
 	for _, c := range s.conns {
 		if session := c.liveSession(); session != nil && c.status.State == StateConnected {
-			s.watchers.Add(1)
+			s.watchers.Add(2)
 			go s.watch(c, session)
+			go s.relistLoop(c, session)
 		}
 	}
+	s.mu.Unlock()
 	return s
 }
 
 // watch waits for the connection of c to end. If that happens before
 // Close (the process crashed or exited, the remote end closed the
-// session), c becomes failed with the reason, and what is left of it is
-// cleaned up; its tools then answer "connection closed".
+// session), c becomes failed with the reason, its tools go, and what is
+// left of it is cleaned up.
 func (s *Servers) watch(c *conn, session *mcpsdk.ClientSession) {
 	defer s.watchers.Done()
 	err := session.Wait()
+	close(c.done)
+	msg := "connection closed"
+	if err != nil && !errors.Is(err, mcpsdk.ErrConnectionClosed) {
+		msg += ": " + err.Error()
+	}
+	s.fail(c, errors.New(msg))
+}
+
+// fail makes the connected server c failed with err, drops its tools,
+// closes what is left of it and tells the OnChange functions. It does
+// nothing after Close or when c is no longer connected.
+func (s *Servers) fail(c *conn, err error) {
 	s.mu.Lock()
 	if s.closed || c.status.State != StateConnected {
 		s.mu.Unlock()
 		return
 	}
-	msg := "connection closed"
-	if err != nil && !errors.Is(err, mcpsdk.ErrConnectionClosed) {
-		msg += ": " + err.Error()
-	}
 	c.status.State = StateFailed
-	c.status.Reason = c.reason(errors.New(msg))
+	c.status.Reason = c.reason(err)
+	c.listed, c.skipped = nil, nil
+	s.rebuildLocked()
 	s.mu.Unlock()
 	c.close() // reaps the process and kills children it left behind
+	s.notify()
+}
+
+// relistLoop lists the tools of c again after every
+// notifications/tools/list_changed (several that arrive during one
+// listing, or within relistInterval after it, cause one more), until the
+// session ends.
+func (s *Servers) relistLoop(c *conn, session *mcpsdk.ClientSession) {
+	defer s.watchers.Done()
+	for {
+		select {
+		case <-c.done:
+			return
+		case <-c.relist:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), c.cfg.timeout())
+		go func() { // a session that ends cancels the listing
+			select {
+			case <-c.done:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		listed, skipped, err := c.list(ctx, session)
+		cancel()
+		if err != nil {
+			s.fail(c, fmt.Errorf("re-listing tools after tools/list_changed: %w", err))
+			return
+		}
+		s.mu.Lock()
+		if s.closed || c.status.State != StateConnected {
+			s.mu.Unlock()
+			return
+		}
+		c.listed, c.skipped = listed, skipped
+		s.rebuildLocked()
+		s.mu.Unlock()
+		s.notify()
+		// A server that sends tools/list_changed without pause gets at
+		// most one listing per relistInterval.
+		select {
+		case <-c.done:
+			return
+		case <-time.After(relistInterval):
+		}
+	}
+}
+
+// relistInterval is the shortest time between two listings of one server
+// after tools/list_changed.
+const relistInterval = 100 * time.Millisecond
+
+// OnChange registers fn to be called after the tools of a server changed
+// after Load returned: its connection ended or failed (its tools went) or
+// it re-listed them after notifications/tools/list_changed. fn runs in a
+// goroutine of the Servers with no lock held, so it may call Tools and
+// Status; calls may overlap when two servers change at once, and each
+// sees the state at least as new as the change it reports. The returned
+// function unregisters fn.
+func (s *Servers) OnChange(fn func()) (cancel func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.subs == nil {
+		s.subs = map[int]func(){}
+	}
+	id := s.nextSub
+	s.nextSub++
+	s.subs[id] = fn
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		delete(s.subs, id)
+	}
+}
+
+func (s *Servers) notify() {
+	s.mu.Lock()
+	ids := slices.Sorted(maps.Keys(s.subs))
+	fns := make([]func(), len(ids))
+	for i, id := range ids {
+		fns[i] = s.subs[id]
+	}
+	s.mu.Unlock()
+	for _, fn := range fns {
+		fn()
+	}
 }
 
 // LoadFile parses the config file at path ([LoadConfig]) and calls [Load].
@@ -228,24 +457,18 @@ func LoadFile(ctx context.Context, path string, opts *LoadOptions) (*Servers, er
 	return Load(ctx, cfg, opts), nil
 }
 
-func (c *conn) connect(ctx context.Context, o *LoadOptions) error {
+func (c *conn) connect(ctx context.Context) error {
+	o := c.opts
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.timeout())
 	defer cancel()
 	var transport mcpsdk.Transport
-	switch c.cfg.Transport {
-	case TransportStdio:
-		env := os.Environ()
-		keys := make([]string, 0, len(c.cfg.Env))
-		for k := range c.cfg.Env {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			v, err := expandEnv(c.cfg.Env[k], o.LookupEnv)
-			if err != nil {
-				return fmt.Errorf("env %s: %v", k, err)
-			}
-			env = append(env, k+"="+v)
+	switch {
+	case o.dial != nil:
+		transport = &captureTransport{inner: o.dial(c.cfg.Name), store: &c.store}
+	case c.cfg.Transport == TransportStdio:
+		env, err := serverEnv(c.cfg, o)
+		if err != nil {
+			return err
 		}
 		argv := slices.Concat(c.cfg.Command, c.cfg.Args)
 		cmd := exec.Command(argv[0], argv[1:]...)
@@ -267,7 +490,7 @@ func (c *conn) connect(ctx context.Context, o *LoadOptions) error {
 				c.mu.Unlock()
 			},
 		}
-	case TransportHTTP, TransportSSE:
+	case c.cfg.Transport == TransportHTTP, c.cfg.Transport == TransportSSE:
 		headers := make(map[string]string, len(c.cfg.Headers))
 		for k, v := range c.cfg.Headers {
 			ev, err := expandEnv(v, o.LookupEnv)
@@ -284,7 +507,7 @@ func (c *conn) connect(ctx context.Context, o *LoadOptions) error {
 		if base == nil {
 			base = http.DefaultTransport
 		}
-		hc.Transport = &headerTransport{base: base, headers: headers, store: &c.store}
+		hc.Transport = &headerTransport{base: base, headers: headers, store: &c.store, maxBody: o.MaxEventSize}
 		if c.cfg.Transport == TransportSSE {
 			// The SSE transport keeps its event stream on the context given
 			// to Connect, so it must outlive this function's timeout; kill
@@ -293,25 +516,33 @@ func (c *conn) connect(ctx context.Context, o *LoadOptions) error {
 			c.mu.Lock()
 			c.detach = cancel
 			c.mu.Unlock()
-			transport = &lifeTransport{inner: &mcpsdk.SSEClientTransport{Endpoint: c.cfg.URL, HTTPClient: &hc}, ctx: life}
+			transport = &lifeTransport{ctx: life, inner: &mcpsdk.SSEClientTransport{
+				Endpoint: c.cfg.URL, HTTPClient: &hc, MaxEventSize: o.MaxEventSize}}
 		} else {
-			transport = &mcpsdk.StreamableClientTransport{Endpoint: c.cfg.URL, HTTPClient: &hc, MaxRetries: -1}
+			transport = &mcpsdk.StreamableClientTransport{Endpoint: c.cfg.URL, HTTPClient: &hc, MaxRetries: -1,
+				MaxEventSize: o.MaxEventSize}
 		}
 	default:
 		return fmt.Errorf("unknown transport %q", c.cfg.Transport)
 	}
-	return c.handshake(ctx, transport, o.Logger)
+	return c.handshake(ctx, transport)
 }
 
 // handshake connects on transport and lists the tools.
-func (c *conn) handshake(ctx context.Context, transport mcpsdk.Transport, logger *slog.Logger) error {
-	drops := &dropRecorder{state: &dropState{reasons: map[string]string{}}}
-	if logger != nil {
-		drops.next = logger.Handler()
+func (c *conn) handshake(ctx context.Context, transport mcpsdk.Transport) error {
+	c.drops = &dropRecorder{state: &dropState{reasons: map[string]string{}}}
+	if c.opts.Logger != nil {
+		c.drops.next = c.opts.Logger.Handler()
 	}
 	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "toolnexus", Version: "dev"}, &mcpsdk.ClientOptions{
-		Logger:       slog.New(drops),
+		Logger:       slog.New(c.drops),
 		Capabilities: &mcpsdk.ClientCapabilities{}, // no roots, sampling or elicitation
+		ToolListChangedHandler: func(context.Context, *mcpsdk.ToolListChangedRequest) {
+			select { // the relist loop lists again; never block the session
+			case c.relist <- struct{}{}:
+			default:
+			}
+		},
 	})
 	type connected struct {
 		s   *mcpsdk.ClientSession
@@ -345,30 +576,66 @@ func (c *conn) handshake(ctx context.Context, transport mcpsdk.Transport, logger
 	c.session = r.s
 	c.mu.Unlock()
 	if ir := r.s.InitializeResult(); ir != nil && ir.ServerInfo != nil {
-		c.status.ServerInfo = strings.TrimSpace(ir.ServerInfo.Name + " " + ir.ServerInfo.Version)
+		c.status.ServerInfo = cleanOutput(strings.TrimSpace(ir.ServerInfo.Name+" "+ir.ServerInfo.Version), maxLabel)
 	}
-	for t, err := range r.s.Tools(ctx, nil) {
+	listed, skipped, err := c.list(ctx, r.s)
+	if err != nil {
+		return err
+	}
+	c.listed, c.skipped = listed, skipped
+	return nil
+}
+
+// list lists every tool of the server, page by page, within the caps. It
+// returns the tools with their raw schemas and the tools the SDK client
+// dropped ("name: dropped by the MCP SDK client: reason"); on any error
+// (a failed page, a cap) it returns no tools at all.
+func (c *conn) list(ctx context.Context, session *mcpsdk.ClientSession) ([]listedTool, []string, error) {
+	c.store.reset()
+	c.drops.state.reset()
+	var tools []*mcpsdk.Tool
+	params := &mcpsdk.ListToolsParams{}
+	for page := 1; ; page++ {
+		if page > c.opts.MaxListPages {
+			return nil, nil, fmt.Errorf("list tools: more than %d pages (LoadOptions.MaxListPages)", c.opts.MaxListPages)
+		}
+		res, err := session.ListTools(ctx, params)
+		tooMany := fmt.Errorf("list tools: more than %d tools (LoadOptions.MaxTools)", c.opts.MaxTools)
+		if c.store.overCap() {
+			return nil, nil, tooMany
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				err = ctx.Err()
 			}
-			return fmt.Errorf("list tools: %w", err)
+			return nil, nil, fmt.Errorf("list tools: %w", err)
 		}
-		c.listed = append(c.listed, t)
+		tools = append(tools, res.Tools...)
+		if len(tools) > c.opts.MaxTools {
+			return nil, nil, tooMany
+		}
+		if res.NextCursor == "" {
+			break
+		}
+		params = &mcpsdk.ListToolsParams{Cursor: res.NextCursor}
 	}
-	c.status.Skipped = append(c.status.Skipped, c.dropped(drops)...)
-	return nil
+	out := make([]listedTool, len(tools))
+	for i, t := range tools {
+		schema, _ := c.store.get(t.Name)
+		out[i] = listedTool{tool: t, schema: schema}
+	}
+	return out, c.dropped(tools), nil
 }
 
 // dropped returns "name: reason" for every tool the server listed that
 // the SDK client left out of the result (it excludes tools whose
 // x-mcp-header annotations it rejects, logging why).
-func (c *conn) dropped(drops *dropRecorder) []string {
+func (c *conn) dropped(listed []*mcpsdk.Tool) []string {
 	kept := map[string]bool{}
-	for _, t := range c.listed {
+	for _, t := range listed {
 		kept[t.Name] = true
 	}
-	reasons := drops.state.take()
+	reasons := c.drops.state.take()
 	var out []string
 	note := func(name string) {
 		if kept[name] {
@@ -379,7 +646,7 @@ func (c *conn) dropped(drops *dropRecorder) []string {
 		if !ok {
 			reason = "left out by the MCP SDK client while listing"
 		}
-		out = append(out, name+": dropped by the MCP SDK client: "+reason)
+		out = append(out, cleanOutput(name, maxLabel)+": dropped by the MCP SDK client: "+cleanOutput(reason, maxLabel))
 	}
 	for _, name := range c.store.names() {
 		note(name)
@@ -406,6 +673,12 @@ type dropRecorder struct {
 type dropState struct {
 	mu      sync.Mutex
 	reasons map[string]string // tool name -> why the client excluded it
+}
+
+func (d *dropState) reset() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	clear(d.reasons)
 }
 
 func (d *dropState) take() map[string]string {
@@ -467,7 +740,7 @@ func (c *conn) reason(err error) string {
 			if len(lines) > 5 {
 				lines = lines[len(lines)-5:]
 			}
-			msg += "; stderr: " + strings.Join(lines, " | ")
+			msg += "; stderr: " + cleanOutput(strings.Join(lines, " | "), 4096)
 		}
 	}
 	return msg
@@ -524,27 +797,50 @@ func isExitAfterClose(err error) bool {
 		strings.Contains(err.Error(), "signal: ") || strings.Contains(err.Error(), "Wait was already called")
 }
 
-func (s *Servers) buildTools() []toolnexus.Tool {
+// maxLabel caps each part of a status line that comes from a server (a
+// tool name, a reason), in bytes.
+const maxLabel = 256
+
+// rebuildLocked makes s.tools and every server's Tools, Skipped and
+// Notes from the current listings; a tool whose name did not change keeps
+// its conversion (and so stays an equal Tool). Names are assigned over all servers
+// at once (ToolNames), so a change of one server can rename another's
+// tool only when the two now collide. s.mu is held (or Load has not
+// returned).
+func (s *Servers) rebuildLocked() {
 	var refs []ToolRef
 	for _, c := range s.conns {
 		for _, t := range c.listed {
-			refs = append(refs, ToolRef{Server: c.cfg.Name, Tool: t.Name})
+			refs = append(refs, ToolRef{Server: c.cfg.Name, Tool: t.tool.Name})
 		}
 	}
 	names := ToolNames(refs)
 	var out []toolnexus.Tool
 	for _, c := range s.conns {
+		c.status.Tools, c.status.Notes = nil, nil
+		c.status.Skipped = slices.Clone(c.skipped)
 		seen := map[string]bool{}
-		for _, t := range c.listed {
-			if seen[t.Name] {
-				c.status.Skipped = append(c.status.Skipped, t.Name+": listed twice by the server")
+		for i := range c.listed {
+			t := &c.listed[i]
+			label := cleanOutput(t.tool.Name, maxLabel)
+			if seen[t.tool.Name] {
+				c.status.Skipped = append(c.status.Skipped, label+": listed twice by the server")
 				continue
 			}
-			seen[t.Name] = true
-			tool, err := c.tool(t, names[ToolRef{Server: c.cfg.Name, Tool: t.Name}])
+			seen[t.tool.Name] = true
+			name := names[ToolRef{Server: c.cfg.Name, Tool: t.tool.Name}]
+			if t.built == nil || t.built.name != name {
+				b := &builtTool{name: name}
+				b.tool, b.note, b.err = c.tool(*t, name)
+				t.built = b
+			}
+			tool, note, err := t.built.tool, t.built.note, t.built.err
 			if err != nil {
-				c.status.Skipped = append(c.status.Skipped, t.Name+": "+err.Error())
+				c.status.Skipped = append(c.status.Skipped, label+": "+cleanOutput(strings.TrimPrefix(err.Error(), "toolnexus: "), maxLabel))
 				continue
+			}
+			if note != "" {
+				c.status.Notes = append(c.status.Notes, label+": "+note)
 			}
 			out = append(out, tool)
 			c.status.Tools = append(c.status.Tools, tool.Name)
@@ -552,30 +848,25 @@ func (s *Servers) buildTools() []toolnexus.Tool {
 		sort.Strings(c.status.Tools)
 	}
 	slices.SortFunc(out, func(a, b toolnexus.Tool) int { return strings.Compare(a.Name, b.Name) })
-	return out
+	s.tools = out
 }
 
-func (c *conn) tool(t *mcpsdk.Tool, name string) (toolnexus.Tool, error) {
-	schema, ok := c.store.get(t.Name)
-	if !ok {
-		var err error
+// tool makes the registry tool for one listed tool, and checks it the way
+// Registry.Add does (the error is the registry's). note says what was
+// changed to make it fit ("" for nothing).
+func (c *conn) tool(lt listedTool, name string) (tool toolnexus.Tool, note string, err error) {
+	t := lt.tool
+	schema := lt.schema
+	if schema == nil {
 		if schema, err = json.Marshal(t.InputSchema); err != nil {
-			return toolnexus.Tool{}, fmt.Errorf("input schema: %v", err)
+			return toolnexus.Tool{}, "", fmt.Errorf("input schema: %v", err)
 		}
 	}
-	var root struct {
-		Type any `json:"type"`
-	}
-	if err := json.Unmarshal(schema, &root); err != nil {
-		return toolnexus.Tool{}, errors.New("input schema is not a JSON object")
-	}
-	if root.Type != "object" {
-		return toolnexus.Tool{}, fmt.Errorf(`input schema root has "type" %v, want "object"`, root.Type)
-	}
 	desc := t.Description
-	if utf8.RuneCountInString(desc) > toolnexus.MaxDescriptionLength {
+	if n := utf8.RuneCountInString(desc); n > toolnexus.MaxDescriptionLength {
 		r := []rune(desc)
 		desc = string(r[:toolnexus.MaxDescriptionLength-1]) + "…"
+		note = fmt.Sprintf("description cut from %d to %d characters", n, toolnexus.MaxDescriptionLength)
 	}
 	out := toolnexus.Tool{
 		Name:        name,
@@ -584,7 +875,7 @@ func (c *conn) tool(t *mcpsdk.Tool, name string) (toolnexus.Tool, error) {
 		InputSchema: schema,
 		Source:      "mcp",
 		Timeout:     c.cfg.timeout(),
-		Handler:     &toolHandler{conn: c, tool: t.Name},
+		Handler:     toolHandler{conn: c, tool: t.Name},
 	}
 	if a := t.Annotations; a != nil {
 		out.Annotations = &toolnexus.Annotations{
@@ -595,10 +886,11 @@ func (c *conn) tool(t *mcpsdk.Tool, name string) (toolnexus.Tool, error) {
 			OpenWorldHint:   a.OpenWorldHint,
 		}
 	}
-	if err := toolnexus.CheckName(out.Name); err != nil {
-		return toolnexus.Tool{}, err
+	// A registry of its own per tool: Add's checks, at constant cost.
+	if err := toolnexus.NewRegistry().Add(out); err != nil {
+		return toolnexus.Tool{}, "", err
 	}
-	return out, nil
+	return out, note, nil
 }
 
 // ToolError is the Go cause (Result.Err) of an MCP tool result that had
@@ -613,13 +905,22 @@ func (e *ToolError) Error() string {
 	return fmt.Sprintf("MCP tool %q on server %q failed: %s", e.Tool, e.Server, e.Message)
 }
 
+// toolHandler calls one tool of one server. It is a comparable value, so
+// two Tools made for the same server tool have equal Handlers.
 type toolHandler struct {
 	conn *conn
 	tool string
 }
 
-// Call implements toolnexus.Handler.
-func (h *toolHandler) Call(ctx context.Context, args json.RawMessage) toolnexus.Result {
+// Call implements toolnexus.Handler. Output that comes from the server is
+// cleaned (control characters escaped) and capped (see Load).
+func (h toolHandler) Call(ctx context.Context, args json.RawMessage) toolnexus.Result {
+	res := h.call(ctx, args)
+	res.Output = cleanOutput(res.Output, h.conn.opts.MaxOutputBytes)
+	return res
+}
+
+func (h toolHandler) call(ctx context.Context, args json.RawMessage) toolnexus.Result {
 	server := h.conn.cfg.Name
 	meta := map[string]any{"mcp_server": server, "mcp_tool": h.tool}
 	session := h.conn.liveSession()
@@ -715,9 +1016,14 @@ func contentText(content []mcpsdk.Content) string {
 	return strings.Join(parts, "\n")
 }
 
-// Tools returns the tools of every connected server, sorted by name. The
-// slice is the caller's.
-func (s *Servers) Tools() []toolnexus.Tool { return slices.Clone(s.tools) }
+// Tools returns the current tools of every connected server, sorted by
+// name. The slice is the caller's. Two calls return equal Tools
+// (reflect.DeepEqual) for a server tool that did not change in between.
+func (s *Servers) Tools() []toolnexus.Tool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.tools)
+}
 
 // Status reports every configured server, sorted by name.
 func (s *Servers) Status() []ServerStatus {
@@ -728,6 +1034,7 @@ func (s *Servers) Status() []ServerStatus {
 		st := c.status
 		st.Tools = slices.Clone(st.Tools)
 		st.Skipped = slices.Clone(st.Skipped)
+		st.Notes = slices.Clone(st.Notes)
 		out[i] = st
 	}
 	return out
@@ -754,15 +1061,17 @@ func (s *Servers) Close() error {
 	var errs []error
 	s.closeFn.Do(func() {
 		s.mu.Lock()
-		conns := slices.Clone(s.conns)
+		var conns []*conn // the connected ones
+		for _, c := range s.conns {
+			if c.status.State == StateConnected {
+				conns = append(conns, c)
+			}
+		}
 		s.closed = true
 		s.mu.Unlock()
 		var mu sync.Mutex
 		var wg sync.WaitGroup
 		for _, c := range conns {
-			if c.status.State != StateConnected {
-				continue
-			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -786,7 +1095,9 @@ func (s *Servers) Close() error {
 	return errors.Join(errs...)
 }
 
-// tailBuffer keeps the last max bytes written to it.
+// tailBuffer keeps the last max bytes written to it, in at most 2*max
+// bytes of memory; the cost of writes is linear in the bytes written
+// (the buffer is compacted to max bytes only when it reaches 2*max).
 type tailBuffer struct {
 	mu  sync.Mutex
 	max int
@@ -794,17 +1105,22 @@ type tailBuffer struct {
 }
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
+	n := len(p)
+	if len(p) > t.max {
+		p = p[len(p)-t.max:]
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if over := len(t.buf) - t.max; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
+	if len(t.buf)+len(p) > 2*t.max {
+		keep := t.max - len(p)
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-keep:]...)
 	}
-	return len(p), nil
+	t.buf = append(t.buf, p...)
+	return n, nil
 }
 
 func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return string(t.buf)
+	return string(t.buf[max(0, len(t.buf)-t.max):])
 }

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,6 +14,12 @@ import (
 var mcptestBin string
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if f := flag.Lookup("test.fuzzworker"); f != nil && f.Value.String() == "true" {
+		// A fuzzing worker runs only fuzz targets, none of which uses
+		// mcptest; workers are restarted often, so skip the build.
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "toolnexus-mcp-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -7,11 +7,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/builtin"
@@ -126,5 +129,189 @@ func TestBuildMCPConflictsWithNative(t *testing.T) {
 	_, err := Build(context.Background(), Config{MCP: mcpConfig(t, bin), Tools: []toolnexus.Tool{native}, NoBuiltins: true})
 	if !errors.Is(err, toolnexus.ErrDuplicateTool) {
 		t.Errorf("native tool named like an MCP tool: err = %v, want ErrDuplicateTool", err)
+	}
+}
+
+// TestBuildMCPBadToolKeepsTheRest: a server offering one tool the registry
+// refuses (a schema with a duplicate key) still gives its good tool, and
+// the built-ins stay (issue 12: Build used to fail).
+func TestBuildMCPBadToolKeepsTheRest(t *testing.T) {
+	bin := buildMCPTestServer(t)
+	b, _ := json.Marshal(bin)
+	cfg, err := mcp.ParseConfig([]byte(`{"mcpServers": {"bad": {"command": [` + string(b) + `, "badtool"]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk, err := Build(context.Background(), Config{MCP: cfg, BuiltinOptions: builtin.Options{Workspace: t.TempDir()}})
+	if err != nil {
+		t.Fatalf("Build = %v, want the toolkit without the bad tool", err)
+	}
+	defer tk.Close()
+	if res := tk.Execute(context.Background(), "bad_good", nil); res.Output != "ok" || res.IsError {
+		t.Errorf("bad_good = %+v", res)
+	}
+	for _, name := range []string{"read", "bash", "edit"} {
+		if _, ok := tk.Get(name); !ok {
+			t.Errorf("built-in %s missing", name)
+		}
+	}
+	if _, ok := tk.Get("bad_dupkey"); ok {
+		t.Error("bad_dupkey registered")
+	}
+	st := tk.MCPStatus()[0]
+	want := []string{`dupkey: tool "bad_dupkey": invalid input schema: schema has the key "a" twice at /properties`}
+	if st.State != mcp.StateConnected || !slices.Equal(st.Skipped, want) || !slices.Equal(st.Tools, []string{"bad_good", "bad_long"}) {
+		t.Errorf("status = %+v, want connected, tools [bad_good bad_long], Skipped %q", st, want)
+	}
+}
+
+// TestToolkitFollowsDeadServer: when an MCP server dies, its tools leave
+// the registry, the built-in it shadowed comes back, and a client of our
+// own MCP server over that registry gets tools/list_changed.
+func TestToolkitFollowsDeadServer(t *testing.T) {
+	bin := buildMCPTestServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	tk, err := Build(ctx, Config{MCP: mcpConfig(t, bin), BuiltinOptions: builtin.Options{Workspace: t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tk.Close()
+
+	srv := mcp.NewServer(tk.Registry, nil)
+	defer srv.Close()
+	clientT, serverT := mcpsdk.NewInMemoryTransports()
+	go srv.Run(ctx, serverT)
+	listChanged := make(chan struct{}, 10)
+	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "c", Version: "0"}, &mcpsdk.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcpsdk.ToolListChangedRequest) { listChanged <- struct{}{} },
+	})
+	cs, err := client.Connect(ctx, clientT, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+
+	res := tk.Execute(ctx, "apply_pid", nil)
+	pid, err := strconv.Atoi(res.Output)
+	if err != nil {
+		t.Fatalf("apply_pid = %+v", res)
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(45 * time.Second)
+	for {
+		if _, ok := tk.Get("apply_echo"); !ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("apply_echo still registered 45s after its server died")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if tool, ok := tk.Get("apply_patch"); !ok || tool.Source != builtin.Source {
+		t.Errorf("apply_patch = %+v, want the built-in back", tool)
+	}
+	for _, name := range tk.Names() {
+		if strings.HasPrefix(name, "apply_") && name != "apply_patch" {
+			t.Errorf("tool %s of the dead server still registered", name)
+		}
+	}
+	if st := tk.MCPStatus()[0]; st.State != mcp.StateFailed || !strings.HasPrefix(st.Reason, "connection closed") || len(st.Tools) != 0 {
+		t.Errorf("status = %+v, want failed: connection closed, no tools", st)
+	}
+	select {
+	case <-listChanged:
+	case <-time.After(30 * time.Second):
+		t.Fatal("our MCP server's client got no tools/list_changed")
+	}
+	lr, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range lr.Tools {
+		if tool.Name == "apply_echo" {
+			t.Error("our MCP server still lists apply_echo")
+		}
+	}
+}
+
+// TestToolkitFollowsListChanged: a server that adds a tool while running
+// (tools/list_changed) has it in the registry soon after.
+func TestToolkitFollowsListChanged(t *testing.T) {
+	bin := buildMCPTestServer(t)
+	b, _ := json.Marshal(bin)
+	cfg, err := mcp.ParseConfig([]byte(`{"mcpServers": {"live": {"command": [` + string(b) + `, "live"]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	tk, err := Build(ctx, Config{MCP: cfg, NoBuiltins: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tk.Close()
+	changed := make(chan struct{}, 10)
+	tk.OnChange(func() { changed <- struct{}{} })
+	if got := tk.Names(); !slices.Equal(got, []string{"live_grow"}) {
+		t.Fatalf("tools = %v, want [live_grow]", got)
+	}
+	if res := tk.Execute(ctx, "live_grow", nil); res.Output != "grown" {
+		t.Fatalf("live_grow = %+v", res)
+	}
+	deadline := time.Now().Add(45 * time.Second)
+	for !slices.Equal(tk.Names(), []string{"live_extra", "live_grow"}) {
+		if time.Now().After(deadline) {
+			t.Fatalf("tools = %v 45s after tools/list_changed, want [live_extra live_grow]", tk.Names())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if res := tk.Execute(ctx, "live_extra", nil); res.Output != "extra" {
+		t.Errorf("live_extra = %+v", res)
+	}
+	if st := tk.MCPStatus()[0]; !slices.Equal(st.Tools, []string{"live_extra", "live_grow"}) {
+		t.Errorf("status tools = %v", st.Tools)
+	}
+	select {
+	case <-changed:
+	default:
+		t.Error("Registry.OnChange not called")
+	}
+}
+
+// TestToolkitLateMCPToolMeetsNativeTool: an MCP tool that appears after
+// Build under the name of a tool in Config.Tools is left out (the
+// program's tool stays) and reported in MCPStatus.
+func TestToolkitLateMCPToolMeetsNativeTool(t *testing.T) {
+	bin := buildMCPTestServer(t)
+	b, _ := json.Marshal(bin)
+	cfg, err := mcp.ParseConfig([]byte(`{"mcpServers": {"live": {"command": [` + string(b) + `, "live"]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	native := toolnexus.Tool{Name: "live_extra", Handler: toolnexus.HandlerFunc(func(context.Context, json.RawMessage) (string, error) { return "native", nil })}
+	ctx := context.Background()
+	tk, err := Build(ctx, Config{MCP: cfg, NoBuiltins: true, Tools: []toolnexus.Tool{native}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tk.Close()
+	if res := tk.Execute(ctx, "live_grow", nil); res.Output != "grown" {
+		t.Fatalf("live_grow = %+v", res)
+	}
+	want := []string{"live_extra: also the name of a tool in Config.Tools"}
+	deadline := time.Now().Add(45 * time.Second)
+	for !slices.Equal(tk.MCPStatus()[0].Skipped, want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("status = %+v, want Skipped %q", tk.MCPStatus()[0], want)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if res := tk.Execute(ctx, "live_extra", nil); res.Output != "native" {
+		t.Errorf("live_extra = %+v, want the program's tool", res)
+	}
+	if st := tk.MCPStatus()[0]; !slices.Equal(st.Tools, []string{"live_grow"}) {
+		t.Errorf("status tools = %v, want [live_grow]", st.Tools)
 	}
 }

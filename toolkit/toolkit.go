@@ -26,6 +26,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/toolnexus/toolnexus"
@@ -77,10 +80,12 @@ type Config struct {
 
 	// MCP lists MCP servers whose tools join the toolkit (a parsed config,
 	// see mcp.ParseConfig). Build starts or connects to every enabled
-	// server (mcp.Load); a server that fails is isolated and reported by
-	// Toolkit.MCPStatus, never a Build error. Their tools, named
-	// "server_tool", beat the skill tool and built-ins of the same name,
-	// and Toolkit.Close stops every server process.
+	// server (mcp.Load); a server that fails, and a tool the registry
+	// refuses, is isolated and reported by Toolkit.MCPStatus, never a
+	// Build error. Their tools, named "server_tool", beat the skill tool
+	// and built-ins of the same name, and Toolkit.Close stops every server
+	// process. The registry follows the servers after Build (see
+	// Toolkit).
 	MCP *mcp.Config
 
 	// MCPFile is the path of an MCP config file ("mcpServers", "servers"
@@ -98,12 +103,29 @@ type Config struct {
 // *toolnexus.Registry, so tk.Tools(), tk.Execute(...) and the rest work
 // directly; the registry may be changed after Build like any other.
 //
+// After Build the registry follows the MCP servers (mcp.Servers.OnChange):
+// the tools of a server whose connection ends are removed, and a server
+// that sends notifications/tools/list_changed has its tools replaced by
+// the new listing (only the tools that changed are removed and added). A
+// built-in or the skill tool that an MCP tool shadowed comes back when
+// that MCP tool goes; an MCP tool that appears later under the name of a
+// tool in Config.Tools is left out and reported in MCPStatus.Skipped.
+// Every change goes through Registry.Add and Remove, so Registry.OnChange
+// functions (an MCP server's tools/list_changed) see it. A tool the
+// caller removed comes back if its server changes it.
+//
 // A Toolkit is safe for concurrent use. Call Close when done with it.
 type Toolkit struct {
 	*toolnexus.Registry
 
 	skills *skill.Set
 	mcp    *mcp.Servers // nil without MCP config
+
+	syncMu    sync.Mutex
+	native    map[string]bool           // names of Config.Tools
+	lower     map[string]toolnexus.Tool // built-ins and the skill tool by name, shadowed or not
+	mcpTools  map[string]toolnexus.Tool // MCP tools in the registry, by name
+	conflicts map[string]bool           // MCP tool names left out: also in Config.Tools
 
 	closeOnce sync.Once
 	closers   []func() error // run by Close in reverse order (MCP server processes)
@@ -195,10 +217,12 @@ func Build(ctx context.Context, cfg Config) (*Toolkit, error) {
 	}()
 
 	a := &assembly{byName: map[string]placed{}}
+	tk.native, tk.lower = map[string]bool{}, map[string]toolnexus.Tool{}
 	for _, t := range cfg.Tools {
 		if err := a.put(t, fromNative); err != nil {
 			return nil, err
 		}
+		tk.native[t.Name] = true
 	}
 
 	set, err := skill.Load(cfg.Skills, skill.Options{MaxFiles: cfg.SkillFiles, Data: cfg.SkillData})
@@ -234,12 +258,19 @@ func Build(ctx context.Context, cfg Config) (*Toolkit, error) {
 				return nil, fmt.Errorf("toolkit: %w", err)
 			}
 		}
+		for name, p := range a.byName {
+			if p.src == fromBuiltin || p.src == fromSkill {
+				tk.lower[name] = p.tool
+			}
+		}
 		tk.mcp = mcp.Load(ctx, mcfg, cfg.MCPOptions)
 		tk.onClose(tk.mcp.Close)
+		tk.mcpTools = map[string]toolnexus.Tool{}
 		for _, t := range tk.mcp.Tools() {
 			if err := a.put(t, fromMCP); err != nil {
 				return nil, err
 			}
+			tk.mcpTools[t.Name] = t
 		}
 	}
 
@@ -252,8 +283,67 @@ func Build(ctx context.Context, cfg Config) (*Toolkit, error) {
 		return nil, fmt.Errorf("toolkit: %w", err)
 	}
 	tk.Registry = reg
+	if tk.mcp != nil {
+		tk.onClose(nilErr(tk.mcp.OnChange(tk.syncMCP)))
+		tk.syncMCP() // changes between Load and OnChange
+	}
 	ok = true
 	return tk, nil
+}
+
+func nilErr(fn func()) func() error { return func() error { fn(); return nil } }
+
+// syncMCP brings the registry in line with the MCP servers' current
+// tools: it removes the MCP tools that went or changed (restoring a
+// built-in or the skill tool they shadowed) and adds the new and changed
+// ones (removing a built-in or the skill tool they shadow). Tools are
+// compared with reflect.DeepEqual; mcp.Servers.Tools gives equal values
+// for tools that did not change.
+func (tk *Toolkit) syncMCP() {
+	tk.syncMu.Lock()
+	defer tk.syncMu.Unlock()
+	next := map[string]toolnexus.Tool{}
+	conflicts := map[string]bool{}
+	for _, t := range tk.mcp.Tools() {
+		if tk.native[t.Name] {
+			conflicts[t.Name] = true
+			continue
+		}
+		next[t.Name] = t
+	}
+	var remove []string
+	var add []toolnexus.Tool
+	for name, old := range tk.mcpTools {
+		t, ok := next[name]
+		if ok && reflect.DeepEqual(old, t) {
+			continue
+		}
+		remove = append(remove, name)
+		if low, shadowed := tk.lower[name]; !ok && shadowed {
+			add = append(add, low)
+		}
+	}
+	for name, t := range next {
+		old, ok := tk.mcpTools[name]
+		if ok && reflect.DeepEqual(old, t) {
+			continue
+		}
+		if _, shadows := tk.lower[name]; !ok && shadows {
+			remove = append(remove, name)
+		}
+		add = append(add, t)
+	}
+	slices.SortFunc(add, func(a, b toolnexus.Tool) int { return strings.Compare(a.Name, b.Name) })
+	tk.Registry.Remove(remove...)
+	if err := tk.Registry.Add(add...); err != nil {
+		// Only a name the caller took in the meantime; add the others.
+		for _, t := range add {
+			if tk.Registry.Add(t) != nil && t.Source == "mcp" {
+				delete(next, t.Name)
+			}
+		}
+	}
+	tk.mcpTools, tk.conflicts = next, conflicts
 }
 
 // builtinTools returns the built-ins cfg keeps.
@@ -294,11 +384,26 @@ func (tk *Toolkit) SkillsPrompt() string { return tk.skills.SkillsPrompt() }
 // MCPStatus reports every configured MCP server, sorted by name:
 // connected (with its tools), failed (with the reason) or disabled. It is
 // nil when the toolkit has no MCP config.
+//
+// A server's Tools are the names it offers; one that appeared after Build
+// under the name of a tool in Config.Tools is moved to its Skipped as
+// "name: also the name of a tool in Config.Tools".
 func (tk *Toolkit) MCPStatus() []mcp.ServerStatus {
 	if tk.mcp == nil {
 		return nil
 	}
-	return tk.mcp.Status()
+	st := tk.mcp.Status()
+	tk.syncMu.Lock()
+	defer tk.syncMu.Unlock()
+	for i := range st {
+		for _, name := range st[i].Tools {
+			if tk.conflicts[name] {
+				st[i].Skipped = append(st[i].Skipped, name+": also the name of a tool in Config.Tools")
+			}
+		}
+		st[i].Tools = slices.DeleteFunc(st[i].Tools, func(n string) bool { return tk.conflicts[n] })
+	}
+	return st
 }
 
 // onClose registers fn to run on Close (used by MCP server connections).

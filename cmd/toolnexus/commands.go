@@ -59,6 +59,12 @@ func (k *kitFlags) build(e *env) (*toolkit.Toolkit, error) {
 		if st.State == mcp.StateFailed {
 			fmt.Fprintf(e.stderr, "toolnexus: warning: MCP server %q failed: %s\n", st.Name, st.Reason)
 		}
+		for _, sk := range st.Skipped {
+			fmt.Fprintf(e.stderr, "toolnexus: warning: MCP server %q: skipped tool %s\n", st.Name, sk)
+		}
+		for _, n := range st.Notes {
+			fmt.Fprintf(e.stderr, "toolnexus: warning: MCP server %q: tool %s\n", st.Name, n)
+		}
 	}
 	builtins := builtin.Names()
 	for _, n := range k.disable.vals {

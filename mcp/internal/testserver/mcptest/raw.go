@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 )
 
 // rawTools is the tools/list result of "mcptest raw". The SDK client drops
@@ -15,6 +16,14 @@ const rawTools = `{"tools":[
 {"name":"badresult","inputSchema":{"type":"object"}},
 {"name":"exit","inputSchema":{"type":"object"}}]}`
 
+// badTools is the tools/list result of "mcptest badtool": "dupkey" has a
+// schema with the key "a" twice, which the registry refuses; "long" has a
+// description of 1100 characters, over the limit of 1024.
+var badTools = `{"tools":[
+{"name":"good","inputSchema":{"type":"object"}},
+{"name":"long","description":"` + strings.Repeat("d", 1100) + `","inputSchema":{"type":"object"}},
+{"name":"dupkey","inputSchema":{"type":"object","properties":{"a":{"type":"string"},"a":{"type":"integer"}}}}]}`
+
 // raw serves newline-delimited JSON-RPC on stdin/stdout by hand, to
 // misbehave in ways an SDK server cannot:
 //
@@ -23,7 +32,7 @@ const rawTools = `{"tools":[
 //   - tools/call "badresult" answers with "isError":"yes" (not a boolean);
 //   - tools/call "exit" writes "mcptest: crashing on purpose" to stderr
 //     and exits with status 4 without answering.
-func raw() {
+func raw(tools string) {
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(nil, 1<<20)
 	out := bufio.NewWriter(os.Stdout)
@@ -48,7 +57,7 @@ func raw() {
 			v, _ := json.Marshal(msg.Params.ProtocolVersion)
 			reply(msg.ID, `{"protocolVersion":`+string(v)+`,"capabilities":{"tools":{}},"serverInfo":{"name":"raw","version":"0"}}`)
 		case "tools/list":
-			reply(msg.ID, rawTools)
+			reply(msg.ID, tools)
 		case "tools/call":
 			switch msg.Params.Name {
 			case "good":

@@ -1,0 +1,121 @@
+package mcp
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// cleanOutput makes text a server sent safe to show to a model and on a
+// terminal, then caps it at max bytes:
+//
+//   - invalid UTF-8 becomes U+FFFD;
+//   - "\r\n" becomes "\n";
+//   - every other control character but "\n" and "\t" (C0, DEL, C1: ANSI
+//     escape sequences start with ESC or U+009B) is written as an escape
+//     the reader can see: "\x1b", "\r", "\x7f", "\u009b";
+//   - a result longer than max keeps its head and tail, cut at rune
+//     boundaries, with "\n\n[... N bytes truncated ...]\n\n" between them
+//     (the builtin tools' note), at most max bytes in all.
+//
+// It runs in time linear in len(s).
+func cleanOutput(s string, max int) string {
+	if needsCleaning(s) {
+		const hex = "0123456789abcdef"
+		var b strings.Builder
+		b.Grow(len(s) + len(s)/8)
+		start := 0 // s[start:i] is still to be copied
+		for i := 0; i < len(s); {
+			c := s[i]
+			if c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' {
+				i++
+				continue
+			}
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r > 0x9f && (r != utf8.RuneError || n > 1) {
+				i += n // printable beyond ASCII
+				continue
+			}
+			size := 1
+			b.WriteString(s[start:i])
+			switch {
+			case r == utf8.RuneError && n == 1:
+				b.WriteRune(utf8.RuneError)
+			case c == '\r' && i+1 < len(s) && s[i+1] == '\n':
+				// dropped: the "\n" follows
+			case c == '\r':
+				b.WriteString(`\r`)
+			case c < 0x80: // C0 or DEL
+				b.WriteString(`\x`)
+				b.WriteByte(hex[c>>4])
+				b.WriteByte(hex[c&0xf])
+			case r <= 0x9f: // C1
+				b.WriteString(`\u00`)
+				b.WriteByte(hex[r>>4])
+				b.WriteByte(hex[r&0xf])
+				size = n
+			}
+			i += size
+			start = i
+		}
+		b.WriteString(s[start:])
+		s = b.String()
+	}
+	return capText(s, max)
+}
+
+// needsCleaning reports whether cleanOutput would change s before capping.
+func needsCleaning(s string) bool {
+	if !utf8.ValidString(s) {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+			return true
+		}
+		// In valid UTF-8, 0xc2 is always a lead byte; U+0080-U+009F are
+		// 0xc2 0x80 to 0xc2 0x9f.
+		if c == 0xc2 && i+1 < len(s) && s[i+1] < 0xa0 {
+			return true
+		}
+	}
+	return false
+}
+
+// capText keeps the head and the tail of s when it is longer than max
+// bytes, cutting at rune boundaries, with a line between them that says how
+// many bytes were cut. The result, note included, is at most max bytes.
+func capText(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	// The note is sized for the largest count it could carry, len(s).
+	room := max - len(truncNote(len(s)))
+	if room < 2 {
+		return s[:runeStart(s, max)]
+	}
+	head := s[:runeStart(s, room/2)]
+	i := len(s) - (room - room/2)
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++ // start the tail at the next rune, keeping it within room
+	}
+	tail := s[i:]
+	return head + truncNote(len(s)-len(head)-len(tail)) + tail
+}
+
+// truncNote is the line capText puts between the head and the tail.
+func truncNote(cut int) string {
+	return fmt.Sprintf("\n\n[... %d bytes truncated ...]\n\n", cut)
+}
+
+// runeStart returns the largest i <= n that starts a rune in s.
+func runeStart(s string, n int) int {
+	if n >= len(s) {
+		return len(s)
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return n
+}
