@@ -78,6 +78,14 @@
 // Chat and Responses arguments may be the JSON object itself instead of a
 // string holding it, as some OpenAI-compatible servers send them.
 //
+// Two more faults cost only their own call, answered the same way: a
+// value nested more than [MaxReplyDepth] (10,000) levels, the limit of
+// encoding/json, which would otherwise refuse the whole reply (`"input"
+// is nested more than 10000 levels deep`; a reply with such a value is
+// read once more with that value cut out), and a call id over
+// [MaxCallIDBytes] (256 bytes), which is still echoed unchanged so that
+// the provider can pair the answer with its call.
+//
 // # Errors sent to the model
 //
 // The Output of a failed call is written for the model to correct itself
@@ -89,7 +97,9 @@
 //
 // [Options.Before] can rewrite a call's arguments or answer it without
 // running the tool (approval, caching, sandboxing); [Options.After] can
-// rewrite a result (redaction, truncation). [Options.Logger] gets one
+// rewrite a result (redaction, truncation). Tool outputs are already cut
+// to the registry's [toolnexus.Options.MaxOutputBytes] (1 MiB by
+// default), with a note saying how much was cut. [Options.Logger] gets one
 // log/slog record per call with the tool name, call id, duration and error
 // status, never argument values or outputs unless [Options.LogArguments]
 // or [Options.LogOutput] is set.

@@ -109,10 +109,7 @@ func (e *Executor) GeminiJSON(ctx context.Context, raw []byte) (GeminiContent, e
 // ParseGemini extracts the parts from raw JSON bytes in any of the forms
 // [Executor.GeminiJSON] accepts.
 func ParseGemini(raw []byte) ([]GeminiPart, error) {
-	if v, ok := fastGemini(raw); ok {
-		return v, nil
-	}
-	return slowGemini(raw)
+	return parseReply(raw, fastGemini, slowGemini, markDeepGemini)
 }
 
 // slowGemini is ParseGemini with encoding/json, for whatever the fast path
