@@ -149,6 +149,13 @@ type Options struct {
 	// LogOutput adds the result Output to each log record (attribute
 	// "output"). Off by default.
 	LogOutput bool
+
+	// MaxStreamBytes limits, for the streaming methods and feeds, the size
+	// of one server-sent event and the call data (ids, names, arguments)
+	// kept from one stream, in bytes; zero means DefaultMaxStreamBytes
+	// (16 MiB). Over it the stream is incomplete (see
+	// [ErrStreamIncomplete]).
+	MaxStreamBytes int
 }
 
 // Executor runs a model's tool calls against a [toolnexus.Registry]: in

@@ -1,0 +1,317 @@
+package exec_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/exec"
+	"github.com/toolnexus/toolnexus/internal/golden"
+)
+
+// streamRun runs one provider's streaming method on r.
+type streamRun func(e *exec.Executor, ctx context.Context, r io.Reader) (any, error)
+
+// wholeRun runs the same provider's *JSON method on a whole reply.
+type wholeRun func(e *exec.Executor, ctx context.Context, raw []byte) (any, error)
+
+var streamProviders = map[string]struct {
+	stream streamRun
+	whole  wholeRun
+}{
+	"openai_chat": {
+		func(e *exec.Executor, ctx context.Context, r io.Reader) (any, error) {
+			return e.OpenAIChatStream(ctx, r)
+		},
+		func(e *exec.Executor, ctx context.Context, raw []byte) (any, error) {
+			return e.OpenAIChatJSON(ctx, raw)
+		},
+	},
+	"openai_responses": {
+		func(e *exec.Executor, ctx context.Context, r io.Reader) (any, error) {
+			return e.ResponsesStream(ctx, r)
+		},
+		func(e *exec.Executor, ctx context.Context, raw []byte) (any, error) { return e.ResponsesJSON(ctx, raw) },
+	},
+	"anthropic": {
+		func(e *exec.Executor, ctx context.Context, r io.Reader) (any, error) {
+			return e.AnthropicStream(ctx, r)
+		},
+		func(e *exec.Executor, ctx context.Context, raw []byte) (any, error) { return e.AnthropicJSON(ctx, raw) },
+	},
+	"gemini": {
+		func(e *exec.Executor, ctx context.Context, r io.Reader) (any, error) { return e.GeminiStream(ctx, r) },
+		func(e *exec.Executor, ctx context.Context, raw []byte) (any, error) { return e.GeminiJSON(ctx, raw) },
+	},
+}
+
+// TestStreamGolden feeds each recorded stream in
+// testdata/streams/<provider>/<case>.sse to the provider's streaming
+// method and compares its answer and error, byte for byte, with
+// testdata/golden/streams/<provider>/<case>.json. Where <case>.whole.json
+// holds the same reply sent whole, the answer must equal, byte for byte,
+// what the *JSON method gives for it.
+func TestStreamGolden(t *testing.T) {
+	reg := testRegistry(t)
+	n := 0
+	for provider, p := range streamProviders {
+		files, _ := filepath.Glob(filepath.Join("testdata", "streams", provider, "*.sse"))
+		if len(files) < 2 {
+			t.Fatalf("%s: %d recorded streams", provider, len(files))
+		}
+		for _, file := range files {
+			name := strings.TrimSuffix(filepath.Base(file), ".sse")
+			n++
+			t.Run(provider+"/"+name, func(t *testing.T) {
+				raw, err := os.ReadFile(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var outs []string
+				var answer []byte
+				for _, conc := range []int{1, 0, -1} {
+					v, err := p.stream(exec.New(reg, &exec.Options{Concurrency: conc}), context.Background(), bytes.NewReader(raw))
+					if err != nil && !errors.Is(err, exec.ErrStreamIncomplete) {
+						t.Fatalf("Concurrency %d: error %v does not wrap ErrStreamIncomplete", conc, err)
+					}
+					errText := ""
+					if err != nil {
+						errText = err.Error()
+					}
+					answer = []byte(mustJSON(t, v))
+					outs = append(outs, mustJSON(t, struct {
+						Answer json.RawMessage `json:"answer"`
+						Error  string          `json:"error,omitempty"`
+					}{answer, errText})+"\n")
+				}
+				if outs[0] != outs[1] || outs[0] != outs[2] {
+					t.Fatalf("answers differ between concurrency settings:\n%s%s%s", outs[0], outs[1], outs[2])
+				}
+				golden.Check(t, filepath.Join("testdata", "golden", "streams", provider, name+".json"), []byte(outs[0]))
+
+				wholeFile := strings.TrimSuffix(file, ".sse") + ".whole.json"
+				whole, err := os.ReadFile(wholeFile)
+				if errors.Is(err, os.ErrNotExist) {
+					return
+				}
+				v, err := p.whole(exec.New(reg, nil), context.Background(), whole)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := mustJSON(t, v); string(answer) != want {
+					t.Errorf("stream answer differs from the whole reply's:\nstream %s\nwhole  %s", answer, want)
+				}
+			})
+		}
+	}
+	if n < 8 {
+		t.Errorf("only %d streams ran", n)
+	}
+}
+
+// gateReader serves data up to the end of the event holding mark, then
+// blocks until gate is closed (or fails the test after a while), then
+// serves the rest. It records when the last byte before the gate went out.
+type gateReader struct {
+	t      testing.TB
+	data   []byte
+	cut    int
+	gate   <-chan struct{}
+	served time.Time
+	off    int
+}
+
+func newGateReader(t testing.TB, data []byte, mark string, gate <-chan struct{}) *gateReader {
+	i := bytes.Index(data, []byte(mark))
+	if i < 0 {
+		t.Fatalf("mark %q not in the stream", mark)
+	}
+	end := bytes.Index(data[i:], []byte("\n\n"))
+	if end < 0 {
+		end = bytes.Index(data[i:], []byte("\r\n\r\n")) + 2
+	}
+	return &gateReader{t: t, data: data, cut: i + end + 2, gate: gate}
+}
+
+func (g *gateReader) Read(p []byte) (int, error) {
+	if g.off == g.cut {
+		select {
+		case <-g.gate:
+		case <-time.After(10 * time.Second):
+			g.t.Errorf("the first call did not start while the stream was held after its arguments")
+			g.cut = -1
+		}
+		g.cut = -1
+	}
+	if g.off >= len(g.data) {
+		return 0, io.EOF
+	}
+	end := len(g.data)
+	if g.off < g.cut {
+		end = g.cut
+	}
+	n := copy(p, g.data[g.off:end])
+	g.off += n
+	if g.off == g.cut {
+		g.served = time.Now()
+	}
+	return n, nil
+}
+
+// startRegistry has get_weather, which closes started when it starts,
+// and echo.
+func startRegistry(t testing.TB, started chan<- time.Time) *toolnexus.Registry {
+	reg := toolnexus.NewRegistry()
+	err := toolnexus.Register(reg, "get_weather", "", func(ctx context.Context, a WeatherArgs) (string, error) {
+		started <- time.Now()
+		return "22C in " + a.City, nil
+	})
+	if err == nil {
+		err = reg.Add(toolnexus.Tool{Name: "echo", Handler: toolnexus.HandlerFunc(
+			func(ctx context.Context, args json.RawMessage) (string, error) { return string(args), nil })})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// streamMarks is, for each recorded two-call stream, text from the event
+// that completes the first call's arguments.
+var streamMarks = map[string]struct{ file, mark string }{
+	"openai_chat":      {"two_calls.sse", `"id":"call_2"`},
+	"openai_responses": {"two_calls.sse", `"type":"response.output_item.done","sequence_number":12`},
+	"anthropic":        {"three_calls.sse", `"type":"content_block_stop","index":1`},
+	"gemini":           {"two_calls.sse", `"name":"get_weather"`},
+}
+
+// TestStreamCallStartsBeforeEnd: the stream is held right after the event
+// that completes the first call's arguments; the call must start while
+// it is held, for every provider and concurrency setting.
+func TestStreamCallStartsBeforeEnd(t *testing.T) {
+	for provider, m := range streamMarks {
+		for _, conc := range []int{1, 0} {
+			raw, err := os.ReadFile(filepath.Join("testdata", "streams", provider, m.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			started := make(chan time.Time, 1)
+			gate := make(chan struct{})
+			go func() { <-started; close(gate) }()
+			e := exec.New(startRegistry(t, started), &exec.Options{Concurrency: conc})
+			v, err := streamProviders[provider].stream(e, context.Background(), newGateReader(t, raw, m.mark, gate))
+			if err != nil || !strings.Contains(mustJSON(t, v), "22C in Paris") {
+				t.Errorf("%s, Concurrency %d: %s, %v", provider, conc, mustJSON(t, v), err)
+			}
+		}
+	}
+}
+
+// TestStreamCutOffNeverRuns: in a stream cut off in the middle of a
+// call's arguments, that call's handler never runs; the call before it
+// did.
+func TestStreamCutOffNeverRuns(t *testing.T) {
+	for provider, p := range streamProviders {
+		if provider == "gemini" {
+			continue // Gemini sends each call whole: there is no middle
+		}
+		raw, err := os.ReadFile(filepath.Join("testdata", "streams", provider, "cut_off.sse"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var echoed, weather atomic.Int32
+		reg := toolnexus.NewRegistry()
+		_ = toolnexus.Register(reg, "get_weather", "", func(ctx context.Context, a WeatherArgs) (string, error) {
+			weather.Add(1)
+			return "ok", nil
+		})
+		_ = reg.Add(toolnexus.Tool{Name: "echo", Handler: toolnexus.HandlerFunc(
+			func(ctx context.Context, args json.RawMessage) (string, error) { echoed.Add(1); return "ran", nil })})
+		_, err = p.stream(exec.New(reg, nil), context.Background(), bytes.NewReader(raw))
+		if !errors.Is(err, exec.ErrStreamIncomplete) || weather.Load() != 1 || echoed.Load() != 0 {
+			t.Errorf("%s: err %v; get_weather ran %d times (want 1), echo %d (want 0)", provider, err, weather.Load(), echoed.Load())
+		}
+	}
+}
+
+// endless is an event stream whose one line never ends.
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'a'
+	}
+	copy(p, "data: ")
+	return len(p), nil
+}
+
+// TestStreamBounded: an event over MaxStreamBytes, or a line that never
+// ends, is an error wrapping ErrStreamIncomplete, not unbounded growth;
+// so are arguments that grow past it.
+func TestStreamBounded(t *testing.T) {
+	e := exec.New(testRegistry(t), &exec.Options{MaxStreamBytes: 1 << 16})
+	for provider, p := range streamProviders {
+		done := make(chan error, 1)
+		go func() { _, err := p.stream(e, context.Background(), endless{}); done <- err }()
+		select {
+		case err := <-done:
+			if !errors.Is(err, exec.ErrStreamIncomplete) || !strings.Contains(err.Error(), "larger than the limit of 65536 bytes") {
+				t.Errorf("%s: endless line: %v", provider, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: an endless line was read without end", provider)
+		}
+	}
+	// Many small deltas of one call's arguments add up.
+	var sb strings.Builder
+	sb.WriteString(`data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"echo","arguments":""}}]}}]}` + "\n\n")
+	for i := 0; i < 100; i++ {
+		sb.WriteString(`data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"` + strings.Repeat("x", 1000) + `"}}]}}]}` + "\n\n")
+	}
+	msgs, err := e.OpenAIChatStream(context.Background(), strings.NewReader(sb.String()))
+	if !errors.Is(err, exec.ErrStreamIncomplete) || len(msgs) != 1 ||
+		msgs[0].Content != `error: tool "echo" was not run: the stream ended before its arguments were complete` {
+		t.Errorf("growing arguments: %+v, %v", msgs, err)
+	}
+}
+
+// TestStreamFeed: the incremental form, fed event by event, gives what the
+// streaming method gives, and a call starts inside the Feed that
+// completes it (Concurrency 1 runs it there).
+func TestStreamFeed(t *testing.T) {
+	started := make(chan time.Time, 1)
+	e := exec.New(startRegistry(t, started), &exec.Options{Concurrency: 1})
+	raw, err := os.ReadFile(filepath.Join("testdata", "streams", "anthropic", "three_calls.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := e.NewAnthropicFeed(context.Background())
+	for _, ev := range strings.Split(string(raw), "\n\n") {
+		_, data, ok := strings.Cut(ev, "data: ")
+		if !ok {
+			continue
+		}
+		if err := f.Feed([]byte(data)); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(ev, `"type":"content_block_stop","index":1`) && len(started) != 1 {
+			t.Fatal("get_weather did not start in the Feed that completed it")
+		}
+	}
+	msg, err := f.Close()
+	<-started
+	go func() { <-started }()
+	want, _ := e.AnthropicStream(context.Background(), bytes.NewReader(raw))
+	if err != nil || mustJSON(t, msg) != mustJSON(t, want) {
+		t.Errorf("feed %s, %v\nwant %s", mustJSON(t, msg), err, mustJSON(t, want))
+	}
+}
