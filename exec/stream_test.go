@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/exec"
@@ -314,4 +315,33 @@ func TestStreamFeed(t *testing.T) {
 	if err != nil || mustJSON(t, msg) != mustJSON(t, want) {
 		t.Errorf("feed %s, %v\nwant %s", mustJSON(t, msg), err, mustJSON(t, want))
 	}
+}
+
+// FuzzStream feeds arbitrary bytes as an event stream to the four
+// streaming methods. None may panic or hang; the error is nil or wraps
+// ErrStreamIncomplete; every answer has valid UTF-8 content and marshals.
+func FuzzStream(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "streams", "*", "*.sse"))
+	for _, file := range files {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte("data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"a\",\"function\":{\"name\":\"echo\",\"arguments\":{\"x\":1}}},{\"index\":0,\"id\":\"b\"}]}}]}\n\ndata: [DONE]\n\n"))
+	f.Add([]byte("data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":5,\"name\":\"echo\"}}\n\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"))
+	e := exec.New(testRegistry(f), &exec.Options{Concurrency: 3, MaxStreamBytes: 4096})
+	f.Fuzz(func(t *testing.T, body []byte) {
+		for provider, p := range streamProviders {
+			v, err := p.stream(e, context.Background(), bytes.NewReader(body))
+			if err != nil && !errors.Is(err, exec.ErrStreamIncomplete) {
+				t.Fatalf("%s: error %v does not wrap ErrStreamIncomplete", provider, err)
+			}
+			b, merr := json.Marshal(v)
+			if merr != nil || !utf8.Valid(b) {
+				t.Fatalf("%s: answer does not marshal to valid UTF-8: %v", provider, merr)
+			}
+		}
+	})
 }
