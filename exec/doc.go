@@ -47,6 +47,30 @@
 // model habit), are unwrapped exactly one level. A string holding anything
 // else, or a string holding a string, is an error result.
 //
+// # Streaming replies
+//
+// [Executor.OpenAIChatStream], [Executor.ResponsesStream],
+// [Executor.AnthropicStream] and [Executor.GeminiStream] read a streamed
+// reply (the server-sent-events body of a request with stream: true, or
+// Gemini's streamGenerateContent?alt=sse) and start each call as soon as
+// its own arguments are complete, not at the end of the stream: at the
+// next call's first delta or the finish_reason (Chat), at
+// response.output_item.done (Responses), at content_block_stop
+// (Anthropic), with the chunk that holds it (Gemini). The answers keep
+// call order and equal, byte for byte, those the non-streaming methods
+// give for the same reply sent whole. Hosts that read the stream
+// themselves (to show the text as it comes) feed each event's data to an
+// [OpenAIChatFeed], [ResponsesFeed], [AnthropicFeed] or [GeminiFeed] and
+// Close it.
+//
+// A stream that does not finish as its provider finishes one (cut off, an
+// error event, a malformed event) gives an error wrapping
+// [ErrStreamIncomplete] together with the answers: the calls completed
+// before that point ran, and a call whose arguments were still streaming
+// never runs on partial arguments; it is answered with an error result.
+// One event, and the call data kept from one stream, are limited by
+// [Options.MaxStreamBytes] (16 MiB by default); more is the same error.
+//
 // # Reading replies
 //
 // The Parse* functions (and so the *JSON methods) read a reply in one pass

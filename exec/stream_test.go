@@ -119,13 +119,14 @@ func TestStreamGolden(t *testing.T) {
 	}
 }
 
-// gateReader serves data up to the end of the event holding mark, then
-// blocks until gate is closed (or fails the test after a while), then
-// serves the rest. It records when the last byte before the gate went out.
+// gateReader serves data in three reads: up to the event holding mark,
+// that event (recording when it went out, in served), then, once gate is
+// closed (or the test has failed after a while), the rest.
 type gateReader struct {
 	t      testing.TB
 	data   []byte
-	cut    int
+	ev     int // start of the event holding mark
+	cut    int // its end
 	gate   <-chan struct{}
 	served time.Time
 	off    int
@@ -136,11 +137,13 @@ func newGateReader(t testing.TB, data []byte, mark string, gate <-chan struct{})
 	if i < 0 {
 		t.Fatalf("mark %q not in the stream", mark)
 	}
-	end := bytes.Index(data[i:], []byte("\n\n"))
-	if end < 0 {
-		end = bytes.Index(data[i:], []byte("\r\n\r\n")) + 2
+	sep := []byte("\n\n")
+	if bytes.Contains(data, []byte("\r\n\r\n")) {
+		sep = []byte("\r\n\r\n")
 	}
-	return &gateReader{t: t, data: data, cut: i + end + 2, gate: gate}
+	ev := bytes.LastIndex(data[:i], sep) + len(sep)
+	cut := i + bytes.Index(data[i:], sep) + len(sep)
+	return &gateReader{t: t, data: data, ev: ev, cut: cut, gate: gate}
 }
 
 func (g *gateReader) Read(p []byte) (int, error) {
@@ -149,15 +152,16 @@ func (g *gateReader) Read(p []byte) (int, error) {
 		case <-g.gate:
 		case <-time.After(10 * time.Second):
 			g.t.Errorf("the first call did not start while the stream was held after its arguments")
-			g.cut = -1
 		}
-		g.cut = -1
 	}
 	if g.off >= len(g.data) {
 		return 0, io.EOF
 	}
 	end := len(g.data)
-	if g.off < g.cut {
+	switch {
+	case g.off < g.ev:
+		end = g.ev
+	case g.off < g.cut:
 		end = g.cut
 	}
 	n := copy(p, g.data[g.off:end])
