@@ -156,6 +156,21 @@ type Options struct {
 	// (16 MiB). Over it the stream is incomplete (see
 	// [ErrStreamIncomplete]).
 	MaxStreamBytes int
+
+	// OnInvalidPartial, if non-nil, is the early report of the streaming
+	// methods and feeds (OpenAI Chat, Responses, Anthropic; Gemini sends
+	// calls whole): it is called at most once per call, on the goroutine
+	// that reads the stream, as soon as the arguments streamed so far
+	// break the tool's schema: the tool is unknown (`unknown tool "x"`),
+	// the arguments do not start with a JSON object, or a first-level key
+	// is not a property of a tool whose schema has
+	// "additionalProperties": false (`unknown property "x"; allowed: a,
+	// b`). call holds the id, the
+	// name and the arguments so far. It is a report only: the call still
+	// runs when its arguments are complete and gets its usual error result,
+	// so what the model is answered is what ran. A host may use it to stop
+	// the stream early.
+	OnInvalidPartial func(call Call, problem string)
 }
 
 // Executor runs a model's tool calls against a [toolnexus.Registry]: in

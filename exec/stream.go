@@ -173,6 +173,9 @@ type streamCalls struct {
 	run  []bool
 	kept int   // bytes of call data kept (ids, names, arguments)
 	err  error // why the stream is incomplete; the first reason
+
+	partials []*partialArgs       // for Options.OnInvalidPartial, by call
+	tools    map[string]*toolKeys // for Options.OnInvalidPartial, by name
 }
 
 func newStreamCalls(ctx context.Context, e *Executor) *streamCalls {

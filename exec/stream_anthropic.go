@@ -94,7 +94,11 @@ func (f *AnthropicFeed) Feed(data []byte) error {
 			return f.s.fail(fmt.Errorf("%w: content block %d: partial_json is not a string", ErrStreamIncomplete, ev.Index))
 		}
 		f.partial[pos] = append(f.partial[pos], frag...)
-		return f.keep(len(frag))
+		if err := f.keep(len(frag)); err != nil {
+			return err
+		}
+		b := &f.blocks[pos]
+		f.s.partial(pos, b.ID, b.Name, frag, func() string { return string(f.partial[pos]) })
 	case "content_block_stop":
 		if pos, ok := f.byIndex[ev.Index]; ok && !f.started[pos] {
 			f.start(pos)

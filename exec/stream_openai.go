@@ -120,6 +120,9 @@ func (f *OpenAIChatFeed) Feed(data []byte) error {
 			if err := f.s.keep(len(id) + len(typ) + len(name) + len(args)); err != nil {
 				return f.s.fail(err)
 			}
+			if args != "" {
+				f.s.partial(pos, tc.ID, tc.Function.Name, args, func() string { return tc.Function.Arguments })
+			}
 		}
 		if !absent(ch.FinishReason) {
 			f.finish()
@@ -184,7 +187,7 @@ func (e *Executor) ResponsesStream(ctx context.Context, r io.Reader) ([]Response
 // Feed each event's data, then Close. A function_call item is registered
 // by response.output_item.added and starts at its
 // response.output_item.done, with the item that event carries (the
-// arguments deltas are not needed). response.completed finishes the
+// arguments deltas are read only for [Options.OnInvalidPartial]). response.completed finishes the
 // stream (a call it holds whose done event never came starts then);
 // response.incomplete, response.failed and error events make it
 // incomplete. Used by one goroutine, as [OpenAIChatFeed].
@@ -192,6 +195,7 @@ type ResponsesFeed struct {
 	s       *streamCalls
 	items   []ResponsesItem
 	byIndex map[int]int // output_index → position in items
+	args    [][]byte    // arguments so far, kept for OnInvalidPartial only
 	started []bool
 	done    bool
 }
@@ -206,6 +210,7 @@ type responsesEvent struct {
 	OutputIndex int             `json:"output_index"`
 	Item        json.RawMessage `json:"item"`
 	Response    json.RawMessage `json:"response"`
+	Delta       json.RawMessage `json:"delta"`
 	Message     json.RawMessage `json:"message"`
 }
 
@@ -238,6 +243,21 @@ func (f *ResponsesFeed) Feed(data []byte) error {
 		if ev.Type == "response.output_item.done" {
 			f.start(pos)
 		}
+	case "response.function_call_arguments.delta":
+		pos, ok := f.byIndex[ev.OutputIndex]
+		if !ok || f.started[pos] || f.s.e.opts.OnInvalidPartial == nil {
+			return nil
+		}
+		var frag string
+		if json.Unmarshal(ev.Delta, &frag) != nil {
+			return nil
+		}
+		if err := f.s.keep(len(frag)); err != nil {
+			return f.s.fail(err)
+		}
+		f.args[pos] = append(f.args[pos], frag...)
+		it := &f.items[pos]
+		f.s.partial(pos, it.CallID, it.Name, frag, func() string { return string(f.args[pos]) })
 	case "response.completed":
 		f.done = true
 		f.completed(ev.Response)
@@ -253,6 +273,7 @@ func (f *ResponsesFeed) add(outputIndex int, it ResponsesItem) int {
 	pos := len(f.items)
 	f.items = append(f.items, it)
 	f.started = append(f.started, false)
+	f.args = append(f.args, nil)
 	f.byIndex[outputIndex] = pos
 	f.s.add()
 	return pos
@@ -260,6 +281,7 @@ func (f *ResponsesFeed) add(outputIndex int, it ResponsesItem) int {
 
 func (f *ResponsesFeed) start(pos int) {
 	f.started[pos] = true
+	f.args[pos] = nil
 	it := &f.items[pos]
 	f.s.start(pos, Call{ID: it.CallID, Name: it.Name, Arguments: json.RawMessage(it.Arguments), malformed: it.problem})
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -348,4 +349,82 @@ func FuzzStream(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestStreamInvalidPartial: Options.OnInvalidPartial reports a call as
+// soon as its partial arguments break the tool's schema, once, while the
+// stream goes on; the call still runs when complete, with its usual
+// error result; valid streams get no report.
+func TestStreamInvalidPartial(t *testing.T) {
+	type report struct {
+		after   int // events fed before the report
+		id      string
+		args    string
+		problem string
+	}
+	var reports []report
+	fed := 0
+	e := exec.New(testRegistry(t), &exec.Options{Concurrency: 1, OnInvalidPartial: func(c exec.Call, problem string) {
+		reports = append(reports, report{fed, c.ID, string(c.Arguments), problem})
+	}})
+	ctx := context.Background()
+	feed := func(f interface{ Feed([]byte) error }, events ...string) {
+		t.Helper()
+		reports, fed = nil, 0
+		for _, ev := range events {
+			if err := f.Feed([]byte(ev)); err != nil {
+				t.Fatal(err)
+			}
+			fed++
+		}
+	}
+
+	chat := e.NewOpenAIChatFeed(ctx)
+	feed(chat,
+		`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{\"bog"}}]}}]}`,
+		`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"us\":"}}]}}]}`,
+		`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"1,\"city\":\"Paris\"}"}}]}}]}`,
+		`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`)
+	msgs, err := chat.Close()
+	want := []report{{1, "c1", `{"bogus":`, `unknown property "bogus"; allowed: city, unit`}}
+	if fmt.Sprint(reports) != fmt.Sprint(want) || err != nil || !strings.HasPrefix(msgs[0].Content, `error: invalid arguments for "get_weather": unknown property "bogus"`) {
+		t.Errorf("chat: reports %v, want %v; answer %+v, %v", reports, want, msgs, err)
+	}
+
+	ant := e.NewAnthropicFeed(ctx)
+	feed(ant,
+		`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t1","name":"nope","input":{}}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"a\""}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":":1}"}}`,
+		`{"type":"content_block_stop","index":0}`, `{"type":"message_stop"}`)
+	msg, err := ant.Close()
+	want = []report{{1, "t1", `{"a"`, `unknown tool "nope"`}}
+	if fmt.Sprint(reports) != fmt.Sprint(want) || err != nil || !strings.HasPrefix(msg.Content[0].Content, `unknown tool "nope"`) {
+		t.Errorf("anthropic: reports %v, want %v; answer %+v, %v", reports, want, msg, err)
+	}
+
+	resp := e.NewResponsesFeed(ctx)
+	feed(resp,
+		`{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","id":"fc_1","call_id":"r1","name":"echo","arguments":""}}`,
+		`{"type":"response.function_call_arguments.delta","output_index":0,"delta":" [1"}`,
+		`{"type":"response.function_call_arguments.delta","output_index":0,"delta":"]"}`,
+		`{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","id":"fc_1","call_id":"r1","name":"echo","arguments":" [1]"}}`,
+		`{"type":"response.completed","response":{"output":[]}}`)
+	outs, err := resp.Close()
+	want = []report{{1, "r1", ` [1`, `the arguments do not start with a JSON object`}}
+	if fmt.Sprint(reports) != fmt.Sprint(want) || err != nil || !strings.HasPrefix(outs[0].Output, `error: invalid arguments for "echo"`) {
+		t.Errorf("responses: reports %v, want %v; answer %+v, %v", reports, want, outs, err)
+	}
+
+	for provider, p := range streamProviders {
+		files, _ := filepath.Glob(filepath.Join("testdata", "streams", provider, "*.sse"))
+		for _, file := range files {
+			raw, _ := os.ReadFile(file)
+			reports = nil
+			_, _ = p.stream(e, ctx, bytes.NewReader(raw))
+			if len(reports) != 0 {
+				t.Errorf("%s: reports %v for valid calls", file, reports)
+			}
+		}
+	}
 }
