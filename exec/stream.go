@@ -174,6 +174,7 @@ type streamCalls struct {
 	kept int   // bytes of call data kept (ids, names, arguments)
 	err  error // why the stream is incomplete; the first reason
 
+	closed   bool                 // finish was called
 	partials []*partialArgs       // for Options.OnInvalidPartial, by call
 	tools    map[string]*toolKeys // for Options.OnInvalidPartial, by name
 }
@@ -235,6 +236,18 @@ func (s *streamCalls) start(i int, call Call) {
 	}()
 }
 
+// errFeedClosed is returned by Feed after Close.
+var errFeedClosed = errors.New("exec: Feed called after Close")
+
+// usable is the error Feed returns before reading an event: the reason
+// the stream is incomplete, or errFeedClosed.
+func (s *streamCalls) usable() error {
+	if s.closed {
+		return errFeedClosed
+	}
+	return s.err
+}
+
 // fail records why the stream is incomplete (the first reason wins).
 func (s *streamCalls) fail(err error) error {
 	if s.err == nil {
@@ -249,6 +262,7 @@ func (s *streamCalls) fail(err error) error {
 // call was cut short by it.
 func (s *streamCalls) finish(ids func(i int) (id, name string)) ([]Result, error) {
 	s.wg.Wait()
+	s.closed = true
 	for i := range s.res {
 		if !s.run[i] {
 			s.fail(fmt.Errorf("%w: the stream ended before the arguments of every call were complete", ErrStreamIncomplete))

@@ -59,8 +59,8 @@ type anthropicEvent struct {
 // Feed takes the data of one server-sent event (its "type" says which
 // event it is). Errors as for [OpenAIChatFeed.Feed].
 func (f *AnthropicFeed) Feed(data []byte) error {
-	if f.s.err != nil {
-		return f.s.err
+	if err := f.s.usable(); err != nil {
+		return err
 	}
 	var ev anthropicEvent
 	if err := json.Unmarshal(data, &ev); err != nil {

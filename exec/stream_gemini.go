@@ -50,8 +50,8 @@ type geminiChunk struct {
 // Feed takes the data of one server-sent event. Errors as for
 // [OpenAIChatFeed.Feed].
 func (f *GeminiFeed) Feed(data []byte) error {
-	if f.s.err != nil {
-		return f.s.err
+	if err := f.s.usable(); err != nil {
+		return err
 	}
 	var c geminiChunk
 	if err := json.Unmarshal(data, &c); err != nil {

@@ -41,7 +41,8 @@ func (e *Executor) OpenAIChatStream(ctx context.Context, r io.Reader) ([]OpenAIT
 // protocol error: the stream is then incomplete.
 //
 // A feed is used by one goroutine; the calls run on their own (see
-// [Options.Concurrency]; with 1 they run inside Feed).
+// [Options.Concurrency]; with 1 they run inside Feed). Feed after Close
+// returns an error and reads nothing.
 type OpenAIChatFeed struct {
 	s       *streamCalls
 	calls   []OpenAIToolCall
@@ -78,8 +79,8 @@ type chatChunk struct {
 // object, or [DONE]. It returns an error wrapping [ErrStreamIncomplete]
 // once the stream is known to be incomplete (and for every Feed after).
 func (f *OpenAIChatFeed) Feed(data []byte) error {
-	if f.s.err != nil {
-		return f.s.err
+	if err := f.s.usable(); err != nil {
+		return err
 	}
 	if string(bytes.TrimSpace(data)) == "[DONE]" {
 		f.finish()
@@ -217,8 +218,8 @@ type responsesEvent struct {
 // Feed takes the data of one server-sent event (its "type" says which
 // event it is). Errors as for [OpenAIChatFeed.Feed].
 func (f *ResponsesFeed) Feed(data []byte) error {
-	if f.s.err != nil {
-		return f.s.err
+	if err := f.s.usable(); err != nil {
+		return err
 	}
 	var ev responsesEvent
 	if err := json.Unmarshal(data, &ev); err != nil {
