@@ -105,8 +105,9 @@
 // Two more faults cost only their own call, answered the same way: a
 // value nested more than [MaxReplyDepth] (10,000) levels, the limit of
 // encoding/json, which would otherwise refuse the whole reply (`"input"
-// is nested more than 10000 levels deep`; a reply with such a value is
-// read once more with that value cut out), and a call id over
+// is nested more than 10000 levels deep`; a reply, or a stream's event,
+// with such a value is read once more with that value cut out), and a
+// call id over
 // [MaxCallIDBytes] (256 bytes), which is still echoed unchanged so that
 // the provider can pair the answer with its call.
 //

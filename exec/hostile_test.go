@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"strings"
 	"sync/atomic"
@@ -115,5 +116,48 @@ func TestOutputCapReachesTheModel(t *testing.T) {
 	want := `[{"role":"tool","tool_call_id":"c","content":"ababababababababababa\n[output truncated: 1979 of 2000 bytes cut]"}]`
 	if got := mustJSON(t, msgs); err != nil || got != want {
 		t.Errorf("got  %s, %v\nwant %s", got, err, want)
+	}
+}
+
+// TestStreamDeepArguments: in a stream too, a value nested past
+// MaxReplyDepth in one call's event costs only that call.
+func TestStreamDeepArguments(t *testing.T) {
+	deep := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
+	e := exec.New(testRegistry(t), nil)
+	ctx := context.Background()
+	sse := func(events ...string) io.Reader {
+		return strings.NewReader("data: " + strings.Join(events, "\n\ndata: ") + "\n\n")
+	}
+	chat, err := e.OpenAIChatStream(ctx, sse(
+		`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"echo","arguments":{"x":`+deep+`}}}]}}]}`,
+		`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"b","function":{"name":"echo","arguments":"{}"}}]}}]}`,
+		`[DONE]`))
+	want := `[{"role":"tool","tool_call_id":"a","content":"error: the tool call could not be read: \"function.arguments\" is nested more than 10000 levels deep"},{"role":"tool","tool_call_id":"b","content":"{}"}]`
+	if got := mustJSON(t, chat); err != nil || got != want {
+		t.Errorf("chat = %s, %v", got, err)
+	}
+	resp, err := e.ResponsesStream(ctx, sse(
+		`{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","call_id":"a","name":"echo","arguments":{"x":`+deep+`}}}`,
+		`{"type":"response.output_item.done","output_index":1,"item":{"type":"function_call","call_id":"b","name":"echo","arguments":"{}"}}`,
+		`{"type":"response.completed","response":{"output":[]}}`))
+	want = `[{"type":"function_call_output","call_id":"a","output":"error: the tool call could not be read: \"arguments\" is nested more than 10000 levels deep"},{"type":"function_call_output","call_id":"b","output":"{}"}]`
+	if got := mustJSON(t, resp); err != nil || got != want {
+		t.Errorf("responses = %s, %v", got, err)
+	}
+	ant, err := e.AnthropicStream(ctx, sse(
+		`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"a","name":"echo","input":{"x":`+deep+`}}}`,
+		`{"type":"content_block_stop","index":0}`,
+		`{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"b","name":"echo","input":{}}}`,
+		`{"type":"content_block_stop","index":1}`, `{"type":"message_stop"}`))
+	want = `{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"the tool call could not be read: \"input\" is nested more than 10000 levels deep","is_error":true},{"type":"tool_result","tool_use_id":"b","content":"{}"}]}`
+	if got := mustJSON(t, ant); err != nil || got != want {
+		t.Errorf("anthropic = %s, %v", got, err)
+	}
+	gem, err := e.GeminiStream(ctx, sse(
+		`{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"id":"a","name":"echo","args":{"x":`+deep+`}}},{"functionCall":{"id":"b","name":"echo","args":{}}}]}}]}`,
+		`{"candidates":[{"content":{"role":"model","parts":[]},"finishReason":"STOP"}]}`))
+	want = `{"role":"user","parts":[{"functionResponse":{"id":"a","name":"echo","response":{"error":"the tool call could not be read: \"functionCall.args\" is nested more than 10000 levels deep"}}},{"functionResponse":{"id":"b","name":"echo","response":{"output":"{}"}}}]}`
+	if got := mustJSON(t, gem); err != nil || got != want {
+		t.Errorf("gemini = %s, %v", got, err)
 	}
 }

@@ -3,6 +3,7 @@ package exec
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -234,6 +235,23 @@ func (s *streamCalls) start(i int, call Call) {
 		*res = s.e.Run(s.ctx, call)
 		finished = true
 	}()
+}
+
+// unmarshalEvent decodes one event's data into v. An event holding a
+// value nested more than MaxReplyDepth levels (which encoding/json
+// refuses whole) is decoded with that value cut out (see cutDeep), and
+// deep is true: the caller marks the calls that held one, so that only
+// they fail.
+func unmarshalEvent(data []byte, v any) (deep bool, err error) {
+	err = json.Unmarshal(data, v)
+	if err == nil {
+		return false, nil
+	}
+	cut, ok := cutDeep(data)
+	if !ok {
+		return false, err
+	}
+	return true, json.Unmarshal(cut, v)
 }
 
 // errFeedClosed is returned by Feed after Close.

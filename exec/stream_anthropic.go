@@ -63,7 +63,8 @@ func (f *AnthropicFeed) Feed(data []byte) error {
 		return err
 	}
 	var ev anthropicEvent
-	if err := json.Unmarshal(data, &ev); err != nil {
+	deep, err := unmarshalEvent(data, &ev)
+	if err != nil {
 		return f.s.fail(fmt.Errorf("%w: an event is not a Messages stream event: %v", ErrStreamIncomplete, err))
 	}
 	switch ev.Type {
@@ -71,6 +72,9 @@ func (f *AnthropicFeed) Feed(data []byte) error {
 		var b AnthropicContentBlock
 		if err := json.Unmarshal(ev.ContentBlock, &b); err != nil || b.Type != "tool_use" {
 			return nil
+		}
+		if deep {
+			markDeepAnthropic(&b)
 		}
 		if _, ok := f.byIndex[ev.Index]; ok {
 			return f.s.fail(fmt.Errorf("%w: content block %d started twice", ErrStreamIncomplete, ev.Index))

@@ -54,7 +54,8 @@ func (f *GeminiFeed) Feed(data []byte) error {
 		return err
 	}
 	var c geminiChunk
-	if err := json.Unmarshal(data, &c); err != nil {
+	deep, err := unmarshalEvent(data, &c)
+	if err != nil {
 		return f.s.fail(fmt.Errorf("%w: a chunk is not a GenerateContentResponse: %v", ErrStreamIncomplete, err))
 	}
 	if !absent(c.Error) {
@@ -73,6 +74,9 @@ func (f *GeminiFeed) Feed(data []byte) error {
 			fc := parts[i].FunctionCall
 			if fc == nil {
 				continue
+			}
+			if deep {
+				markDeepGemini(&parts[i])
 			}
 			if err := f.s.keep(len(fc.ID) + len(fc.Name) + len(fc.Args)); err != nil {
 				return f.s.fail(err)

@@ -87,7 +87,8 @@ func (f *OpenAIChatFeed) Feed(data []byte) error {
 		return nil
 	}
 	var c chatChunk
-	if err := json.Unmarshal(data, &c); err != nil {
+	deep, err := unmarshalEvent(data, &c)
+	if err != nil {
 		return f.s.fail(fmt.Errorf("%w: a chunk is not a chat.completion.chunk: %v", ErrStreamIncomplete, err))
 	}
 	if !absent(c.Error) {
@@ -118,6 +119,9 @@ func (f *OpenAIChatFeed) Feed(data []byte) error {
 			tc.Function.Arguments += args
 			tc.problem = joinProblems(tc.problem, p.String())
 			tc.Function.problem = joinProblems(tc.Function.problem, fp.String())
+			if deep {
+				markDeepChat(tc)
+			}
 			if err := f.s.keep(len(id) + len(typ) + len(name) + len(args)); err != nil {
 				return f.s.fail(err)
 			}
@@ -222,7 +226,8 @@ func (f *ResponsesFeed) Feed(data []byte) error {
 		return err
 	}
 	var ev responsesEvent
-	if err := json.Unmarshal(data, &ev); err != nil {
+	deep, err := unmarshalEvent(data, &ev)
+	if err != nil {
 		return f.s.fail(fmt.Errorf("%w: an event is not a Responses stream event: %v", ErrStreamIncomplete, err))
 	}
 	switch ev.Type {
@@ -230,6 +235,9 @@ func (f *ResponsesFeed) Feed(data []byte) error {
 		var it ResponsesItem
 		if err := json.Unmarshal(ev.Item, &it); err != nil || it.Type != "function_call" {
 			return nil // not a function call (or not an item): nothing to run
+		}
+		if deep {
+			markDeepResponses(&it)
 		}
 		pos, ok := f.byIndex[ev.OutputIndex]
 		if !ok {
