@@ -428,3 +428,28 @@ func TestStreamInvalidPartial(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamCancel: when ctx ends while the stream is read, reading stops
+// at the next event; the error wraps both ErrStreamIncomplete and ctx's
+// cause, and the call whose arguments had not arrived never runs.
+func TestStreamCancel(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "streams", "openai_chat", "two_calls.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var echoed atomic.Int32
+	reg := toolnexus.NewRegistry()
+	_ = toolnexus.Register(reg, "get_weather", "", func(context.Context, WeatherArgs) (string, error) {
+		cancel() // the host gives up while the reply streams on
+		return "ok", nil
+	})
+	_ = reg.Add(toolnexus.Tool{Name: "echo", Handler: toolnexus.HandlerFunc(
+		func(context.Context, json.RawMessage) (string, error) { echoed.Add(1); return "ran", nil })})
+	msgs, err := exec.New(reg, &exec.Options{Concurrency: 1}).OpenAIChatStream(ctx, bytes.NewReader(raw))
+	if !errors.Is(err, exec.ErrStreamIncomplete) || !errors.Is(err, context.Canceled) || len(msgs) != 2 || echoed.Load() != 0 ||
+		msgs[1].Content != `error: tool "echo" was not run: the stream ended before its arguments were complete` {
+		t.Errorf("messages %+v, err %v, echo ran %d times", msgs, err, echoed.Load())
+	}
+}
