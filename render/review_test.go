@@ -313,11 +313,11 @@ func TestPassThroughNeverEmitsInvalidJSON(t *testing.T) {
 			if !utf8.Valid(b) || !json.Valid(b) {
 				t.Errorf("%s(%q) emitted invalid output: %q", name, bad, b)
 			}
-			if bytes.Contains(b, []byte(bad)) {
+			if bytes.Contains(bytes.ReplaceAll(b, openAIEmptySchema, nil), []byte(bad)) {
 				t.Errorf("%s copied the bad schema %q", name, bad)
 			}
 		}
-		if p := OpenAI(tools)[1].Function.Parameters; string(p) != `{"type":"object"}` {
+		if p := OpenAI(tools)[1].Function.Parameters; string(p) != `{"type":"object","properties":{}}` {
 			t.Errorf("OpenAI substitute = %s", p)
 		}
 		for name, err := range map[string]error{
