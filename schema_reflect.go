@@ -526,8 +526,96 @@ func (w *walker) reflectSchema(t reflect.Type) (out json.RawMessage, err error) 
 		return nil, fmt.Errorf("re-reading the schema of %s: %v", t, err)
 	}
 	tree = canonical(tree)
+	renameDefs(tree)
 	w.tree = tree
 	return jsonx.Marshal(tree), nil
+}
+
+// renameDefs gives every $defs entry a name that is a plain JSON Pointer
+// token and URI fragment (letters, digits, '_', '-', '.'), and rewrites
+// every $ref to match. invopop names a generic instantiation after its Go
+// type, "pair[string,net/netip.Addr]", whose '/' splits the pointer and
+// whose brackets are not URI fragment characters, so no renderer resolves it.
+func renameDefs(tree any) {
+	root, ok := tree.(*jsonx.Object)
+	if !ok {
+		return
+	}
+	d, _ := root.Get("$defs")
+	defs, _ := d.(*jsonx.Object)
+	if defs == nil {
+		return
+	}
+	renamed := map[string]string{}
+	taken := map[string]bool{}
+	for _, k := range defs.Keys {
+		if safeDefName(k) == k {
+			taken[k] = true
+		}
+	}
+	for i, k := range defs.Keys {
+		n := safeDefName(k)
+		if n == k {
+			continue
+		}
+		base := n
+		for j := 2; taken[n]; j++ {
+			n = base + "_" + strconv.Itoa(j)
+		}
+		taken[n] = true
+		renamed["#/$defs/"+k] = "#/$defs/" + n
+		defs.Keys[i] = n
+	}
+	if len(renamed) > 0 {
+		rewriteRefs(root, renamed)
+	}
+}
+
+// safeDefName drops package paths from a Go type name and replaces every
+// character outside [A-Za-z0-9_.-] with '_': "pair[string,net/netip.Addr]"
+// becomes "pair_string_netip.Addr".
+func safeDefName(name string) string {
+	var b strings.Builder
+	tok := 0 // start of the current type name in b
+	for _, c := range name {
+		switch {
+		case c == '/':
+			s := b.String()[:tok]
+			b.Reset()
+			b.WriteString(s) // drop the package path written so far
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.':
+			b.WriteRune(c)
+		default:
+			if s := b.String(); s != "" && !strings.HasSuffix(s, "_") {
+				b.WriteByte('_')
+			}
+			tok = b.Len()
+		}
+	}
+	out := strings.TrimRight(b.String(), "_")
+	if out == "" {
+		return "def"
+	}
+	return out
+}
+
+func rewriteRefs(v any, renamed map[string]string) {
+	switch x := v.(type) {
+	case *jsonx.Object:
+		for i, k := range x.Keys {
+			if s, ok := x.Vals[i].(string); ok && k == "$ref" {
+				if n, ok := renamed[s]; ok {
+					x.Vals[i] = n
+				}
+				continue
+			}
+			rewriteRefs(x.Vals[i], renamed)
+		}
+	case []any:
+		for _, e := range x {
+			rewriteRefs(e, renamed)
+		}
+	}
 }
 
 var (

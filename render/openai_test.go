@@ -75,9 +75,9 @@ type genItem[T any] struct {
 }
 
 type genArgs struct {
-	A genItem[string]                 `json:"a"`
-	C genItem[toolnexus.Annotations]  `json:"c,omitempty"`
-	D genItem[map[string][]genArgsIn] `json:"d,omitempty"`
+	A genItem[string]                `json:"a"`
+	C genItem[toolnexus.Annotations] `json:"c,omitempty"`
+	D genItem[[]genArgsIn]           `json:"d,omitempty"`
 }
 
 type genArgsIn struct {
