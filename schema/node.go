@@ -1,0 +1,131 @@
+package schema
+
+import "regexp"
+
+// JSON types as bits of node.types.
+const (
+	tNull uint8 = 1 << iota
+	tBool
+	tObject
+	tArray
+	tNumber
+	tString
+	tInteger // a number with a zero fractional part
+)
+
+// Keyword groups present on a node (node.kw), so that Validate looks only
+// at what a schema has.
+const (
+	kwObject  uint16 = 1 << iota // properties, required, additionalProperties, ...
+	kwArray                      // items, prefixItems, contains, min/maxItems, uniqueItems
+	kwString                     // minLength, maxLength, pattern, format
+	kwNumber                     // minimum, maximum, exclusive*, multipleOf
+	kwEnum                       // enum or const
+	kwCombine                    // allOf, anyOf, oneOf, not, if
+)
+
+// node is one compiled (sub)schema. Nodes form a graph: $ref and recursion
+// make cycles. A node is immutable after Compile.
+type node struct {
+	ptr   string // JSON pointer of the schema in the document, for errors
+	never bool   // the schema false (or a node that can match nothing)
+	types uint8  // allowed types; 0 means any
+	kw    uint16
+
+	nullable bool // OpenAPI nullable: true (null is allowed, enum/const aside)
+	ref      *node
+
+	// enum and const: compact JSON texts of the allowed values, their
+	// hashes, and the text for messages.
+	enum     [][]byte
+	enumHash []uint64
+	enumStr  map[string]struct{} // when every value is a string and there are many
+	enumText string
+	isConst  bool
+	enumKw   string // "enum" or "const"
+
+	// numbers
+	min, max, exMin, exMax, multipleOf *bound
+
+	// strings
+	minLen, maxLen int // code points; -1 when absent
+	pattern        *regexp.Regexp
+	patternSrc     string
+	format         string
+	formatFn       func(string) bool
+
+	// arrays
+	prefixItems              []*node
+	items                    *node // for elements after prefixItems; nil when absent
+	contains                 *node
+	minContains, maxContains int // -1 when absent (minContains defaults to 1 with contains)
+	minItems, maxItems       int // -1 when absent
+	uniqueItems              bool
+
+	// objects. keys lists every property name the node refers to
+	// (properties, required, dependentRequired, dependentSchemas), sorted;
+	// keyIndex maps them to their index when there are many.
+	keys           []keyInfo
+	keyIndex       map[string]int
+	propNames      string // "a, b, c" in schema order, for unknown-key messages
+	patternProps   []patternProp
+	additional     *node // nil when absent
+	propertyNames  *node
+	minProps       int   // -1 when absent
+	maxProps       int   // -1 when absent
+	required       []int // indexes into keys, in schema order
+	depRequired    []depReq
+	depSchemas     []depSchema
+	hasRequiredBit uint64 // bit i: keys[i] is required (first 64 keys)
+
+	// combinators
+	allOf, anyOf, oneOf []*node
+	not                 *node
+	ifN, thenN, elseN   *node
+
+	// defaults
+	def []byte // compact JSON of "default"; nil when absent
+}
+
+// bound is a numeric keyword's value.
+type bound struct {
+	n    dnum
+	text string // as written in the schema (cut for messages)
+}
+
+type keyInfo struct {
+	name     string
+	schema   *node // from properties; nil when the name is only referred to
+	required bool
+}
+
+type patternProp struct {
+	re     *regexp.Regexp
+	schema *node
+}
+
+type depReq struct {
+	key  int   // index into keys
+	need []int // indexes into keys
+}
+
+type depSchema struct {
+	key    int
+	schema *node
+}
+
+// lookup returns the index of key in n.keys, or -1.
+func (n *node) lookup(key []byte) int {
+	if n.keyIndex != nil {
+		if i, ok := n.keyIndex[string(key)]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range n.keys {
+		if n.keys[i].name == string(key) {
+			return i
+		}
+	}
+	return -1
+}
