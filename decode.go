@@ -1,9 +1,11 @@
 package toolnexus
 
 import (
+	"encoding"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -31,6 +33,7 @@ const (
 	kMap                   // JSON object whose values match elem
 	kDateTime              // JSON string holding an RFC 3339 date-time (time.Time)
 	kBase64                // JSON string holding standard base64 ([]byte)
+	kText                  // JSON string that valSpec.text's UnmarshalText accepts (netip.Addr, big.Rat, ...)
 )
 
 var kindNames = [...]string{
@@ -44,6 +47,7 @@ var kindNames = [...]string{
 	kMap:      "an object",
 	kDateTime: "a date-time string (RFC 3339, e.g. 2026-01-02T15:04:05Z)",
 	kBase64:   "a base64 string",
+	kText:     "a string",
 }
 
 type valSpec struct {
@@ -54,7 +58,8 @@ type valSpec struct {
 	nullable bool         // null is a valid value (jsonschema:"nullable")
 	obj      *objSpec     // kObject
 	elem     *valSpec     // kArray, kMap
-	cons     *constraints // keywords from the schema that Execute enforces; nil if none
+	text     reflect.Type // kText: the type whose UnmarshalText must accept the string
+	want     string       // kText: what the string must be, for messages ("an IPv4 or IPv6 address")
 }
 
 type fieldSpec struct {
@@ -86,17 +91,24 @@ const (
 	maxProblems = 20  // problems reported per call
 )
 
+// rewrite replaces data[start:end] with text before decoding.
+type rewrite struct {
+	start, end int
+	text       []byte
+}
+
 type scanner struct {
-	data   []byte
-	i      int
-	tool   string
-	errs   []*ArgumentError
-	soft   int // how many of errs are constraint problems (decoding can go on)
-	fatal  bool
-	depth  int
-	npath  int     // path length
-	pathSt [32]seg // the first 32 path segments (no allocation)
-	pathOv []seg   // segments beyond 32
+	rewrites []rewrite // integral numbers written with a fraction or exponent
+	data     []byte
+	i        int
+	tool     string
+	errs     []*ArgumentError
+	soft     int // how many of errs are constraint problems (decoding can go on)
+	fatal    bool
+	depth    int
+	npath    int     // path length
+	pathSt   [32]seg // the first 32 path segments (no allocation)
+	pathOv   []seg   // segments beyond 32
 }
 
 func (s *scanner) push(g seg) {
@@ -292,14 +304,7 @@ func (s *scanner) value(spec *valSpec) {
 	case c == '[':
 		switch spec.kind {
 		case kArray:
-			n := s.array(spec.elem)
-			if spec.cons != nil && !s.fatal {
-				if spec.cons.nonZero && n == 0 {
-					s.consErr("required", "", "must not be empty")
-				} else {
-					s.checkItems(spec.cons, n)
-				}
-			}
+			s.array(spec.elem)
 		case kAny:
 			s.skipValue()
 		default:
@@ -312,15 +317,7 @@ func (s *scanner) value(spec *valSpec) {
 			return
 		}
 		switch spec.kind {
-		case kString:
-			if spec.cons != nil {
-				if spec.cons.nonZero && s.i-start == 2 {
-					s.consErr("required", "", "must not be empty")
-				} else {
-					s.checkString(spec.cons, s.data[start+1:s.i-1])
-				}
-			}
-		case kAny:
+		case kString, kAny:
 		case kBase64:
 			raw := s.data[start+1 : s.i-1]
 			if hasEscape(raw) {
@@ -328,6 +325,16 @@ func (s *scanner) value(spec *valSpec) {
 			}
 			if _, err := base64.StdEncoding.DecodeString(string(raw)); err != nil {
 				s.typeErr(spec, "a string that is not valid base64")
+			}
+		case kText:
+			raw := s.data[start+1 : s.i-1]
+			if hasEscape(raw) {
+				raw = unescapeKey(raw)
+			}
+			if u, ok := reflect.New(spec.text).Interface().(encoding.TextUnmarshaler); ok && u.UnmarshalText(raw) != nil {
+				p := s.pathString()
+				s.add(&ArgumentError{Path: p, Rule: "format", Param: spec.want,
+					Msg: fmt.Sprintf("%q must be %s, got %s", p, spec.want, quoteShort(string(raw)))})
 			}
 		case kDateTime:
 			var v string
@@ -347,8 +354,6 @@ func (s *scanner) value(spec *valSpec) {
 		}
 		if spec.kind != kBool && spec.kind != kAny {
 			s.typeErr(spec, "a boolean")
-		} else if c == 'f' && spec.cons != nil && spec.cons.nonZero {
-			s.consErr("required", "", "must be true")
 		}
 	case c == 'n':
 		if !s.literal() {
@@ -366,14 +371,23 @@ func (s *scanner) value(spec *valSpec) {
 		switch spec.kind {
 		case kAny:
 		case kNumber, kInteger:
+			raw := s.data[start:s.i]
+			num := raw
 			if !integral && spec.kind == kInteger {
-				p := s.pathString()
-				s.add(&ArgumentError{Path: p, Rule: "type", Param: "integer",
-					Msg: fmt.Sprintf("%q must be an integer, got %s", p, s.data[start:s.i])})
-			} else if spec.bits != 0 && !s.inRange(spec, s.data[start:s.i]) {
-				// reported by inRange
-			} else if spec.cons != nil {
-				s.checkNumber(spec.cons, s.data[start:s.i])
+				// JSON Schema counts 30.0 and 1e2 as integers; encoding/json
+				// does not, so they are rewritten as 30 and 100 for decoding.
+				n, ok := integralText(raw)
+				if !ok {
+					p := s.pathString()
+					s.add(&ArgumentError{Path: p, Rule: "type", Param: "integer",
+						Msg: fmt.Sprintf("%q must be an integer, got %s", p, cutText(string(raw)))})
+					return
+				}
+				num = n
+				s.rewrites = append(s.rewrites, rewrite{start: start, end: s.i, text: n})
+			}
+			if spec.bits != 0 {
+				s.inRange(spec, num, raw)
 			}
 		default:
 			s.typeErr(spec, "a number")
@@ -383,11 +397,109 @@ func (s *scanner) value(spec *valSpec) {
 	}
 }
 
-func quoteShort(v string) string {
-	if len(v) > 40 {
-		v = v[:40] + "…"
+// maxQuoted bounds every value a message quotes, in bytes (the schema
+// engine uses the same bound).
+const maxQuoted = 64
+
+// cutText shortens s to at most maxQuoted bytes, on a rune boundary, plus "…".
+func cutText(s string) string {
+	if len(s) <= maxQuoted {
+		return s
 	}
-	return strconv.Quote(strings.ToValidUTF8(v, "\uFFFD"))
+	i := maxQuoted
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}
+
+// quoteShort quotes the cut, valid-UTF-8 form of v.
+func quoteShort(v string) string {
+	return strconv.Quote(strings.ToValidUTF8(cutText(v), "\uFFFD"))
+}
+
+// maxIntegralDigits bounds the digits integralText writes: no Go integer
+// (nor a useful big.Int argument) needs more.
+const maxIntegralDigits = 400
+
+// integralText returns the plain integer form of a JSON number with a
+// fraction or exponent whose value is an integer ("30.0" → "30", "1e2" →
+// "100", "-0.0" → "0"), and false when the value has a fractional part or
+// would need more than maxIntegralDigits digits.
+func integralText(raw []byte) ([]byte, bool) {
+	neg := len(raw) > 0 && raw[0] == '-'
+	if neg {
+		raw = raw[1:]
+	}
+	mant, expPart, hasExp := raw, []byte(nil), false
+	for i, c := range raw {
+		if c == 'e' || c == 'E' {
+			mant, expPart, hasExp = raw[:i], raw[i+1:], true
+			break
+		}
+	}
+	exp := 0
+	if hasExp {
+		e, err := strconv.Atoi(strings.TrimPrefix(string(expPart), "+"))
+		if err != nil || e > maxIntegralDigits || e < -maxIntegralDigits-len(mant) {
+			if err == nil && e < 0 && allZeroDigits(mant) {
+				return []byte("0"), true
+			}
+			return nil, false
+		}
+		exp = e
+	}
+	digits := make([]byte, 0, len(mant))
+	for _, c := range mant {
+		if c >= '0' && c <= '9' {
+			digits = append(digits, c)
+		}
+	}
+	exp -= countDigitsAfterDot(mant)
+	// strip leading zeros
+	for len(digits) > 1 && digits[0] == '0' {
+		digits = digits[1:]
+	}
+	for exp < 0 && len(digits) > 0 && digits[len(digits)-1] == '0' {
+		digits = digits[:len(digits)-1]
+		exp++
+	}
+	if len(digits) == 0 || allZeroDigits(digits) {
+		return []byte("0"), true
+	}
+	if exp < 0 {
+		return nil, false
+	}
+	if len(digits)+exp > maxIntegralDigits {
+		return nil, false
+	}
+	out := make([]byte, 0, len(digits)+exp+1)
+	if neg {
+		out = append(out, '-')
+	}
+	out = append(out, digits...)
+	for range exp {
+		out = append(out, '0')
+	}
+	return out, true
+}
+
+func countDigitsAfterDot(mant []byte) int {
+	for i, c := range mant {
+		if c == '.' {
+			return len(mant) - i - 1
+		}
+	}
+	return 0
+}
+
+func allZeroDigits(b []byte) bool {
+	for _, c := range b {
+		if c >= '1' && c <= '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *scanner) enter() bool {
@@ -787,17 +899,18 @@ func unescapeKey(b []byte) []byte {
 	return []byte(out)
 }
 
-// inRange reports whether the number raw fits the Go type of spec, and
-// records a problem naming the range when it does not.
-func (s *scanner) inRange(spec *valSpec, raw []byte) bool {
+// inRange reports whether the number num fits the Go type of spec, and
+// records a problem naming the range when it does not; raw is the number
+// as the model wrote it.
+func (s *scanner) inRange(spec *valSpec, num, raw []byte) bool {
 	var err error
 	switch {
 	case spec.kind == kNumber:
-		_, err = strconv.ParseFloat(string(raw), int(spec.bits))
+		_, err = strconv.ParseFloat(string(num), int(spec.bits))
 	case spec.unsigned:
-		_, err = strconv.ParseUint(string(raw), 10, int(spec.bits))
+		_, err = strconv.ParseUint(string(num), 10, int(spec.bits))
 	default:
-		_, err = strconv.ParseInt(string(raw), 10, int(spec.bits))
+		_, err = strconv.ParseInt(string(num), 10, int(spec.bits))
 	}
 	if err == nil {
 		return true
@@ -812,7 +925,7 @@ func (s *scanner) inRange(spec *valSpec, raw []byte) bool {
 		what = fmt.Sprintf("an integer between %d and %d", minInt(int(spec.bits)), maxInt(int(spec.bits)))
 	}
 	p := s.pathString()
-	s.add(&ArgumentError{Path: p, Rule: "range", Msg: fmt.Sprintf("%q must be %s, got %s", p, what, raw)})
+	s.add(&ArgumentError{Path: p, Rule: "range", Msg: fmt.Sprintf("%q must be %s, got %s", p, what, cutText(string(raw)))})
 	return false
 }
 

@@ -52,14 +52,15 @@ func TestHostileTypesNeverCrash(t *testing.T) {
 	require.ErrorIs(t, err, ErrInvalidSchema)
 	assert.Contains(t, err.Error(), "struct SelfEmbed embeds itself")
 
+	// Recursive types that decode themselves: refused (no schema of their
+	// own), never a crash.
 	for name, reg := range map[string]func(*Registry) error{
-		"unmarshaler": func(r *Registry) error { return Register(r, "u", "", noop[hasRecUnm]) },
-		"text":        func(r *Registry) error { return Register(r, "u", "", noop[hasRecText]) },
+		"UnmarshalJSON": func(r *Registry) error { return Register(r, "u", "", noop[hasRecUnm]) },
+		"UnmarshalText": func(r *Registry) error { return Register(r, "u", "", noop[hasRecText]) },
 	} {
-		r := NewRegistry()
-		require.NoError(t, reg(r), name)
-		tool, _ := r.Get("u")
-		assert.Contains(t, string(tool.InputSchema), "$defs", name)
+		err := reg(NewRegistry())
+		require.ErrorIs(t, err, ErrInvalidSchema, name)
+		assert.Contains(t, err.Error(), "the type decodes JSON itself ("+name+")", name)
 	}
 }
 
@@ -238,8 +239,9 @@ func TestCrossFieldRuleNamesJSONField(t *testing.T) {
 }
 
 func TestValidatorSkippedOnlyWhenMirrored(t *testing.T) {
-	// The checker mirrors presence, oneof, bounds, lengths and required
-	// (non-zero); the validator runs only for other rules.
+	// The schema shows presence, oneof, bounds, lengths and required (not
+	// empty, on a string) and the engine enforces them; the validator runs
+	// only for other rules.
 	for _, c := range []struct {
 		typ  any
 		need bool
@@ -248,8 +250,7 @@ func TestValidatorSkippedOnlyWhenMirrored(t *testing.T) {
 		{tripArgs{}, false},
 		{kitchenSink{}, true}, // uuid, email, url, numeric
 		{struct {
-			N int      `json:"n" validate:"required"`
-			B bool     `json:"b" validate:"required"`
+			S string   `json:"s" validate:"required"`
 			L []string `json:"l" validate:"required,dive,min=1"`
 		}{}, false},
 		{struct {
@@ -261,17 +262,15 @@ func TestValidatorSkippedOnlyWhenMirrored(t *testing.T) {
 		assert.Equal(t, c.need, info.needValidator, "%T", c.typ)
 	}
 	type zeros struct {
-		N int      `json:"n" validate:"required"`
-		B bool     `json:"b" validate:"required"`
+		S string   `json:"s" validate:"required"`
 		L []string `json:"l" validate:"required,dive,min=1"`
 	}
 	r := NewRegistry()
 	require.NoError(t, Register(r, "z", "", noop[zeros]))
-	res := r.Execute(context.Background(), "z", json.RawMessage(`{"n":0,"b":false,"l":[]}`))
-	assert.Equal(t, `invalid arguments for "z": "n" must not be 0; "b" must be true; "l" must not be empty`, res.Output)
-	res = r.Execute(context.Background(), "z", json.RawMessage(`{"n":-0.0e0,"b":true,"l":[""]}`))
-	assert.Equal(t, `invalid arguments for "z": "n" must be an integer, got -0.0e0; "l[0]" must have at least 1 character`, res.Output)
-	assert.Equal(t, "ok", r.Execute(context.Background(), "z", json.RawMessage(`{"n":3,"b":true,"l":["x"]}`)).Output)
+	res := r.Execute(context.Background(), "z", json.RawMessage(`{"s":"","l":[""]}`))
+	assert.Equal(t, `invalid arguments for "z": "s" must have at least 1 character; "l[0]" must have at least 1 character`, res.Output)
+	assert.Equal(t, "ok", r.Execute(context.Background(), "z", json.RawMessage(`{"s":"x","l":[]}`)).Output, "required on a slice: present and not null, as validator means it")
+	assert.Equal(t, "ok", r.Execute(context.Background(), "z", json.RawMessage(`{"s":"x","l":["x"]}`)).Output)
 }
 
 func TestRequiredOnPointerMeansNonNil(t *testing.T) {

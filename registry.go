@@ -400,7 +400,13 @@ func call(ctx context.Context, e *entry, args json.RawMessage) (res Result) {
 		return Result{Output: fmt.Sprintf("tool %q has no handler", e.tool.Name), IsError: true,
 			Err: fmt.Errorf("tool %q has no handler", e.tool.Name)}
 	}
-	return e.tool.Handler.Call(ctx, args)
+	res = e.tool.Handler.Call(ctx, args)
+	if res.IsError && strings.TrimSpace(res.Output) == "" {
+		// Anthropic refuses an is_error result with empty content, and the
+		// model could not correct itself from it anyway.
+		res.Output = fmt.Sprintf("tool %q failed without an error message", e.tool.Name)
+	}
+	return res
 }
 
 // normalizeArgs maps "", whitespace and null to {}.

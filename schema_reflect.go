@@ -10,23 +10,30 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 	"unicode"
 
 	"github.com/invopop/jsonschema"
 
 	"github.com/toolnexus/toolnexus/internal/jsonx"
+	jschema "github.com/toolnexus/toolnexus/schema"
 )
 
 // typeInfo is everything Execute needs about an argument type, computed
 // once per type by [typeInfoFor] and never modified afterwards.
 type typeInfo struct {
-	schema json.RawMessage // the reflected input schema, compact JSON
-	spec   *valSpec        // the argument checker's tables (root is kObject)
+	schema json.RawMessage    // the reflected input schema, compact JSON: exactly what renderers read
+	check  *jschema.Validator // schema compiled by the engine: what Execute enforces
+	spec   *valSpec           // the decoder's tables (root is kObject): Go types, ranges, text forms
 	// needValidator: some validate rule is not mirrored exactly by the
 	// checker's constraints, so go-playground/validator must run too.
 	needValidator bool
 }
+
+// typedOptions compile a typed tool's schema: every keyword it shows is
+// enforced or refused at registration (Strict), formats are asserted,
+// repeated keys are refused, null for an optional property means absent
+// (OpenAI strict mode sends null for "absent"), and nesting is bounded.
+var typedOptions = &jschema.Options{AssertFormat: true, Strict: true, RejectDuplicateKeys: true, NullAsAbsent: true, MaxDepth: maxDepth}
 
 // typeCache maps reflect.Type (a struct type, never a pointer) to
 // *typeInfo. A race between two first registrations of one type only costs
@@ -37,8 +44,6 @@ var typeCache sync.Map
 var errCache sync.Map
 
 var (
-	timeType          = reflect.TypeFor[time.Time]()
-	rawMessageType    = reflect.TypeFor[json.RawMessage]()
 	jsonUnmarshaler   = reflect.TypeFor[json.Unmarshaler]()
 	textUnmarshaler   = reflect.TypeFor[encoding.TextUnmarshaler]()
 	schemaHookType    = reflect.TypeFor[interface{ JSONSchema() *jsonschema.Schema }]()
@@ -91,16 +96,11 @@ func buildTypeInfo(t reflect.Type) (*typeInfo, error) {
 			return nil, err
 		}
 	}
-	var defs *jsonx.Object
-	if root, ok := w.tree.(*jsonx.Object); ok {
-		if d, ok := root.Get("$defs"); ok {
-			defs, _ = d.(*jsonx.Object)
-		}
+	v, err := jschema.Compile(schema, typedOptions)
+	if err != nil {
+		return nil, fmt.Errorf("struct %s: %v", typeName(t), err)
 	}
-	if err := attachConstraints(w.tree, spec, defs, map[*objSpec]bool{}, true); err != nil {
-		return nil, fmt.Errorf("struct %s: field %v", typeName(t), err)
-	}
-	return &typeInfo{schema: schema, spec: spec, needValidator: w.needValidator}, nil
+	return &typeInfo{schema: schema, check: v, spec: spec, needValidator: w.needValidator}, nil
 }
 
 func typeName(t reflect.Type) string {
@@ -159,17 +159,21 @@ func (w *walker) value(t reflect.Type, where string) (*valSpec, error) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	if st, ok := stdTypes[t]; ok {
+		if st.kind == kAny {
+			return anySpec, nil
+		}
+		return &valSpec{kind: st.kind, text: t, want: st.want}, nil
+	}
+	if hint, ok := refusedTypes[t]; ok {
+		return nil, fmt.Errorf("field %s (%s): %s", where, t, hint)
+	}
 	switch {
-	case t == timeType:
-		return &valSpec{kind: kDateTime}, nil
-	case t == rawMessageType:
-		return anySpec, nil
 	case implements(t, schemaHookType), implements(t, schemaAliasType):
-		return anySpec, nil // the type describes itself; encoding/json decodes it
-	case implements(t, jsonUnmarshaler):
-		return anySpec, nil
-	case implements(t, textUnmarshaler):
-		return &valSpec{kind: kString}, nil
+		return anySpec, nil // the type describes itself; the schema engine checks it, encoding/json decodes it
+	}
+	if how := selfDecoding(t); how != "" {
+		return nil, selfDecodingError(where, t, how)
 	}
 	switch t.Kind() {
 	case reflect.Bool:
@@ -351,6 +355,11 @@ func structFields(t reflect.Type) ([]goField, error) {
 				return fmt.Errorf("field %s.%s is optional (json omitempty/omitzero) but its validate rules %q also run when the model leaves it out (on the zero value); start the tag with omitempty: validate:\"omitempty,%s\"",
 					typeName(t), sf.Name, pre, vtag)
 			}
+			if hasTagWord(pre, "required") {
+				if err := checkRequiredRule(t, sf); err != nil {
+					return err
+				}
+			}
 			cands = append(cands, cand{f: goField{name: name, goName: sf.Name, index: append(append([]int(nil), index...), i),
 				typ: ft, required: required, validate: vtag, depth: depth, nullable: hasTagWord(schemaTag, "nullable")}, tagged: tagged})
 		}
@@ -432,6 +441,27 @@ func hasTagWord(tag, word string) bool {
 	return false
 }
 
+// checkRequiredRule refuses validate:"required" where validator's meaning
+// (not the zero value) contradicts the schema, which can only say that the
+// key must be present: false, 0 or an all-zero object would be shown as
+// valid and refused. On a string it is shown as minLength 1; on a pointer,
+// slice, map or interface it means "present and not null", which the
+// schema says already.
+func checkRequiredRule(t reflect.Type, sf reflect.StructField) error {
+	ft := sf.Type
+	where := typeName(t) + "." + sf.Name
+	const already = "the property is already required (its json tag has no omitempty)"
+	switch k := ft.Kind(); {
+	case k == reflect.Bool:
+		return fmt.Errorf("field %s: validate \"required\" on a bool refuses false, which the schema allows; %s: drop the rule, or use *bool to require the key while allowing false", where, already)
+	case k >= reflect.Int && k <= reflect.Float64:
+		return fmt.Errorf("field %s: validate \"required\" on a number refuses 0, which the schema allows; %s: drop the rule, use *%s to require the key while allowing 0, or state the bound (min=1, gt=0, ne=0)", where, already, ft)
+	case k == reflect.Struct && !isStdType(ft) && !implements(ft, schemaHookType):
+		return fmt.Errorf("field %s: validate \"required\" on a struct refuses an object whose fields are all zero, which the schema allows; %s: drop the rule, or use *%s", where, already, ft)
+	}
+	return nil
+}
+
 // checkSchemaTag rejects a `jsonschema` tag written as prose: an entry with
 // no "=" that is not one of invopop's bare words. invopop drops such entries
 // silently, losing the description.
@@ -441,6 +471,10 @@ func checkSchemaTag(t reflect.Type, sf reflect.StructField, tag string) error {
 	}
 	for _, part := range splitUnescaped(tag) {
 		p := strings.TrimSpace(part)
+		if p != "" && p != part && strings.Contains(p, "=") && strings.TrimLeft(part, " \t") != part {
+			return fmt.Errorf("field %s.%s: jsonschema tag entry %q starts with a space, which invopop/jsonschema reads as an unknown key and drops; remove the space after the comma",
+				typeName(t), sf.Name, part)
+		}
 		if p == "" || knownBareSchemaWs[p] {
 			continue
 		}
@@ -489,6 +523,7 @@ func (w *walker) reflectSchema(t reflect.Type) (out json.RawMessage, err error) 
 		DoNotReference: !w.recursive, // invopop overflows the stack on recursive types without references
 		ExpandedStruct: true,
 		Anonymous:      true,
+		Mapper:         stdMapper,
 	}
 	s := r.ReflectFromType(t)
 	s.Version = ""
@@ -714,7 +749,7 @@ func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type, enforced bool) err
 	}
 	p.done[s] = true
 	switch {
-	case t == timeType, t == rawMessageType, implements(t, schemaHookType), implements(t, schemaAliasType),
+	case isStdType(t), implements(t, schemaHookType), implements(t, schemaAliasType),
 		implements(t, jsonUnmarshaler), implements(t, textUnmarshaler):
 		return nil
 	}
@@ -778,11 +813,15 @@ func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type, enforced bool) err
 // items of a slice (or the values of a map). Keywords already set by a
 // jsonschema tag are kept.
 func applyValidate(s *jsonschema.Schema, t reflect.Type, tag string, enforced bool) {
+	ptr := t.Kind() == reflect.Pointer
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	pre, post := splitDive(tag)
 	for _, rule := range splitRules(pre) {
+		if ptr && rule == "required" {
+			continue // on a pointer: present and not null, which the schema says already
+		}
 		applyRule(s, t, rule, enforced)
 	}
 	if post == "" && !hasDive(tag) {
@@ -953,6 +992,11 @@ func applyRule(s *jsonschema.Schema, t reflect.Type, rule string, enforced bool)
 				}
 			}
 		}
+	case "required":
+		if isStr && s.MinLength == nil {
+			one := uint64(1)
+			s.MinLength = &one // validator's required on a string: not empty
+		}
 	case "email":
 		setFormat(s, isStr, "email")
 	case "url", "uri", "http_url":
@@ -1087,7 +1131,7 @@ func hasCycle(t reflect.Type, onStack, done map[reflect.Type]bool) bool {
 		}
 		break
 	}
-	if t.Kind() != reflect.Struct || t == timeType || implements(t, schemaHookType) || implements(t, schemaAliasType) {
+	if t.Kind() != reflect.Struct || isStdType(t) || implements(t, schemaHookType) || implements(t, schemaAliasType) {
 		return false
 	}
 	if onStack[t] {
@@ -1165,8 +1209,8 @@ func orWord(s, alt string) string {
 // type: interfaces, custom marshalers).
 func jsonTypeOf(t reflect.Type) string {
 	switch {
-	case t == timeType:
-		return "string"
+	case isStdType(t):
+		return stdTypes[t].schema().Type
 	case implements(t, jsonUnmarshaler), implements(t, schemaHookType), implements(t, schemaAliasType):
 		return ""
 	case implements(t, textUnmarshaler):
@@ -1211,7 +1255,7 @@ func mirrored(tag string, t reflect.Type) bool {
 	isInt := kind >= reflect.Int && kind <= reflect.Uintptr
 	isStr := kind == reflect.String && jsonTypeOf(t) == "string"
 	isList := (kind == reflect.Slice || kind == reflect.Array) && jsonTypeOf(t) == "array"
-	if t == timeType || implements(t, jsonUnmarshaler) || implements(t, textUnmarshaler) {
+	if isStdType(t) || implements(t, jsonUnmarshaler) || implements(t, textUnmarshaler) {
 		return false
 	}
 	for _, rule := range splitRules(pre) {
@@ -1219,8 +1263,11 @@ func mirrored(tag string, t reflect.Type) bool {
 		switch name {
 		case "omitempty":
 		case "required":
-			if ptr || (!isNum && !isStr && !isList && kind != reflect.Bool) {
-				return false // on a pointer, required means non-nil, not non-zero
+			// On a string: not empty (minLength 1). On a pointer, slice or
+			// map: not nil, that is present and not null, which the schema
+			// says. Numbers, bools and structs are refused at registration.
+			if !ptr && !isStr && !isList && kind != reflect.Map {
+				return false
 			}
 		case "oneof":
 			if !isStr && !isInt {

@@ -22,7 +22,7 @@ func schemaString(t *testing.T, s json.RawMessage, err error) string {
 
 func TestSchemaWeather(t *testing.T) {
 	s, err := SchemaFor[weatherArgs]()
-	assert.Equal(t, `{"type":"object","properties":{"city":{"type":"string","description":"City name"},"unit":{"type":"string","enum":["celsius","fahrenheit"]},"days":{"type":"integer","maximum":14,"minimum":1}},"required":["city"],"additionalProperties":false}`,
+	assert.Equal(t, `{"type":"object","properties":{"city":{"type":"string","description":"City name","minLength":1},"unit":{"type":"string","enum":["celsius","fahrenheit"]},"days":{"type":"integer","maximum":14,"minimum":1}},"required":["city"],"additionalProperties":false}`,
 		schemaString(t, s, err))
 	p, err := SchemaFor[*weatherArgs]()
 	assert.Equal(t, string(s), schemaString(t, p, err), "a pointer type reflects as its element")
@@ -90,11 +90,10 @@ func TestRequiredRuleMatchesExecute(t *testing.T) {
 	res = r.Execute(context.Background(), "sink", json.RawMessage(`{"id":"2f1b5a5e-8d7e-4d47-9b1f-3c2a1e0f9a11","Created":"2026-11-30T10:00:00Z","name":"Al","score":0.5,"home":{"street":"Main"},"forced":"abc"}`))
 	assert.False(t, res.IsError, res.Output)
 	res = r.Execute(context.Background(), "sink", json.RawMessage(`{"id":"nope","Created":"yesterday","name":"A","score":0,"home":{"zip":"12"},"forced":"abc","work":{"street":"x","zip":"abcde"},"tags":["a",""],"email":"x"}`))
-	assert.Equal(t, `invalid arguments for "sink": "Created" must be a date-time string (RFC 3339, e.g. 2026-01-02T15:04:05Z), got "yesterday"; "name" must have at least 2 characters; "score" must be greater than 0; "home.zip" must have exactly 5 characters; "home.street" is required; "tags[1]" must have at least 1 character`, res.Output)
+	assert.Equal(t, `invalid arguments for "sink": "id" must be a UUID, got "nope"; "Created" must be a date-time string (RFC 3339, e.g. 2026-01-02T15:04:05Z), got "yesterday"; "name" must have at least 2 characters; "score" must be greater than 0; "home.zip" must have exactly 5 characters; "home.street" is required; "tags[1]" must have at least 1 character; "email" must be an email address, got "x"`, res.Output)
 	res = r.Execute(context.Background(), "sink", json.RawMessage(`{"id":"nope","Created":"2026-11-30T10:00:00Z","name":"A","score":0,"home":{"street":"s","zip":"12"},"forced":"abc","work":{"street":"x","zip":"abcde"},"tags":["a",""],"email":"x"}`))
-	// Schema keywords are checked first (in document order), then the validator's other rules.
-	// The checker reports what it enforces (document order), then the validator its other rules.
-	assert.Equal(t, `invalid arguments for "sink": "name" must have at least 2 characters; "score" must be greater than 0; "home.zip" must have exactly 5 characters; "tags[1]" must have at least 1 character; "id" must be a valid UUID; "email" must be a valid email address; "work.zip" must contain only digits`, res.Output)
+	// The schema's keywords first (in document order), then the validator's other rules.
+	assert.Equal(t, `invalid arguments for "sink": "id" must be a UUID, got "nope"; "name" must have at least 2 characters; "score" must be greater than 0; "home.zip" must have exactly 5 characters; "tags[1]" must have at least 1 character; "email" must be an email address, got "x"; "work.zip" must contain only digits`, res.Output)
 }
 
 type node struct {
@@ -230,5 +229,5 @@ func TestJSONSchemaTagRulesAreEnforced(t *testing.T) {
 	}
 	err := Register(r, "bad", "", func(context.Context, badPattern) (string, error) { return "", nil })
 	require.ErrorIs(t, err, ErrInvalidSchema)
-	assert.Contains(t, err.Error(), `field s: pattern "(?<=x)y" does not compile`)
+	assert.Contains(t, err.Error(), `struct badPattern: schema /properties/s: keyword "pattern": pattern "(?<=x)y" is not supported by Go's regexp (RE2)`)
 }

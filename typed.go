@@ -130,24 +130,53 @@ type typedHandler[A any] struct {
 
 func (*typedHandler[A]) typedArgs() {}
 
-// Call implements Handler: check, decode, validate, call.
+// Call implements Handler: defaults, check, decode, validate, call.
+//
+// The compiled schema (the engine) checks the arguments first and reports
+// every problem; the arguments are then decoded even when it found some,
+// so that the validator's own rules (cross-field, ...) are reported in the
+// same message. The decoder's tables explain what encoding/json refuses
+// (a Go range, a text form), and rewrite integral numbers written 30.0 or
+// 1e2, which JSON Schema counts as integers, for decoding.
 func (h *typedHandler[A]) Call(ctx context.Context, args json.RawMessage) Result {
 	args = normalizeArgs(args)
-	errs, decodable := checkArgs(h.name, args, h.info.spec)
-	if len(errs) > 0 && !decodable {
-		return argumentsResult(h.name, errs)
+	info := h.info
+	if out, changed, err := info.check.ApplyDefaults(args); err == nil && changed {
+		args = out
+	}
+	var errs []*ArgumentError
+	if err := info.check.Validate(args); err != nil {
+		var fatal bool
+		errs, fatal = problemErrors(h.name, err)
+		if fatal {
+			if errs[0].Rule == "syntax" {
+				errs = syntaxErrors(h.name, args, errs)
+			}
+			return argumentsResult(h.name, errs)
+		}
 	}
 	var a A
-	var target any = &a
-	if h.elem != nil {
-		p := reflect.New(h.elem)
-		a = p.Interface().(A)
-		target = a
+	target := h.target(&a)
+	if derr := json.Unmarshal(args, target); derr != nil {
+		var rewritten json.RawMessage
+		errs, rewritten = diagnose(h.name, args, info.spec, errs)
+		switch {
+		case rewritten != nil:
+			a = *new(A)
+			target = h.target(&a)
+			if derr = json.Unmarshal(rewritten, target); derr != nil {
+				errs = mergeProblems(errs, []*ArgumentError{decodeError(h.name, derr)})
+				return argumentsResult(h.name, errs)
+			}
+		case len(errs) == 0:
+			return argumentsResult(h.name, []*ArgumentError{decodeError(h.name, derr)})
+		default:
+			return argumentsResult(h.name, errs)
+		}
+	} else if len(errs) > 0 {
+		errs, _ = diagnose(h.name, args, info.spec, errs)
 	}
-	if err := json.Unmarshal(args, target); err != nil {
-		return argumentsResult(h.name, mergeProblems(errs, []*ArgumentError{decodeError(h.name, err)}))
-	}
-	if h.info.needValidator {
+	if info.needValidator {
 		if err := validate().Struct(target); err != nil {
 			errs = mergeProblems(errs, validationErrors(h.name, reflect.TypeOf(target).Elem(), err))
 		}
@@ -158,9 +187,19 @@ func (h *typedHandler[A]) Call(ctx context.Context, args json.RawMessage) Result
 	return h.fn(ctx, a)
 }
 
-// decodeError turns an encoding/json error that the checker could not
-// foresee (a number out of range, a custom unmarshaler's error) into a
-// model-facing problem without Go type names.
+// target returns what encoding/json decodes into: a itself, or when A is a
+// pointer type, a new value that *a is set to point to.
+func (h *typedHandler[A]) target(a *A) any {
+	if h.elem != nil {
+		*a = reflect.New(h.elem).Interface().(A)
+		return *a
+	}
+	return a
+}
+
+// decodeError turns an encoding/json error that neither the engine nor
+// the decoder's tables explained into a model-facing problem without Go
+// type, package or method names.
 func decodeError(tool string, err error) *ArgumentError {
 	var ute *json.UnmarshalTypeError
 	if errors.As(err, &ute) {
@@ -175,9 +214,9 @@ func decodeError(tool string, err error) *ArgumentError {
 			what = "a number in range"
 		}
 		return &ArgumentError{Tool: tool, Path: path, Rule: "range",
-			Msg: fmt.Sprintf("%q must be %s, got %s", path, what, ute.Value)}
+			Msg: fmt.Sprintf("%q must be %s, got %s", path, what, cutText(ute.Value))}
 	}
-	return &ArgumentError{Tool: tool, Rule: "decode", Msg: "arguments could not be decoded: " + stripGo(err.Error())}
+	return &ArgumentError{Tool: tool, Rule: "decode", Msg: "arguments could not be decoded: " + cutText(stripGo(err.Error()))}
 }
 
 func minInt(bits int) int64 { return -1 << (bits - 1) }

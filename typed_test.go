@@ -42,7 +42,7 @@ func TestEveryProblemInOneMessage(t *testing.T) {
 	r := NewRegistry()
 	require.NoError(t, Register(r, "e", "", noop[a]))
 	res := r.Execute(context.Background(), "e", json.RawMessage(`{"email":"nope","start":5,"end":2}`))
-	assert.Equal(t, `invalid arguments for "e": "city" is required; "email" must be an email address, got "nope"; "end" must be greater than "start"`, res.Output)
+	assert.Equal(t, `invalid arguments for "e": "email" must be an email address, got "nope"; "city" is required; "end" must be greater than "start"`, res.Output)
 }
 
 func TestEmptyHandlerErrorText(t *testing.T) {
@@ -72,5 +72,5 @@ func TestQuotedValuesAreBounded(t *testing.T) {
 		assert.Less(t, len(res.Output), 300, res.Output[:min(len(res.Output), 300)])
 	}
 	res := r.Execute(context.Background(), "b", json.RawMessage(`{"n":`+big+`}`))
-	assert.Equal(t, `invalid arguments for "b": "n" must be an integer between -128 and 127, got 99999999999999999999999999999999…`, res.Output)
+	assert.Equal(t, `invalid arguments for "b": "n" must be an integer between -128 and 127, got `+strings.Repeat("9", 64)+`…`, res.Output)
 }
