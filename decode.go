@@ -288,6 +288,10 @@ func (s *scanner) value(spec *valSpec) {
 		s.syntaxAt("")
 		return
 	}
+	if spec.kind == kAny && spec.text != nil && s.data[s.i] != 'n' {
+		s.selfDecoded(spec.text)
+		return
+	}
 	switch c := s.data[s.i]; {
 	case c == '{':
 		switch spec.kind {
@@ -500,6 +504,34 @@ func allZeroDigits(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// selfDecoded skips a value of a type that decodes itself and reports the
+// error of its own decoding method at the value's path, in its words
+// without the Go names that lead them ("stamp.UnmarshalJSON: ").
+func (s *scanner) selfDecoded(t reflect.Type) {
+	start := s.i
+	s.skipValue()
+	if s.fatal {
+		return
+	}
+	if err := json.Unmarshal(s.data[start:s.i], reflect.New(t).Interface()); err != nil {
+		p := s.pathString()
+		s.add(&ArgumentError{Path: p, Rule: "decode", Msg: fmt.Sprintf("%q is not valid: %s", p, cutText(modelWords(err.Error())))})
+	}
+}
+
+// modelWords drops the leading Go names from an error text: "json: ",
+// "Type.Method: ", "pkg.Func(...): ".
+func modelWords(msg string) string {
+	for {
+		msg = strings.TrimPrefix(msg, "json: ")
+		head, rest, ok := strings.Cut(msg, ": ")
+		if !ok || strings.ContainsAny(head, " \t") || !strings.ContainsAny(head, ".(") {
+			return msg
+		}
+		msg = rest
+	}
 }
 
 func (s *scanner) enter() bool {

@@ -170,7 +170,12 @@ func (w *walker) value(t reflect.Type, where string) (*valSpec, error) {
 	}
 	switch {
 	case implements(t, schemaHookType), implements(t, schemaAliasType):
-		return anySpec, nil // the type describes itself; the schema engine checks it, encoding/json decodes it
+		// The type describes itself; the schema engine checks it and
+		// encoding/json decodes it, with its own method if it has one.
+		if selfDecoding(t) != "" {
+			return &valSpec{kind: kAny, text: t}, nil
+		}
+		return anySpec, nil
 	}
 	if how := selfDecoding(t); how != "" {
 		return nil, selfDecodingError(where, t, how)

@@ -8,8 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/invopop/jsonschema"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	jschema "github.com/toolnexus/toolnexus/schema"
 )
 
 func TestIntegralNumbersAreIntegers(t *testing.T) {
@@ -73,4 +76,100 @@ func TestQuotedValuesAreBounded(t *testing.T) {
 	}
 	res := r.Execute(context.Background(), "b", json.RawMessage(`{"n":`+big+`}`))
 	assert.Equal(t, `invalid arguments for "b": "n" must be an integer between -128 and 127, got `+strings.Repeat("9", 64)+`…`, res.Output)
+}
+
+func TestKeywordsShownAreEnforced(t *testing.T) {
+	type a struct {
+		Kind string   `json:"kind" jsonschema_extras:"const=fixed"`
+		Tags []string `json:"tags,omitempty" jsonschema:"uniqueItems=true"`
+		IDs  []int    `json:"ids,omitempty" validate:"omitempty,unique"`
+	}
+	r := NewRegistry()
+	require.NoError(t, Register(r, "k", "", noop[a]))
+	tool, _ := r.Get("k")
+	assert.Equal(t, `{"type":"object","properties":{"kind":{"type":"string","const":"fixed"},"tags":{"type":"array","items":{"type":"string"},"uniqueItems":true},"ids":{"type":"array","items":{"type":"integer"},"uniqueItems":true}},"required":["kind"],"additionalProperties":false}`, string(tool.InputSchema))
+	ctx := context.Background()
+	assert.Equal(t, "ok", r.Execute(ctx, "k", json.RawMessage(`{"kind":"fixed","tags":["a","b"],"ids":[1,2]}`)).Output)
+	assert.Equal(t, `invalid arguments for "k": "kind" must be fixed; "tags" must not contain duplicates (items 0 and 1 are equal); "ids" must not contain duplicates (items 0 and 1 are equal)`,
+		r.Execute(ctx, "k", json.RawMessage(`{"kind":"other","tags":["a","a"],"ids":[1,1.0]}`)).Output)
+}
+
+type contact struct {
+	Email string `json:"email,omitempty"`
+	Phone string `json:"phone,omitempty"`
+}
+
+func (contact) JSONSchemaExtend(s *jsonschema.Schema) {
+	s.OneOf = []*jsonschema.Schema{{Required: []string{"email"}}, {Required: []string{"phone"}}}
+}
+
+func TestOneOfIsEnforced(t *testing.T) {
+	r := NewRegistry()
+	require.NoError(t, Register(r, "c", "", noop[contact]))
+	tool, _ := r.Get("c")
+	assert.Contains(t, string(tool.InputSchema), `"oneOf":[{"required":["email"]},{"required":["phone"]}]`)
+	ctx := context.Background()
+	assert.Equal(t, "ok", r.Execute(ctx, "c", json.RawMessage(`{"email":"a@b.c"}`)).Output)
+	assert.Equal(t, `invalid arguments for "c": arguments must match exactly one of 2 alternatives (oneOf), matches alternatives 1 and 2`,
+		r.Execute(ctx, "c", json.RawMessage(`{"email":"a@b.c","phone":"1"}`)).Output)
+}
+
+func TestDefaultsApplied(t *testing.T) {
+	type inner struct {
+		Mode string `json:"mode,omitempty" jsonschema:"default=fast"`
+	}
+	type a struct {
+		Unit  string `json:"unit,omitempty" jsonschema:"default=celsius"`
+		Days  int    `json:"days,omitempty" jsonschema:"default=3"`
+		Inner inner  `json:"inner"`
+	}
+	if out, changed, _ := mustCompile(t, `{"properties":{"a":{"default":1}}}`).ApplyDefaults([]byte(`{}`)); !changed {
+		t.Skipf("the schema engine's ApplyDefaults is not implemented yet (got %s)", out)
+	}
+	r := NewRegistry()
+	require.NoError(t, Register(r, "d", "", func(_ context.Context, x a) (string, error) {
+		return fmt.Sprint(x.Unit, " ", x.Days, " ", x.Inner.Mode), nil
+	}))
+	ctx := context.Background()
+	assert.Equal(t, "celsius 3 fast", r.Execute(ctx, "d", json.RawMessage(`{"inner":{}}`)).Output)
+	assert.Equal(t, "celsius 3 fast", r.Execute(ctx, "d", json.RawMessage(`{"unit":null,"days":null,"inner":{"mode":null}}`)).Output, "null for an optional property (OpenAI strict mode) gets the default")
+	assert.Equal(t, "kelvin 1 slow", r.Execute(ctx, "d", json.RawMessage(`{"unit":"kelvin","days":1,"inner":{"mode":"slow"}}`)).Output)
+
+	type bad struct {
+		Days int `json:"days,omitempty" jsonschema:"default=x,minimum=1"`
+	}
+	err := Register(r, "bad", "", noop[bad])
+	require.ErrorIs(t, err, ErrInvalidSchema)
+	assert.Contains(t, err.Error(), "default")
+}
+
+// stamp decodes itself and describes itself; its decode error must reach
+// the model without Go names.
+type stamp struct{ v string }
+
+func (s *stamp) UnmarshalJSON(b []byte) error {
+	if string(b) != `"now"` {
+		return errors.New("stamp.UnmarshalJSON: not a stamp")
+	}
+	s.v = "now"
+	return nil
+}
+
+func (stamp) JSONSchema() *jsonschema.Schema { return &jsonschema.Schema{Type: "string"} }
+
+func TestDecodeErrorNamesFieldNotGo(t *testing.T) {
+	type a struct {
+		When stamp `json:"when"`
+	}
+	r := NewRegistry()
+	require.NoError(t, Register(r, "s", "", noop[a]))
+	res := r.Execute(context.Background(), "s", json.RawMessage(`{"when":"later"}`))
+	assert.Equal(t, `invalid arguments for "s": "when" is not valid: not a stamp`, res.Output)
+}
+
+func mustCompile(t *testing.T, schema string) *jschema.Validator {
+	t.Helper()
+	v, err := jschema.Compile([]byte(schema), nil)
+	require.NoError(t, err)
+	return v
 }
