@@ -411,7 +411,7 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 				return serr(ptr, k, "must be an object")
 			}
 			for j, src := range m.Keys {
-				re, err := compilePattern(src, at(k), src)
+				re, err := compilePattern(src, ptr, k)
 				if err != nil {
 					return err
 				}
@@ -598,7 +598,7 @@ func (c *compiler) enum(n *node, vals []any, isConst bool) {
 		}
 		texts = append(texts, string(b))
 	}
-	if allStr {
+	if allStr && !isConst {
 		n.enumText = enumList(strs)
 		if len(strs) > 8 {
 			n.enumStr = make(map[string]struct{}, len(strs))
@@ -606,8 +606,10 @@ func (c *compiler) enum(n *node, vals []any, isConst bool) {
 				n.enumStr[s] = struct{}{}
 			}
 		}
+	} else if len(strs) == 0 {
+		n.enumText = strings.Join(texts, " ") // numbers, booleans, null: 1 2 3
 	} else {
-		n.enumText = strings.Join(texts, " ")
+		n.enumText = strings.Join(texts, ", ") // "a", null
 	}
 	n.enumText = cutN(n.enumText, 256)
 }

@@ -63,8 +63,9 @@ type node struct {
 	uniqueItems              bool
 
 	// objects. keys lists every property name the node refers to
-	// (properties, required, dependentRequired, dependentSchemas), sorted;
-	// keyIndex maps them to their index when there are many.
+	// (properties, required, dependentRequired, dependentSchemas);
+	// keyIndex maps them to their index when there are many (keys keep the
+	// order of first mention: properties first, in schema order).
 	keys           []keyInfo
 	keyIndex       map[string]int
 	propNames      string // "a, b, c" in schema order, for unknown-key messages
@@ -128,4 +129,12 @@ func (n *node) lookup(key []byte) int {
 		}
 	}
 	return -1
+}
+
+// allowed is the set of types for messages (nullable adds null).
+func (n *node) allowed() uint8 {
+	if n.nullable {
+		return n.types | tNull
+	}
+	return n.types
 }

@@ -51,7 +51,8 @@ type Problem struct {
 	// Keyword is the JSON Schema keyword that failed ("type", "required",
 	// "enum", "maximum", ...), or "syntax" for malformed JSON,
 	// "additionalProperties" for an unknown key, "duplicateKey" for a
-	// repeated key, "depth" for nesting beyond MaxDepth and "complexity"
+	// repeated key, "false" for a value where the schema is false (e.g.
+	// properties {"a": false}), "depth" for nesting beyond MaxDepth and "complexity"
 	// when a schema needs more evaluation steps than the instance size
 	// allows.
 	Keyword string

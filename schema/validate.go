@@ -101,14 +101,14 @@ func (s *state) validate(n *node, i int) int {
 			if d := parseNum(s.data[i:e]); !d.isInteger() {
 				if s.fail() {
 					p := s.pathString()
-					s.add(p, "type", typeParam(n.types), subject(p)+" must be "+typeWords(n.types, p == "" && len(s.path) == 0)+", got "+cut(string(s.data[i:e])))
+					s.add(p, "type", typeParam(n.allowed()), subject(p)+" must be "+typeWords(n.allowed(), len(s.path) == 0)+", got "+cut(string(s.data[i:e])))
 				}
 				return e
 			}
 		} else {
 			if s.fail() {
 				p := s.pathString()
-				s.add(p, "type", typeParam(n.types), subject(p)+" must be "+typeWords(n.types, len(s.path) == 0)+", got "+describe(c))
+				s.add(p, "type", typeParam(n.allowed()), subject(p)+" must be "+typeWords(n.allowed(), len(s.path) == 0)+", got "+describe(c))
 			}
 			if end >= 0 {
 				return end
@@ -405,7 +405,9 @@ func (s *state) object(n *node, i int) int {
 			}
 			var e int
 			if n == nil {
+				s.path = append(s.path, seg{q: kq})
 				e = s.skip(vi)
+				s.path = s.path[:len(s.path)-1]
 			} else {
 				bbase := len(s.buf)
 				name := k
