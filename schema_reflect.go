@@ -1174,6 +1174,11 @@ func checkSchemaKey(t reflect.Type, sf reflect.StructField, key, val string) err
 		ft = ft.Elem()
 	}
 	if slices.Contains(schemaKeysAny, key) {
+		if key == "default" || key == "enum" || key == "example" {
+			if err := checkTagValue(jsonTypeOf(ft), val); err != nil {
+				return fmt.Errorf("field %s.%s: jsonschema %s=%s: %v (invopop/jsonschema would drop it)", typeName(t), sf.Name, key, val, err)
+			}
+		}
 		if key == "type" {
 			want := jsonTypeOf(ft)
 			if want != "" && val != want {
@@ -1201,6 +1206,26 @@ func checkSchemaKey(t reflect.Type, sf reflect.StructField, key, val string) err
 	}
 	return fmt.Errorf("field %s.%s: jsonschema key %q is not one invopop/jsonschema knows (it would drop it); known keys: %s", typeName(t), sf.Name, key,
 		strings.Join(slices.Compact(slices.Sorted(slices.Values(slices.Concat(schemaKeysAny, all)))), ", "))
+}
+
+// checkTagValue reports a default=, enum= or example= value that invopop
+// cannot parse for a field of JSON type typ.
+func checkTagValue(typ, val string) error {
+	var err error
+	switch typ {
+	case "integer":
+		_, err = strconv.ParseInt(val, 10, 64)
+	case "number":
+		_, err = strconv.ParseFloat(val, 64)
+	case "boolean":
+		_, err = strconv.ParseBool(val)
+	default:
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%q is not %s", val, map[string]string{"integer": "an integer", "number": "a number", "boolean": "true or false"}[typ])
+	}
+	return nil
 }
 
 func orWord(s, alt string) string {

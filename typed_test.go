@@ -90,7 +90,7 @@ func TestKeywordsShownAreEnforced(t *testing.T) {
 	assert.Equal(t, `{"type":"object","properties":{"kind":{"type":"string","const":"fixed"},"tags":{"type":"array","items":{"type":"string"},"uniqueItems":true},"ids":{"type":"array","items":{"type":"integer"},"uniqueItems":true}},"required":["kind"],"additionalProperties":false}`, string(tool.InputSchema))
 	ctx := context.Background()
 	assert.Equal(t, "ok", r.Execute(ctx, "k", json.RawMessage(`{"kind":"fixed","tags":["a","b"],"ids":[1,2]}`)).Output)
-	assert.Equal(t, `invalid arguments for "k": "kind" must be fixed; "tags" must not contain duplicates (items 0 and 1 are equal); "ids" must not contain duplicates (items 0 and 1 are equal)`,
+	assert.Equal(t, `invalid arguments for "k": "kind" must be "fixed"; "tags" must not contain duplicates (items 0 and 1 are equal); "ids" must not contain duplicates (items 0 and 1 are equal)`,
 		r.Execute(ctx, "k", json.RawMessage(`{"kind":"other","tags":["a","a"],"ids":[1,1.0]}`)).Output)
 }
 
@@ -136,11 +136,17 @@ func TestDefaultsApplied(t *testing.T) {
 	assert.Equal(t, "kelvin 1 slow", r.Execute(ctx, "d", json.RawMessage(`{"unit":"kelvin","days":1,"inner":{"mode":"slow"}}`)).Output)
 
 	type bad struct {
-		Days int `json:"days,omitempty" jsonschema:"default=x,minimum=1"`
+		Days int `json:"days,omitempty" jsonschema:"default=0,minimum=1"`
 	}
 	err := Register(r, "bad", "", noop[bad])
 	require.ErrorIs(t, err, ErrInvalidSchema)
-	assert.Contains(t, err.Error(), "default")
+	assert.Contains(t, err.Error(), `struct bad: schema /properties/days: keyword "default": default 0 does not match its own schema`)
+	type unparsed struct {
+		Days int `json:"days,omitempty" jsonschema:"default=x"`
+	}
+	err = Register(r, "bad", "", noop[unparsed])
+	require.ErrorIs(t, err, ErrInvalidSchema)
+	assert.Contains(t, err.Error(), `field unparsed.Days: jsonschema default=x: "x" is not an integer (invopop/jsonschema would drop it)`)
 }
 
 // stamp decodes itself and describes itself; its decode error must reach
