@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -357,4 +358,23 @@ func TestSnapshotStaysSorted(t *testing.T) {
 	slices.Sort(names)
 	assert.Equal(t, names, r.Names())
 	assert.Equal(t, len(names), r.Len())
+}
+
+func TestGoexitAndInvalidUTF8(t *testing.T) {
+	type none struct{}
+	r := NewRegistry()
+	require.NoError(t, Register(r, "goexit", "", func(context.Context, none) (string, error) {
+		runtime.Goexit()
+		return "", nil
+	}))
+	require.NoError(t, Register(r, "badutf8", "", func(context.Context, none) (string, error) {
+		return "", errors.New("\xffbad")
+	}))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	res := r.Execute(ctx, "goexit", nil)
+	assert.Equal(t, `tool "goexit" failed: internal error`, res.Output)
+	assert.EqualError(t, res.Err, `tool "goexit": the handler called runtime.Goexit`)
+	res = r.Execute(context.Background(), "badutf8", nil)
+	assert.Equal(t, "\uFFFDbad", res.Output)
 }

@@ -179,3 +179,81 @@ func mustCompile(t *testing.T, schema string) *jschema.Validator {
 	require.NoError(t, err)
 	return v
 }
+
+func noop[A any](context.Context, A) (string, error) { return "ok", nil }
+
+func TestHostileArguments(t *testing.T) {
+	type item struct {
+		N int8 `json:"n"`
+	}
+	type args struct {
+		Items  []item         `json:"items,omitempty"`
+		Keys   map[int]string `json:"keys,omitempty"`
+		Blob   []byte         `json:"blob,omitempty"`
+		S      *string        `json:"s,omitempty" jsonschema:"nullable"`
+		Mult   int            `json:"mult,omitempty" jsonschema:"multipleOf=5"`
+		Mail   string         `json:"mail,omitempty" jsonschema:"format=email"`
+		Pick   string         `json:"pick,omitempty" validate:"omitempty,oneof='a b' c"`
+		Sport  string         `json:"sport,omitempty" validate:"omitempty,oneof=dive swim"`
+		Counts map[string]int `json:"counts,omitempty" validate:"omitempty,dive,keys,min=2,endkeys,max=3"`
+		Emails []struct {
+			S string `json:"s" validate:"email"`
+		} `json:"emails,omitempty"`
+		Bag map[string]string `json:"bag,omitempty"`
+	}
+	r := NewRegistry()
+	require.NoError(t, Register(r, "h", "", func(_ context.Context, a args) (string, error) { return "ok", nil }))
+	tool, _ := r.Get("h")
+	schema := string(tool.InputSchema)
+	assert.Contains(t, schema, `"pick":{"type":"string","enum":["a b","c"]}`)
+	assert.Contains(t, schema, `"sport":{"type":"string","enum":["dive","swim"]}`)
+	assert.Contains(t, schema, `"counts":{"type":"object","additionalProperties":{"type":"integer","maximum":3}}`)
+	assert.Contains(t, schema, `"emails":{"type":"array","items":{"type":"object","properties":{"s":{"type":"string","format":"email"}}`, "no dive: the validator skips the items, but the checker enforces the keyword")
+	ctx := context.Background()
+	for _, c := range []struct{ args, want string }{
+		{`{"items":[{"n":1},{"n":300}]}`, `"items[1].n" must be an integer between -128 and 127, got 300`},
+		{`{"keys":{"abc":"x"}}`, `"keys.abc": the keys of this object must be integers, got "abc"`},
+		{`{"blob":"not base64!"}`, `"blob" must be a base64 string, got a string that is not valid base64`},
+		{`{"s":null}`, `ok`},
+		{`{"mult":3}`, `"mult" must be a multiple of 5`},
+		{`{"mail":"nope"}`, `"mail" must be an email address, got "nope"`},
+		{`{"pick":"a b"}`, `ok`},
+		{`{"pick":"a"}`, `"pick" must be one of ["a b", "c"]`},
+		{`{"sport":"run"}`, `"sport" must be one of [dive swim]`},
+		{`{"counts":{"ab":1}}`, `ok`},
+		{`{"counts":{"ab":9}}`, `"counts.ab" must be at most 3`},
+		{`{"counts":{"a":1}}`, `"counts.a" must have at least 2 characters`},
+		{`{"emails":[{"s":"nope"}]}`, `"emails[0].s" must be an email address, got "nope"`},
+		{"\u00a0null", `arguments are not valid JSON (send one JSON object)`},
+		{`not json`, `arguments are not valid JSON (send one JSON object)`},
+		{`nul`, `arguments are not valid JSON (send one JSON object)`},
+		{`tru`, `arguments are not valid JSON (send one JSON object)`},
+		{`5x`, `arguments are not valid JSON (send one JSON object)`},
+		{`[1] x`, `arguments are not valid JSON (send one JSON object)`},
+	} {
+		res := r.Execute(ctx, "h", json.RawMessage(c.args))
+		got := strings.TrimPrefix(res.Output, `invalid arguments for "h": `)
+		assert.Equal(t, c.want, got, "args %s", c.args)
+	}
+}
+
+func TestCrossFieldRuleNamesJSONField(t *testing.T) {
+	type span struct {
+		Start int `json:"start"`
+		End   int `json:"end" validate:"gtfield=Start"`
+	}
+	r := NewRegistry()
+	require.NoError(t, Register(r, "span", "", noop[span]))
+	res := r.Execute(context.Background(), "span", json.RawMessage(`{"start":5,"end":2}`))
+	assert.Equal(t, `invalid arguments for "span": "end" must be greater than "start"`, res.Output)
+}
+
+func TestRequiredOnPointerMeansNonNil(t *testing.T) {
+	type args struct {
+		S *string `json:"s" validate:"required"`
+	}
+	r := NewRegistry()
+	require.NoError(t, Register(r, "p", "", func(_ context.Context, a args) (string, error) { return "[" + *a.S + "]", nil }))
+	assert.Equal(t, "[]", r.Execute(context.Background(), "p", json.RawMessage(`{"s":""}`)).Output)
+	assert.Equal(t, `invalid arguments for "p": "s" must be a string, got null`, r.Execute(context.Background(), "p", json.RawMessage(`{"s":null}`)).Output)
+}
