@@ -87,8 +87,9 @@ func (r *Registry) load() *snapshot {
 // whose root "type" is "object" (ErrInvalidSchema).
 //
 // Add does not validate arguments against InputSchema: Execute only
-// guarantees the handler gets one JSON object within the size limit. Tools
-// made by [NewTool] carry a typed handler and get the full checks.
+// guarantees the handler gets one JSON object within the size limit, unless
+// the Handler is wrapped by [CheckArguments] (opt-in). Tools made by
+// [NewTool] carry a typed handler and get the full checks.
 //
 // Either all tools are added or, on any error, none is. Tools must not be
 // modified after this call.
@@ -246,11 +247,13 @@ func (r *Registry) Names() []string {
 //
 // Arguments "", whitespace and null mean {}. Anything else must be exactly
 // one JSON object within Options.MaxArgumentBytes. For typed tools the
-// arguments are then checked key by key against the reflected schema
-// (exact key names, required properties, JSON types), decoded, validated
-// with the `validate` tags, and the handler is called. Every failure is an
-// error result (IsError true) whose Output names the field and the rule and
-// whose Err holds the Go cause:
+// schema's defaults are then applied, the arguments are checked against the
+// compiled schema (every problem, with its JSON path), decoded, validated
+// with the `validate` rules the schema cannot express, and the handler is
+// called. Every failure is an error result (IsError true) whose Output
+// names the field and the rule and whose Err holds the Go cause; a handler
+// error with empty text gets the Output `tool "x" failed without an error
+// message`:
 //
 //   - unknown tool: ErrUnknownTool; the Output lists the available tools
 //   - invalid arguments: *ArgumentError (several joined with errors.Join)

@@ -19,27 +19,34 @@ type typedMarker interface{ typedArgs() }
 
 // NewTool builds a typed tool from a function. A is the arguments type: a
 // struct or a pointer to a struct. Its JSON Schema is reflected once (and
-// cached per type) from the struct's tags:
+// cached per type) from the struct's tags and compiled by package schema:
 //
 //   - json: property names; a field is required unless its json tag has
 //     omitempty or omitzero (or its jsonschema tag says required, or its
 //     validate tag starts with required)
-//   - jsonschema, jsonschema_description: invopop/jsonschema keywords
-//     (description=, enum=, default=, minimum=, pattern=, format=, ...)
-//   - validate: go-playground/validator rules, checked on every call and
-//     mirrored in the schema (oneof → enum, min/max/len → bounds, email,
-//     url, uuid → format)
+//   - jsonschema, jsonschema_description, jsonschema_extras:
+//     invopop/jsonschema keywords (description=, enum=, default=,
+//     minimum=, pattern=, format=, const=, ...), and JSONSchema /
+//     JSONSchemaExtend methods on the types
+//   - validate: go-playground/validator rules, shown in the schema where a
+//     keyword says the same (oneof → enum, min/max/len → bounds or lengths,
+//     email, url, uuid → format, unique → uniqueItems, required on a string
+//     → minLength 1) and checked from it; the others (cross-field, ...)
+//     run in the validator
 //
 // Every call of the tool then, before fn runs: requires one JSON object,
-// rejects unknown keys and keys that differ only in case, requires every
-// required property, accepts null for optional properties only (as absent),
-// checks JSON types with their paths, decodes into A, and runs the
-// validator. All problems come back in one error result; fn is not called.
+// applies the schema's defaults, checks the arguments against the compiled
+// schema (unknown, repeated and case-mismatched keys, required properties,
+// null only for optional properties, JSON types and every keyword, with
+// their paths), decodes into A (integral numbers written 30.0 or 1e2 are
+// integers), and runs the validator. All problems come back in one error
+// result; fn is not called.
 //
 // Errors (test with errors.Is): ErrInvalidName, ErrInvalidSchema (A is not a
-// struct, a field has an unsupported type such as chan, func or complex, a
-// jsonschema tag is prose, ...), and a description longer than 1024
-// characters. NewTool never panics.
+// struct, a field has an unsupported type such as chan, func, complex,
+// time.Duration or a type that decodes itself without a JSONSchema method,
+// a jsonschema tag is prose, a keyword cannot be enforced, ...), and a
+// description longer than 1024 characters. NewTool never panics.
 func NewTool[A any](name, description string, fn func(context.Context, A) (string, error)) (Tool, error) {
 	if fn == nil {
 		return Tool{}, fmt.Errorf("toolnexus: NewTool %q: function is nil", name)

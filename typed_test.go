@@ -257,3 +257,15 @@ func TestRequiredOnPointerMeansNonNil(t *testing.T) {
 	assert.Equal(t, "[]", r.Execute(context.Background(), "p", json.RawMessage(`{"s":""}`)).Output)
 	assert.Equal(t, `invalid arguments for "p": "s" must be a string, got null`, r.Execute(context.Background(), "p", json.RawMessage(`{"s":null}`)).Output)
 }
+
+func TestDuplicateKeysRefused(t *testing.T) {
+	type a struct {
+		City string         `json:"city"`
+		Tags map[string]int `json:"tags,omitempty"`
+	}
+	r := NewRegistry()
+	require.NoError(t, Register(r, "d", "", noop[a]))
+	ctx := context.Background()
+	assert.Equal(t, `invalid arguments for "d": "city" is given more than once`, r.Execute(ctx, "d", json.RawMessage(`{"city":"a","city":"b"}`)).Output)
+	assert.Equal(t, `invalid arguments for "d": "tags.x" is given more than once`, r.Execute(ctx, "d", json.RawMessage(`{"city":"a","tags":{"x":1,"x":2}}`)).Output)
+}
