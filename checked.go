@@ -6,13 +6,14 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/toolnexus/toolnexus/internal/argtype"
 	jschema "github.com/toolnexus/toolnexus/schema"
 )
 
 // rawOptions compile the schema of a raw or upstream tool for local
 // checking: as for typed tools, but keywords the engine does not enforce
 // are skipped (and reported by CheckArguments) rather than refused.
-var rawOptions = &jschema.Options{AssertFormat: true, RejectDuplicateKeys: true, NullAsAbsent: true, MaxDepth: maxDepth}
+var rawOptions = &jschema.Options{AssertFormat: true, RejectDuplicateKeys: true, NullAsAbsent: true, MaxDepth: argtype.MaxDepth}
 
 // CheckArguments returns a Handler that checks the arguments of the raw
 // tool name against schema, with the same engine and the same messages as
@@ -65,11 +66,8 @@ type checkedHandler struct {
 // Call implements Handler.
 func (c *checkedHandler) Call(ctx context.Context, args json.RawMessage) Result {
 	if err := c.check.Validate(normalizeArgs(args)); err != nil {
-		errs, fatal := problemErrors(c.name, err)
-		if fatal && errs[0].Rule == "syntax" {
-			errs = syntaxErrors(c.name, args, errs)
-		}
-		return argumentsResult(c.name, errs)
+		ps, _ := engineProblems(err, args)
+		return problemsResult(c.name, ps)
 	}
 	if c.next == nil {
 		return Result{Output: fmt.Sprintf("tool %q has no handler", c.name), IsError: true,

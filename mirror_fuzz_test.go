@@ -40,7 +40,7 @@ func FuzzMirroredNeverLooser(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	if info.needValidator {
+	if info.NeedValidator {
 		f.Fatal("mirroredArgs must not need the validator")
 	}
 	f.Fuzz(func(t *testing.T, args []byte) {

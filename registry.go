@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/toolnexus/toolnexus/internal/argtype"
 	"github.com/toolnexus/toolnexus/internal/jsonx"
 )
 
@@ -322,8 +323,8 @@ func (r *Registry) run(ctx context.Context, e *entry, args json.RawMessage) Resu
 	}
 	args = normalizeArgs(args)
 	if !e.typed {
-		if ae := checkObject(name, args); ae != nil {
-			return argumentsResult(name, []*ArgumentError{ae})
+		if p := argtype.CheckObject(args); p != nil {
+			return problemsResult(name, []*argtype.Problem{p})
 		}
 	}
 	timeout := e.tool.Timeout
@@ -458,7 +459,7 @@ func checkObjectSchema(raw json.RawMessage) error {
 	if !utf8.Valid(raw) {
 		return errors.New("schema is not valid UTF-8")
 	}
-	if s := checkObject("schema", raw); s != nil {
+	if s := argtype.CheckObject(raw); s != nil {
 		msg := strings.NewReplacer("arguments are", "the schema is", "arguments have", "the schema has", "arguments", "the schema").Replace(s.Msg)
 		return errors.New(strings.TrimSuffix(msg, " (send exactly one JSON object)"))
 	}

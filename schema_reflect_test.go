@@ -424,7 +424,7 @@ func TestValidatorSkippedOnlyWhenMirrored(t *testing.T) {
 	} {
 		info, err := typeInfoFor(reflect.TypeOf(c.typ))
 		require.NoError(t, err)
-		assert.Equal(t, c.need, info.needValidator, "%T", c.typ)
+		assert.Equal(t, c.need, info.NeedValidator, "%T", c.typ)
 	}
 	type zeros struct {
 		S string   `json:"s" validate:"required"`

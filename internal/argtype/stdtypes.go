@@ -1,4 +1,4 @@
-package toolnexus
+package argtype
 
 import (
 	"encoding/json"
