@@ -413,13 +413,20 @@ func TestValidatorSkippedOnlyWhenMirrored(t *testing.T) {
 	}{
 		{weatherArgs{}, false},
 		{tripArgs{}, false},
-		{kitchenSink{}, true}, // uuid, email, url, numeric
+		{kitchenSink{}, true}, // numeric
 		{struct {
 			S string   `json:"s" validate:"required"`
 			L []string `json:"l" validate:"required,dive,min=1"`
 		}{}, false},
 		{struct {
 			M map[string]int `json:"m" validate:"min=1"`
+		}{}, true},
+		{struct { // formats the schema shows and the engine asserts
+			E string `json:"e" validate:"email"`
+			U string `json:"u" validate:"uuid"`
+		}{}, false},
+		{struct { // a jsonschema format takes the place of the rule's
+			E string `json:"e" jsonschema:"format=hostname" validate:"email"`
 		}{}, true},
 	} {
 		info, err := typeInfoFor(reflect.TypeOf(c.typ))

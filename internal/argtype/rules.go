@@ -280,7 +280,7 @@ func sampleValue(t reflect.Type, depth int) reflect.Value {
 // oneof → enum, min/max/len/gt/gte/lt/lte → bounds or lengths, required →
 // non-zero), so the validator need not run for it. Formats, cross-field
 // rules, map sizes, keys/endkeys and anything else keep the validator.
-func mirrored(tag string, t reflect.Type) bool {
+func mirrored(tag string, t reflect.Type, ownFormat bool) bool {
 	ptr := t.Kind() == reflect.Pointer
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -319,6 +319,12 @@ func mirrored(tag string, t reflect.Type) bool {
 					return false
 				}
 			}
+		case "email", "url", "uri", "uuid", "ipv4", "ipv6":
+			// Shown as a format (applyRule) that the schema engine asserts,
+			// unless a jsonschema format= took its place.
+			if !isStr || ownFormat {
+				return false
+			}
 		default:
 			return false
 		}
@@ -327,7 +333,7 @@ func mirrored(tag string, t reflect.Type) bool {
 		if !isList || strings.HasPrefix(strings.TrimSpace(post), "keys") {
 			return false
 		}
-		return mirrored(post, t.Elem())
+		return mirrored(post, t.Elem(), ownFormat)
 	}
 	return true
 }

@@ -11,14 +11,15 @@ import (
 // goField is one JSON property of a struct after embedded structs are
 // flattened the way encoding/json flattens them.
 type goField struct {
-	name     string // JSON name
-	goName   string // Go field name
-	index    []int  // reflect index path
-	typ      reflect.Type
-	required bool
-	validate string // `validate` tag
-	depth    int
-	nullable bool // jsonschema:"nullable": null is a valid value
+	name      string // JSON name
+	goName    string // Go field name
+	index     []int  // reflect index path
+	typ       reflect.Type
+	required  bool
+	validate  string // `validate` tag
+	depth     int
+	nullable  bool // jsonschema:"nullable": null is a valid value
+	ownFormat bool // the jsonschema tag sets format= (a validate format rule is then not shown)
 }
 
 type walker struct {
@@ -141,7 +142,7 @@ func (w *walker) object(t reflect.Type, where string) (*objSpec, error) {
 	for _, f := range fields {
 		if f.validate != "" {
 			w.validate = true
-			if !mirrored(f.validate, f.typ) {
+			if !mirrored(f.validate, f.typ, f.ownFormat) {
 				w.needValidator = true
 			}
 		}
@@ -250,7 +251,8 @@ func structFields(t reflect.Type) ([]goField, error) {
 				}
 			}
 			cands = append(cands, cand{f: goField{name: name, goName: sf.Name, index: append(append([]int(nil), index...), i),
-				typ: ft, required: required, validate: vtag, depth: depth, nullable: hasTagWord(schemaTag, "nullable")}, tagged: tagged})
+				typ: ft, required: required, validate: vtag, depth: depth, nullable: hasTagWord(schemaTag, "nullable"),
+				ownFormat: strings.Contains(schemaTag, "format=")}, tagged: tagged})
 		}
 		return nil
 	}
