@@ -23,9 +23,11 @@
 // code points; pattern; format (see below); items, prefixItems, minItems,
 // maxItems, uniqueItems, contains, minContains, maxContains; properties,
 // required, additionalProperties, patternProperties, propertyNames,
-// minProperties, maxProperties, dependentRequired, dependentSchemas; allOf,
-// anyOf, oneOf, not, if/then/else; $ref, $defs, $anchor and $id within the
-// document, with relative resolution and recursion; OpenAPI's
+// minProperties, maxProperties, dependentRequired, dependentSchemas,
+// unevaluatedProperties, unevaluatedItems; allOf, anyOf, oneOf, not,
+// if/then/else; $ref, $defs, $anchor, $id, $dynamicRef and $dynamicAnchor
+// within the document, with relative resolution, recursion and the dynamic
+// scope; OpenAPI's
 // "nullable": true. Annotations (title, description, default, examples,
 // deprecated, readOnly, writeOnly, $comment, $schema, content*) are
 // accepted and ignored.
@@ -44,9 +46,6 @@
 //     ignored. \d and \w are ASCII, as in ECMA-262; \s is ASCII only.
 //   - $ref to a document other than the one compiled (including the
 //     metaschema URL) is a *SchemaError: there is no loader.
-//   - $dynamicRef is treated as a plain $ref (Strict refuses it), and
-//     unevaluatedItems / unevaluatedProperties are ignored (Strict refuses
-//     them).
 //   - With "nullable": true, null is valid whatever type, enum and const
 //     say.
 //   - A $ref loop that never reaches into the instance (such as
@@ -59,8 +58,10 @@
 // evaluation needs more than about 2^20 + 64 steps per instance byte (only
 // pathological ones: each nesting level doubling the work) gets one
 // "complexity" problem. At most MaxProblems problems are reported. Every
-// value quoted in a message is cut to 64 bytes plus "…". Patterns are
-// limited to 4096 bytes and schemas to 8 MiB.
+// value quoted in a message is cut to 64 bytes plus "…". Schemas are
+// limited to 8 MiB, patterns to 4096 bytes and 5000 RE2 instructions, and
+// one match to 2^25 (input bytes × instructions): a longer string gets a
+// "complexity" problem instead of a match that could take seconds.
 //
 // # Options
 //

@@ -15,10 +15,14 @@ type Options struct {
 	AssertFormat bool
 
 	// Strict makes Compile refuse, with a *SchemaError, every keyword the
-	// engine does not enforce or does not know, instead of ignoring it.
-	// Annotations (title, description, default, examples, deprecated,
-	// readOnly, writeOnly, $comment, $schema, contentEncoding,
-	// contentMediaType, contentSchema) are always allowed.
+	// engine does not enforce or does not know ($dynamicRef, draft-07
+	// "dependencies", x-... extensions), instead of ignoring it; with
+	// AssertFormat, also a format value it does not check; and a
+	// "default" that its own schema rejects (the model would be shown a
+	// value Validate refuses). Annotations (title, description, default,
+	// examples, deprecated, readOnly, writeOnly, $comment, $schema,
+	// contentEncoding, contentMediaType, contentSchema) are always
+	// allowed.
 	Strict bool
 
 	// RejectDuplicateKeys makes an object that repeats a key a Problem
