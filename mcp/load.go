@@ -214,8 +214,8 @@ type listedTool struct {
 
 // builtTool is the outcome of conn.tool for one registry name.
 type builtTool struct {
-	name string
-	tool toolnexus.Tool
+	name      string
+	tool      toolnexus.Tool
 	note      string
 	unchecked string // what CheckArguments does not check locally ("" for all)
 	err       error
