@@ -59,6 +59,10 @@ type ServerStatus struct {
 	// or a tool the SDK client dropped while listing because of invalid
 	// x-mcp-header annotations: "name: dropped by the MCP SDK client: ...").
 	Skipped []string `json:"skipped,omitempty"`
+	// Unchecked lists tools whose arguments are not fully checked locally
+	// before the call goes to the server (toolnexus.CheckArguments), each
+	// as "name: what is not checked". The server still checks them.
+	Unchecked []string `json:"unchecked,omitempty"`
 	// ServerInfo is the name and version the server reported, "name version".
 	ServerInfo string `json:"server_info,omitempty"`
 }
@@ -132,7 +136,11 @@ type conn struct {
 //   - InputSchema: the server's inputSchema bytes, unchanged except for
 //     whitespace (compacted).
 //   - Source: "mcp"; Timeout: the server's Timeout.
-//   - Handler: calls the tool on the server (tools/call). A result with
+//   - Handler: checks the arguments locally against InputSchema with
+//     toolnexus.CheckArguments (every problem in one error result, no
+//     round trip; what cannot be checked locally is listed in
+//     ServerStatus.Unchecked), then calls the tool on the server
+//     (tools/call). A result with
 //     isError becomes an error Result whose Output is its text parts
 //     joined by "\n"; a result with structuredContent has that content as
 //     JSON text for Output; otherwise Output is the text parts joined by
@@ -584,7 +592,13 @@ func (c *conn) tool(t *mcpsdk.Tool, name string) (toolnexus.Tool, error) {
 		InputSchema: schema,
 		Source:      "mcp",
 		Timeout:     c.cfg.timeout(),
-		Handler:     &toolHandler{conn: c, tool: t.Name},
+	}
+	// Arguments are checked locally against the server's schema first;
+	// what the engine cannot check is reported, never a refused tool.
+	var unchecked string
+	out.Handler, unchecked = toolnexus.CheckArguments(name, schema, &toolHandler{conn: c, tool: t.Name})
+	if unchecked != "" {
+		c.status.Unchecked = append(c.status.Unchecked, t.Name+": "+unchecked)
 	}
 	if a := t.Annotations; a != nil {
 		out.Annotations = &toolnexus.Annotations{
