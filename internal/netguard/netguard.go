@@ -87,14 +87,10 @@ func Kind(ip netip.Addr) string {
 }
 
 // Guard is a net.Dialer Control hook that refuses every address Kind names
-// and every address of this host's interfaces, except those in Allow. The
-// zero Guard refuses all of them.
+// and every address of this host's interfaces. Hosts that must reach their
+// own API choose, before dialing, which dials go through the Guard (see
+// package httptool's Options.AllowHosts).
 type Guard struct {
-	// Allow lists the prefixes that are let through even though they are
-	// local or private (a host allowing its own API's address). nil allows
-	// none.
-	Allow []netip.Prefix
-
 	// InterfaceAddrs lists this host's addresses; nil means
 	// net.InterfaceAddrs. When it fails the connection is refused.
 	InterfaceAddrs func() ([]net.Addr, error)
@@ -112,11 +108,6 @@ func (g *Guard) Control(network, address string, _ syscall.RawConn) error {
 		return fmt.Errorf("unexpected dial address %q", address)
 	}
 	ip = ip.WithZone("").Unmap()
-	for _, p := range g.Allow {
-		if p.Contains(ip) {
-			return nil
-		}
-	}
 	if kind := Kind(ip); kind != "" {
 		return &BlockedError{Addr: ip, Kind: kind}
 	}
