@@ -380,15 +380,3 @@ func TestGeneratedThousand(t *testing.T) {
 		t.Errorf("create3 with a bad kind: %q", bad.Output)
 	}
 }
-
-func BenchmarkImport1000(b *testing.B) {
-	doc := generated(1000)
-	b.SetBytes(int64(len(doc)))
-	b.ReportAllocs()
-	for b.Loop() {
-		res, err := Import(doc, Options{})
-		if err != nil || len(res.Tools) != 1000 {
-			b.Fatal(err)
-		}
-	}
-}
