@@ -21,7 +21,7 @@
 // descriptions become property descriptions. Schema $refs to
 // #/components/schemas are kept as $refs into the tool schema's "$defs"
 // (so cycles survive); nullable (3.0) becomes a type list or an anyOf with
-// {"type":"null"}; format int32 becomes minimum and maximum bounds, and
+// {"type":"null"}; an allOf of one $ref becomes that $ref; format int32 becomes minimum and maximum bounds, and
 // int64, float and double formats are dropped; oneOf, anyOf, allOf and not are kept, so the engine
 // enforces them before any request is sent. OpenAPI-only keywords
 // (discriminator, xml, example, externalDocs, x-*) are dropped.
@@ -690,6 +690,14 @@ func fix(v any, refs *[]string) string {
 			}
 		}
 	case map[string]any:
+		if all, ok := x["allOf"].([]any); ok && len(all) == 1 && x["$ref"] == nil {
+			// allOf: [{$ref}] is the 3.0 way to put siblings (nullable,
+			// description) next to a $ref; 2020-12 allows them directly.
+			if m, ok := all[0].(map[string]any); ok && len(m) == 1 && m["$ref"] != nil {
+				x["$ref"] = m["$ref"]
+				delete(x, "allOf")
+			}
+		}
 		if ref, ok := x["$ref"].(string); ok {
 			if !strings.HasPrefix(ref, componentPrefix) {
 				return fmt.Sprintf("$ref %q is not supported (only %s...)", ref, componentPrefix)
