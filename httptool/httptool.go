@@ -7,7 +7,8 @@
 // The arguments are checked against the input schema by the same engine as
 // typed tools (toolnexus.CheckArguments) before any request is sent. Then,
 // when [Spec].Params is nil: every {name} placeholder of the URL template is
-// replaced by the argument name, URL-escaped as one path segment; the other
+// replaced by the argument name, URL-escaped as one path segment ("." and
+// ".." too, so a value cannot climb to another path); the other
 // arguments become query parameters for GET, HEAD and DELETE, and the body
 // otherwise. When Params is set, each argument goes where its Param says
 // (path, query or header) and the argument named [Spec].BodyArg is the body;
@@ -272,7 +273,7 @@ func newHandler(spec Spec, opts *Options, client *http.Client) (*handler, error)
 	if spec.Params != nil {
 		placed := map[string]bool{}
 		for _, p := range spec.Params {
-			wire := cmp(p.Name, p.Arg)
+			wire := orName(p.Name, p.Arg)
 			switch p.In {
 			case "path":
 				if _, ok := h.pathArgs[wire]; !ok {
@@ -294,7 +295,7 @@ func newHandler(spec Spec, opts *Options, client *http.Client) (*handler, error)
 	return h, nil
 }
 
-func cmp(a, b string) string {
+func orName(a, b string) string {
 	if a != "" {
 		return a
 	}
@@ -447,7 +448,12 @@ func (h *handler) request(ctx context.Context, args map[string]json.RawMessage) 
 		if s == "" {
 			return nil, fmt.Errorf("argument %q must not be empty: it fills {%s} in the URL", arg, name)
 		}
-		u = strings.ReplaceAll(u, "{"+name+"}", url.PathEscape(s))
+		seg := url.PathEscape(s)
+		if seg == "." || seg == ".." {
+			// a dot segment would move the request to another path
+			seg = strings.ReplaceAll(seg, ".", "%2E")
+		}
+		u = strings.ReplaceAll(u, "{"+name+"}", seg)
 		used[arg] = true
 	}
 	parsed, err := url.Parse(u)
@@ -470,7 +476,7 @@ func (h *handler) request(ctx context.Context, args map[string]json.RawMessage) 
 			if !ok || p.In == "path" || isNull(v) {
 				continue
 			}
-			wire := cmp(p.Name, p.Arg)
+			wire := orName(p.Name, p.Arg)
 			if p.In == "query" {
 				addQuery(q, wire, v)
 			} else {
@@ -537,7 +543,7 @@ func (h *handler) encodeBody(v json.RawMessage) ([]byte, string, error) {
 	case BodyForm:
 		var m map[string]json.RawMessage
 		if err := json.Unmarshal(v, &m); err != nil {
-			return nil, "", fmt.Errorf("argument %q: a form body must be an object", cmp(h.spec.BodyArg, "body"))
+			return nil, "", fmt.Errorf("argument %q: a form body must be an object", orName(h.spec.BodyArg, "body"))
 		}
 		f := url.Values{}
 		for k, x := range m {

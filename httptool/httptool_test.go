@@ -21,7 +21,7 @@ type recorder struct {
 
 type seen struct {
 	method, uri, body string
-	header          http.Header
+	header            http.Header
 }
 
 func (r *recorder) last(t *testing.T) seen {
@@ -90,6 +90,11 @@ func TestPlaceholdersQueryAndBody(t *testing.T) {
 	r := rec.last(t)
 	if r.method != "GET" || r.uri != "/items/a%2Fb%20c?n=3&q=x%26y&tags=p&tags=q" || r.header.Get("Authorization") != "Bearer s3cret" {
 		t.Errorf("GET arrived as %s %s, Authorization %q", r.method, r.uri, r.header.Get("Authorization"))
+	}
+
+	call(t, get, `{"id":".."}`)
+	if r := rec.last(t); r.uri != "/items/%2E%2E" {
+		t.Errorf("dot segment arrived as %s", r.uri)
 	}
 
 	post := mustNew(t, Spec{Name: "post", Method: "post", URL: srv.URL + "/items/{id}", InputSchema: schema}, local(srv))
