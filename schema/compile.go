@@ -25,6 +25,9 @@ type compiler struct {
 	anchors     map[string]loc // absolute URI#anchor -> schema
 	nodes       map[*jsonx.Object]*node
 	all         []*node
+	res         map[string]*resource      // by absolute URI: what nodes know of their resource
+	dynLocs     map[string]map[string]loc // resource URI -> $dynamicAnchor name -> schema
+	dynamic     bool                      // some $dynamicRef resolves dynamically
 	hasDefaults bool
 }
 
@@ -41,7 +44,8 @@ var (
 )
 
 func newCompiler(o *Options) *compiler {
-	return &compiler{opts: o, resources: map[string]loc{}, anchors: map[string]loc{}, nodes: map[*jsonx.Object]*node{}}
+	return &compiler{opts: o, resources: map[string]loc{}, anchors: map[string]loc{}, nodes: map[*jsonx.Object]*node{},
+		res: map[string]*resource{}, dynLocs: map[string]map[string]loc{}}
 }
 
 func serr(ptr, kw, msg string) *SchemaError { return &SchemaError{Path: ptr, Keyword: kw, Msg: msg} }
@@ -67,6 +71,9 @@ func (c *compiler) compileRoot(raw []byte) (*node, error) {
 	}
 	root, err := c.compile(loc{doc, "", base})
 	if err != nil {
+		return nil, err
+	}
+	if err := c.dynamicAnchors(); err != nil {
 		return nil, err
 	}
 	if err := c.checkLoops(); err != nil {
@@ -137,6 +144,14 @@ func (c *compiler) index(v any, base *url.URL, ptr string) error {
 			key := base.String() + "#" + s
 			if _, dup := c.anchors[key]; !dup || kw == "$anchor" {
 				c.anchors[key] = loc{o, ptr, parent}
+			}
+			if kw == "$dynamicAnchor" {
+				m := c.dynLocs[base.String()]
+				if m == nil {
+					m = map[string]loc{}
+					c.dynLocs[base.String()] = m
+				}
+				m[s] = loc{o, ptr, parent}
 			}
 		}
 	}
@@ -243,12 +258,42 @@ func (c *compiler) compile(l loc) (*node, error) {
 		if err != nil {
 			return nil, err
 		}
+		n.res = c.resource(base.String())
 		if err := c.fill(n, x, base); err != nil {
 			return nil, err
 		}
 		return n, nil
 	}
 	return nil, serr(l.ptr, "", "a schema must be an object or a boolean")
+}
+
+// resource returns the dynamic-scope entry of the resource with this URI.
+func (c *compiler) resource(uri string) *resource {
+	r := c.res[uri]
+	if r == nil {
+		r = &resource{}
+		c.res[uri] = r
+	}
+	return r
+}
+
+// dynamicAnchors compiles every $dynamicAnchor into its resource, for
+// $dynamicRef resolution at validation.
+func (c *compiler) dynamicAnchors() error {
+	for uri, m := range c.dynLocs {
+		r := c.resource(uri)
+		for name, l := range m {
+			n, err := c.compile(l)
+			if err != nil {
+				return err
+			}
+			if r.dyn == nil {
+				r.dyn = map[string]*node{}
+			}
+			r.dyn[name] = n
+		}
+	}
+	return nil
 }
 
 func (c *compiler) sub(v any, base *url.URL, ptr string) (*node, error) {
@@ -275,7 +320,12 @@ func (c *compiler) checkLoops() error {
 		}
 		color[n] = grey
 		var next []*node
-		next = append(next, n.ref, n.not, n.ifN, n.thenN, n.elseN)
+		next = append(next, n.ref, n.dynRef, n.not, n.ifN, n.thenN, n.elseN)
+		if n.dynName != "" {
+			for _, r := range c.res {
+				next = append(next, r.dyn[n.dynName])
+			}
+		}
 		next = append(next, n.allOf...)
 		next = append(next, n.anyOf...)
 		next = append(next, n.oneOf...)

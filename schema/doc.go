@@ -25,8 +25,9 @@
 // required, additionalProperties, patternProperties, propertyNames,
 // minProperties, maxProperties, dependentRequired, dependentSchemas,
 // unevaluatedProperties, unevaluatedItems; allOf, anyOf, oneOf, not,
-// if/then/else; $ref, $defs, $anchor and $id within the
-// document, with relative resolution and recursion; OpenAPI's
+// if/then/else; $ref, $defs, $anchor, $id, $dynamicRef and $dynamicAnchor
+// within the document, with relative resolution, recursion and the dynamic
+// scope; OpenAPI's
 // "nullable": true. Annotations (title, description, default, examples,
 // deprecated, readOnly, writeOnly, $comment, $schema, content*) are
 // accepted and ignored.
@@ -45,7 +46,6 @@
 //     ignored. \d and \w are ASCII, as in ECMA-262; \s is ASCII only.
 //   - $ref to a document other than the one compiled (including the
 //     metaschema URL) is a *SchemaError: there is no loader.
-//   - $dynamicRef is treated as a plain $ref (Strict refuses it).
 //   - With "nullable": true, null is valid whatever type, enum and const
 //     say.
 //   - A $ref loop that never reaches into the instance (such as

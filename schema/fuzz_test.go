@@ -16,6 +16,7 @@ func FuzzCompileValidate(f *testing.F) {
 	f.Add([]byte(bulkSchema), bulkInstance())
 	f.Add([]byte(`{"$defs":{"a":{"items":{"$ref":"#/$defs/a"}}},"$ref":"#/$defs/a","uniqueItems":true}`), []byte(`[[],[[]],[]]`))
 	f.Add([]byte(`{"enum":[{"a":[1,2.0]},"x\u00e9"],"const":1e400}`), []byte(`{"a":[1e0,2]}`))
+	f.Add([]byte(`{"$id":"https://x/r","$dynamicAnchor":"n","properties":{"k":{"$dynamicRef":"#n"}},"$defs":{"t":{"$id":"t","$dynamicAnchor":"n","items":{"$dynamicRef":"#n"},"unevaluatedItems":false}}}`), []byte(`{"k":{"k":[]}}`))
 	f.Add([]byte(`{"patternProperties":{"^a":{"minLength":2}},"propertyNames":{"maxLength":3},"default":1}`), []byte(`{"ab":"\ud83d\ude00","a\n":null}`))
 	f.Fuzz(func(t *testing.T, schema, instance []byte) {
 		for _, o := range []*Options{nil, {AssertFormat: true, Strict: true, RejectDuplicateKeys: true, NullAsAbsent: true, MaxDepth: 64}} {

@@ -20,9 +20,6 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 		var err error
 		switch k {
 		case "$ref", "$dynamicRef":
-			if k == "$dynamicRef" && c.opts.Strict {
-				return serr(ptr, k, "is not supported")
-			}
 			s, ok := v.(string)
 			if !ok {
 				return serr(ptr, k, "must be a string")
@@ -31,8 +28,24 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			if err != nil {
 				return err
 			}
-			if n.ref, err = c.compile(l); err != nil {
+			target, err := c.compile(l)
+			if err != nil {
 				return err
+			}
+			if k == "$ref" {
+				n.ref = target
+				break
+			}
+			n.dynRef = target
+			// Dynamic only when the fragment is a plain name that the
+			// static target declares as its $dynamicAnchor.
+			if _, frag, ok := strings.Cut(s, "#"); ok && frag != "" && !strings.HasPrefix(frag, "/") {
+				if o, ok := l.v.(*jsonx.Object); ok {
+					if a, ok := o.Get("$dynamicAnchor"); ok && a == frag {
+						n.dynName = frag
+						c.dynamic = true
+					}
+				}
 			}
 		case "type":
 			err = c.types(n, v)
@@ -271,7 +284,7 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 }
 
 // unsupported are 2020-12 keywords that Strict refuses (others are unknown).
-var unsupported = map[string]bool{"$dynamicRef": true, "dependencies": true}
+var unsupported = map[string]bool{"dependencies": true}
 
 func (c *compiler) subs(v any, base *url.URL, ptr string) ([]*node, error) {
 	a, ok := v.([]any)

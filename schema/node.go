@@ -34,6 +34,12 @@ type node struct {
 
 	nullable bool // OpenAPI nullable: true (null is allowed, enum/const aside)
 	ref      *node
+	res      *resource // the schema resource the node belongs to (dynamic scope)
+
+	// $dynamicRef: the statically resolved target, and the anchor name
+	// when resolution is dynamic ("" means it acts as a $ref to dynRef)
+	dynRef  *node
+	dynName string
 
 	// enum and const (nil when absent)
 	enum, constV *valueSet
@@ -153,4 +159,10 @@ type valueSet struct {
 	strs    map[string]struct{} // when every value is a string and there are many
 	text    string
 	isConst bool
+}
+
+// resource is a schema resource (the document or a subschema with $id) as
+// the dynamic scope of $dynamicRef sees it.
+type resource struct {
+	dyn map[string]*node // $dynamicAnchor name -> schema
 }

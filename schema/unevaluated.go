@@ -84,6 +84,9 @@ func (s *state) evaluatedIn(n *node, pos int, name []byte, idx, epos int) bool {
 	if n.ref != nil && s.evaluates(n.ref, pos, name, idx, epos) {
 		return true
 	}
+	if n.dynRef != nil && s.evaluates(s.dynTarget(n), pos, name, idx, epos) {
+		return true
+	}
 	for _, a := range n.allOf {
 		if s.evaluates(a, pos, name, idx, epos) {
 			return true

@@ -66,6 +66,29 @@ func jsonType(c byte) uint8 {
 // validate checks the value at i (no leading whitespace) against n and
 // returns the offset after the value, or -1 after a fatal problem.
 func (s *state) validate(n *node, i int) int {
+	if !s.v.dynamic || n.res == nil || len(s.scope) > 0 && s.scope[len(s.scope)-1] == n.res {
+		return s.validateNode(n, i)
+	}
+	s.scope = append(s.scope, n.res)
+	e := s.validateNode(n, i)
+	s.scope = s.scope[:len(s.scope)-1]
+	return e
+}
+
+// dynTarget resolves the $dynamicRef of n: the outermost resource in the
+// dynamic scope with a matching $dynamicAnchor, else the static target.
+func (s *state) dynTarget(n *node) *node {
+	if n.dynName != "" {
+		for _, r := range s.scope {
+			if t := r.dyn[n.dynName]; t != nil {
+				return t
+			}
+		}
+	}
+	return n.dynRef
+}
+
+func (s *state) validateNode(n *node, i int) int {
 	if s.steps++; s.steps > s.maxSteps {
 		if s.fatal == nil {
 			s.fatal = &Problem{Path: s.pathString(), Keyword: "complexity",
@@ -86,6 +109,11 @@ func (s *state) validate(n *node, i int) int {
 	end := -2
 	if n.ref != nil {
 		if end = s.validate(n.ref, i); end < 0 {
+			return -1
+		}
+	}
+	if n.dynRef != nil {
+		if end = s.validate(s.dynTarget(n), i); end < 0 {
 			return -1
 		}
 	}
@@ -274,7 +302,7 @@ func (s *state) combine(n *node, i int) bool {
 func typeOnly(alts []*node) uint8 {
 	var t uint8
 	for _, a := range alts {
-		if a.never || a.kw != 0 || a.ref != nil || a.types == 0 || a.nullable {
+		if a.never || a.kw != 0 || a.ref != nil || a.dynRef != nil || a.types == 0 || a.nullable {
 			return 0
 		}
 		t |= a.types

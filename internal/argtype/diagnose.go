@@ -87,18 +87,6 @@ func problemAt(errs []*Problem, path string) *Problem {
 	return nil
 }
 
-// syntaxErrors words malformed arguments as Execute always has (the
-// decoder's scanner tells "not JSON" from "not one object"); engine is the
-// engine's problem, kept when the scanner finds none.
-func syntaxErrors(args []byte, engine []*Problem) []*Problem {
-	sc := scanner{data: args}
-	sc.top(rawObjectSpec)
-	if len(sc.errs) > 0 && sc.errs[0].Rule == "syntax" {
-		return sc.errs[:1]
-	}
-	return engine
-}
-
 func applyRewrites(args []byte, rw []rewrite) []byte {
 	out := make([]byte, 0, len(args))
 	at := 0

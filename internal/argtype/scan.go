@@ -319,108 +319,49 @@ func (s *scanner) enter() bool {
 	return true
 }
 
+// object reads an object checked against a struct's fields. Unknown and
+// repeated keys and missing required properties are the schema engine's to
+// report; the decoder only needs the values' Go types.
 func (s *scanner) object(o *objSpec) {
 	if !s.enter() {
 		return
 	}
 	defer func() { s.depth-- }()
 	s.i++ // '{'
-	var seen uint64
-	var seenBig []bool
-	if len(o.fields) > 64 {
-		seenBig = make([]bool, len(o.fields))
-	}
 	s.ws()
 	if s.i < len(s.data) && s.data[s.i] == '}' {
 		s.i++
-	} else {
-		for {
-			key, ok := s.key()
-			if !ok {
-				return
-			}
-			idx, ok := o.index[string(key)]
-			if !ok && hasEscape(key) {
-				idx, ok = o.index[string(unescapeKey(key))]
-			}
-			if !ok {
-				s.unknownKey(o, key)
-				s.skipValue()
-			} else {
-				dup := false
-				if seenBig != nil {
-					dup = seenBig[idx]
-					seenBig[idx] = true
-				} else {
-					dup = seen&(1<<uint(idx)) != 0
-					seen |= 1 << uint(idx)
-				}
-				f := &o.fields[idx]
-				s.push(seg{key: key})
-				if dup {
-					p := s.pathString()
-					s.add(&Problem{Path: p, Rule: "duplicate", Msg: fmt.Sprintf("%q is given more than once", p)})
-				}
-				if s.i < len(s.data) && s.data[s.i] == 'n' && (!f.required || f.val.nullable) {
-					s.literal() // null for an optional property means absent
-				} else {
-					s.value(f.val)
-				}
-				s.pop()
-			}
-			if s.fatal {
-				return
-			}
-			more, ok := s.next('}', "a property value")
-			if !ok {
-				return
-			}
-			if !more {
-				break
-			}
-		}
-	}
-	if o.nreq == 0 {
 		return
 	}
-	for idx := range o.fields {
-		f := &o.fields[idx]
-		if !f.required {
-			continue
+	for {
+		key, ok := s.key()
+		if !ok {
+			return
 		}
-		present := false
-		if seenBig != nil {
-			present = seenBig[idx]
+		idx, ok := o.index[string(key)]
+		if !ok && hasEscape(key) {
+			idx, ok = o.index[string(unescapeKey(key))]
+		}
+		if !ok {
+			s.skipValue()
 		} else {
-			present = seen&(1<<uint(idx)) != 0
-		}
-		if !present {
-			s.push(seg{key: []byte(f.name)})
-			p := s.pathString()
+			f := &o.fields[idx]
+			s.push(seg{key: key})
+			if s.i < len(s.data) && s.data[s.i] == 'n' && (!f.required || f.val.nullable) {
+				s.literal() // null for an optional property means absent
+			} else {
+				s.value(f.val)
+			}
 			s.pop()
-			s.add(&Problem{Path: p, Rule: "required", Msg: fmt.Sprintf("%q is required", p)})
 		}
-	}
-}
-
-func (s *scanner) unknownKey(o *objSpec, key []byte) {
-	k := string(unescapeKey(key))
-	s.push(seg{key: key})
-	p := s.pathString()
-	s.pop()
-	for _, f := range o.fields {
-		if strings.EqualFold(f.name, k) {
-			s.add(&Problem{Path: p, Rule: "unknown", Param: f.name,
-				Msg: fmt.Sprintf("unknown property %s; property names are case-sensitive: did you mean %q?", quoteShort(p), f.name)})
+		if s.fatal {
+			return
+		}
+		more, ok := s.next('}', "a property value")
+		if !ok || !more {
 			return
 		}
 	}
-	allowed := o.names
-	if allowed == "" {
-		allowed = "none"
-	}
-	s.add(&Problem{Path: p, Rule: "unknown",
-		Msg: fmt.Sprintf("unknown property %s; allowed: %s", quoteShort(p), allowed)})
 }
 
 func (s *scanner) mapObject(spec *valSpec) {

@@ -54,19 +54,18 @@ type valSpec struct {
 	want     string       // kText: what the string must be, for messages ("an IPv4 or IPv6 address")
 }
 
+// fieldSpec is one property of a struct: its JSON name, whether the
+// schema requires it, and what its value decodes into.
 type fieldSpec struct {
 	name     string
 	required bool
 	val      *valSpec
-	vtag     string // the field's validate tag
-	ptr      bool   // the Go field is a pointer (validator's required then means non-nil)
 }
 
+// objSpec is a struct's properties, by JSON name.
 type objSpec struct {
 	fields []fieldSpec
 	index  map[string]int
-	nreq   int
-	names  string // "city, unit, days" for messages
 }
 
 var anySpec = &valSpec{kind: kAny}

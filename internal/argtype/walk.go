@@ -138,7 +138,6 @@ func (w *walker) object(t reflect.Type, where string) (*objSpec, error) {
 		return nil, err
 	}
 	w.fields[t] = fields
-	names := make([]string, 0, len(fields))
 	for _, f := range fields {
 		if f.validate != "" {
 			w.validate = true
@@ -156,17 +155,7 @@ func (w *walker) object(t reflect.Type, where string) (*objSpec, error) {
 			vs = &cp
 		}
 		o.index[f.name] = len(o.fields)
-		o.fields = append(o.fields, fieldSpec{name: f.name, required: f.required, val: vs, vtag: f.validate, ptr: f.typ.Kind() == reflect.Pointer})
-		if f.required {
-			o.nreq++
-		}
-		if len(names) < 30 {
-			names = append(names, f.name)
-		}
-	}
-	o.names = strings.Join(names, ", ")
-	if len(fields) > 30 {
-		o.names += fmt.Sprintf(" and %d more", len(fields)-30)
+		o.fields = append(o.fields, fieldSpec{name: f.name, required: f.required, val: vs})
 	}
 	return o, nil
 }
