@@ -326,6 +326,9 @@ func checkRenders(t *testing.T, doc string, tools []toolnexus.Tool) (strict, fal
 			t.Errorf("%s %s: Anthropic: %v", doc, tl.Name, err)
 		}
 	}
+	if _, err := render.OpenAIWith(tools, render.OpenAIOptions{Strict: true, Fallback: true}); err != nil {
+		t.Errorf("%s: OpenAI strict with Fallback: %v", doc, err)
+	}
 	return strict, fallback
 }
 
