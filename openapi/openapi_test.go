@@ -300,6 +300,9 @@ func TestOfficialExamples(t *testing.T) {
 			t.Errorf("%s: tools %v skipped %v, want %s", file, got, res.Skipped, names)
 		}
 		checkRenders(t, file, res.Tools)
+		if file == "petstore-expanded.yaml" && !slices.Contains(res.Notes, "findPets: description cut at 1,024 bytes") {
+			t.Errorf("%s: notes %q lack the cut description", file, res.Notes)
+		}
 	}
 }
 
@@ -384,5 +387,24 @@ func TestGeneratedThousand(t *testing.T) {
 	bad := reg.Execute(t.Context(), "create3", json.RawMessage(`{"body":{"kind":true}}`))
 	if !bad.IsError || !strings.Contains(bad.Output, `"body.kind"`) {
 		t.Errorf("create3 with a bad kind: %q", bad.Output)
+	}
+}
+
+func TestSchemaConversion(t *testing.T) {
+	doc := `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/x":{"post":{"operationId":"x",
+	"parameters":[{"name":"n","in":"query","description":"how many","schema":{"type":"integer","format":"int32","maximum":9}}],
+	"requestBody":{"content":{"application/json":{"schema":{"type":"object","x-internal":true,"example":{"c":"red"},
+	"discriminator":{"propertyName":"c"},"properties":{"c":{"type":"string","enum":["red","blue"],"nullable":true},
+	"r":{"type":"number","format":"double","minimum":0,"exclusiveMinimum":true},"q":{"type":"integer","maximum":5,"exclusiveMaximum":false}}}}}},
+	"responses":{"200":{"description":"ok"}}}}}}`
+	res, err := Import([]byte(doc), Options{BaseURL: "https://x.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"additionalProperties":false,"properties":{"body":{"properties":{"c":{"enum":["red","blue",null],"type":["string","null"]},` +
+		`"q":{"maximum":5,"type":"integer"},"r":{"exclusiveMinimum":0,"type":"number"}},"type":"object"},` +
+		`"n":{"description":"how many","maximum":9,"minimum":-2147483648,"type":"integer"}},"type":"object"}`
+	if got := string(res.Tools[0].InputSchema); got != want || len(res.Notes) != 0 {
+		t.Errorf("schema\n%s\nwant\n%s\nnotes %q", got, want, res.Notes)
 	}
 }
