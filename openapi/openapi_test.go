@@ -21,6 +21,7 @@ import (
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/httptool"
 	"github.com/toolnexus/toolnexus/render"
+	"go.yaml.in/yaml/v3"
 )
 
 type arrival struct {
@@ -406,5 +407,36 @@ func TestSchemaConversion(t *testing.T) {
 		`"n":{"description":"how many","maximum":9,"minimum":-2147483648,"type":"integer"}},"type":"object"}`
 	if got := string(res.Tools[0].InputSchema); got != want || len(res.Notes) != 0 {
 		t.Errorf("schema\n%s\nwant\n%s\nnotes %q", got, want, res.Notes)
+	}
+}
+
+// The same document as YAML and as JSON (two parse paths) gives the same
+// tools.
+func TestYAMLAndJSONAgree(t *testing.T) {
+	y, err := os.ReadFile("testdata/petstore.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v any
+	if err := yaml.Unmarshal(y, &v); err != nil {
+		t.Fatal(err)
+	}
+	j, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromYAML, err1 := Import(y, Options{})
+	fromJSON, err2 := Import(j, Options{})
+	if err1 != nil || err2 != nil || len(fromYAML.Tools) != 11 || len(fromJSON.Tools) != 11 {
+		t.Fatalf("%v %v", err1, err2)
+	}
+	for i, a := range fromYAML.Tools {
+		b := fromJSON.Tools[i]
+		if a.Name != b.Name || string(a.InputSchema) != string(b.InputSchema) || a.Description != b.Description {
+			t.Errorf("tool %d: YAML %s %s\nJSON %s %s", i, a.Name, a.InputSchema, b.Name, b.InputSchema)
+		}
+	}
+	if !slices.Equal(fromYAML.Notes, fromJSON.Notes) || len(fromYAML.Skipped) != len(fromJSON.Skipped) {
+		t.Errorf("notes %q / %q, skipped %v / %v", fromYAML.Notes, fromJSON.Notes, fromYAML.Skipped, fromJSON.Skipped)
 	}
 }
