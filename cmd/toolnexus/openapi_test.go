@@ -1,14 +1,19 @@
 package main
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestToolsOpenAPI(t *testing.T) {
@@ -74,4 +79,42 @@ func TestCallOpenAPI(t *testing.T) {
 		t.Errorf("a request was sent for refused arguments: %q", seen)
 	}
 	mu.Unlock()
+}
+
+// serve offers the imported tools over MCP and they reach the API.
+func TestServeOpenAPI(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Method+" "+r.URL.RequestURI())
+		mu.Unlock()
+		w.Write([]byte(`[]`))
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.Command(bin, "serve", "--no-builtins", "--openapi", "openapi/testdata/petstore.yaml", "--openapi-base-url", srv.URL+"/v3")
+	cmd.Dir = repoRoot
+	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcpsdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Tools) != 11 {
+		t.Errorf("tools/list has %d tools, want 11", len(res.Tools))
+	}
+	if text, isErr := mcpCall(t, ctx, cs, "findPetsByStatus", `{"status":["sold"],"limit":2}`); text != "[]" || isErr {
+		t.Errorf("findPetsByStatus = %q, %v", text, isErr)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(seen, []string{"GET /v3/pet/findByStatus?limit=2&status=sold"}) {
+		t.Errorf("server saw %q", seen)
+	}
 }
