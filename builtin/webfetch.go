@@ -20,6 +20,7 @@ import (
 	"golang.org/x/net/html/charset"
 
 	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/internal/netguard"
 )
 
 const (
@@ -76,128 +77,22 @@ func (e *env) fetchClient() *http.Client {
 	}
 }
 
-// blockedAddrError is the dial error for a refused address.
-type blockedAddrError struct {
-	addr netip.Addr
-	kind string // an addrKind, or kindOwn
-}
-
-// kindOwn is the kind of an address of one of this host's interfaces.
-const kindOwn = "own"
-
-func (e *blockedAddrError) Error() string {
-	if e.kind == kindOwn {
-		return fmt.Sprintf("%s is an address of this host", e.addr)
-	}
-	return fmt.Sprintf("%s is %s %s address", e.addr, article(e.kind), e.kind)
-}
-
-// article is "an" before a kind that starts with a vowel sound, else "a".
-func article(kind string) string {
-	if kind != "" && strings.ContainsRune("aeiouAEIOU", rune(kind[0])) {
-		return "an"
-	}
-	return "a"
-}
-
-var (
-	sharedAddressSpace = netip.MustParsePrefix("100.64.0.0/10") // RFC 6598 (carrier-grade NAT, some cloud metadata services)
-	thisNetwork        = netip.MustParsePrefix("0.0.0.0/8")     // RFC 1122 "this host on this network"
-	nat64Prefixes      = []netip.Prefix{
-		netip.MustParsePrefix("64:ff9b::/96"),   // RFC 6052 well-known NAT64 prefix
-		netip.MustParsePrefix("64:ff9b:1::/48"), // RFC 8215 local-use NAT64 prefix
-	}
-	sixToFour    = netip.MustParsePrefix("2002::/16")       // RFC 3056: embeds an IPv4 address
-	ipv4Compat   = netip.MustParsePrefix("::/96")           // RFC 4291 IPv4-compatible ::a.b.c.d (deprecated)
-	ipv4Transl   = netip.MustParsePrefix("::ffff:0:0:0/96") // RFC 2765 IPv4-translated ::ffff:0:a.b.c.d
-	siteLocalIP6 = netip.MustParsePrefix("fec0::/10")       // RFC 3879 deprecated site-local
-)
+// The private-network guard lives in internal/netguard, shared with
+// package httptool; these names keep webfetch's code and tests as they were.
+type blockedAddrError = netguard.BlockedError
 
 // addrKind names the class of a refused address, or "" for a public one.
-// IPv6 prefixes that embed or translate to an IPv4 address (NAT64, 6to4,
-// IPv4-compatible, IPv4-translated) are refused whole, whatever the IPv4
-// address.
-func addrKind(ip netip.Addr) string {
-	ip = ip.Unmap()
-	switch {
-	case ip.IsLoopback():
-		return "loopback"
-	case ip.IsPrivate():
-		return "private"
-	case ip.IsLinkLocalUnicast(), ip.IsLinkLocalMulticast():
-		return "link-local"
-	case ip.IsUnspecified(), ip.Is4() && thisNetwork.Contains(ip):
-		return "unspecified"
-	case ip.IsMulticast(), ip.IsInterfaceLocalMulticast():
-		return "multicast"
-	case ip.Is4() && sharedAddressSpace.Contains(ip):
-		return "shared (carrier-grade NAT)"
-	case ip == netip.AddrFrom4([4]byte{255, 255, 255, 255}):
-		return "broadcast"
-	case nat64Prefixes[0].Contains(ip), nat64Prefixes[1].Contains(ip):
-		return "NAT64"
-	case sixToFour.Contains(ip):
-		return "6to4"
-	case ipv4Compat.Contains(ip):
-		return "IPv4-compatible IPv6"
-	case ipv4Transl.Contains(ip):
-		return "IPv4-translated IPv6"
-	case siteLocalIP6.Contains(ip):
-		return "site-local"
-	}
-	return ""
-}
+func addrKind(ip netip.Addr) string { return netguard.Kind(ip) }
 
 // interfaceAddrs lists this host's interface addresses (a variable so
 // tests can add one).
 var interfaceAddrs = net.InterfaceAddrs
 
-// isOwnAddr reports whether ip is assigned to one of this host's
-// interfaces. When the interfaces cannot be listed it returns an error, and
-// the connection is refused.
-func isOwnAddr(ip netip.Addr) (bool, error) {
-	addrs, err := interfaceAddrs()
-	if err != nil {
-		return false, err
-	}
-	for _, a := range addrs {
-		var nip net.IP
-		switch a := a.(type) {
-		case *net.IPNet:
-			nip = a.IP
-		case *net.IPAddr:
-			nip = a.IP
-		}
-		if own, ok := netip.AddrFromSlice(nip); ok && own.Unmap() == ip {
-			return true, nil
-		}
-	}
-	return false, nil
-}
-
 // checkDialAddr is the net.Dialer Control hook: it runs after DNS
 // resolution for every connection, including those of redirects.
-func checkDialAddr(network, address string, _ syscall.RawConn) error {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		return err
-	}
-	ip, err := netip.ParseAddr(host)
-	if err != nil {
-		return fmt.Errorf("unexpected dial address %q", address)
-	}
-	ip = ip.WithZone("").Unmap()
-	if kind := addrKind(ip); kind != "" {
-		return &blockedAddrError{addr: ip, kind: kind}
-	}
-	own, err := isOwnAddr(ip)
-	if err != nil {
-		return fmt.Errorf("cannot list this host's addresses to check %s: %v", ip, err)
-	}
-	if own {
-		return &blockedAddrError{addr: ip, kind: kindOwn}
-	}
-	return nil
+func checkDialAddr(network, address string, c syscall.RawConn) error {
+	g := netguard.Guard{InterfaceAddrs: interfaceAddrs}
+	return g.Control(network, address, c)
 }
 
 func (e *env) fetch(ctx context.Context, client *http.Client, a webfetchArgs) (string, error) {

@@ -97,6 +97,18 @@ type Config struct {
 	// MCPOptions configure how MCP servers are loaded (their stderr, the
 	// HTTP client, ...); nil means the defaults.
 	MCPOptions *mcp.LoadOptions
+
+	// OpenAPI lists OpenAPI 3.0/3.1 documents (file paths or http(s)
+	// URLs) whose operations join the toolkit as HTTP tools, one per
+	// operation (see openapi.Import); a document that cannot be read or
+	// parsed is a Build error, and operations that cannot be expressed are
+	// reported by Toolkit.OpenAPI. They rank with MCP tools.
+	OpenAPI []string
+
+	// OpenAPIBaseURL, when not "", replaces the servers of every OpenAPI
+	// document. Its host may be on the local or private network (the
+	// operator named it); other hosts pass the private-network guard.
+	OpenAPIBaseURL string
 }
 
 // Toolkit is the assembled registry plus what came with it. It embeds the
@@ -118,8 +130,9 @@ type Config struct {
 type Toolkit struct {
 	*toolnexus.Registry
 
-	skills *skill.Set
-	mcp    *mcp.Servers // nil without MCP config
+	skills  *skill.Set
+	mcp     *mcp.Servers // nil without MCP config
+	openapi []OpenAPIReport
 
 	syncMu    sync.Mutex
 	native    map[string]bool           // names of Config.Tools
@@ -271,6 +284,19 @@ func Build(ctx context.Context, cfg Config) (*Toolkit, error) {
 				return nil, err
 			}
 			tk.mcpTools[t.Name] = t
+		}
+	}
+
+	for _, doc := range cfg.OpenAPI {
+		res, err := importOpenAPI(ctx, doc, cfg.OpenAPIBaseURL)
+		if err != nil {
+			return nil, fmt.Errorf("toolkit: %w", err)
+		}
+		tk.openapi = append(tk.openapi, OpenAPIReport{Document: doc, Skipped: res.Skipped, Notes: res.Notes})
+		for _, t := range res.Tools {
+			if err := a.put(t, fromMCP); err != nil {
+				return nil, err
+			}
 		}
 	}
 

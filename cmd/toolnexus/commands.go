@@ -25,6 +25,8 @@ type kitFlags struct {
 	disable    listFlag
 	workspace  string
 	mcp        string
+	openapi    listFlag
+	openapiURL string
 }
 
 func (k *kitFlags) register(fs *flag.FlagSet) {
@@ -33,6 +35,8 @@ func (k *kitFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&k.noBuiltins, "no-builtins", false, "leave out every built-in tool")
 	fs.Var(&k.disable, "disable", "leave out the tools `NAME,...` (repeatable)")
 	fs.StringVar(&k.workspace, "workspace", "", "confine the built-in file tools to `DIR` (default: the current directory)")
+	fs.Var(&k.openapi, "openapi", "add one HTTP tool per operation of the OpenAPI 3.x document `FILE_OR_URL` (repeatable)")
+	fs.StringVar(&k.openapiURL, "openapi-base-url", "", "send the OpenAPI tools' requests to `URL` instead of the documents' servers (its host may be local)")
 	fs.StringVar(&k.mcp, "mcp", "", "add the tools of the MCP servers in config `FILE` (\"mcpServers\", \"servers\" or \"mcp\"), named server_tool")
 }
 
@@ -44,6 +48,8 @@ func (k *kitFlags) build(e *env) (*toolkit.Toolkit, error) {
 		NoBuiltins:     k.noBuiltins,
 		BuiltinOptions: builtin.Options{Workspace: k.workspace},
 		MCPFile:        k.mcp,
+		OpenAPI:        k.openapi.vals,
+		OpenAPIBaseURL: k.openapiURL,
 	}
 	if len(k.disable.vals) > 0 {
 		cfg.Builtins = map[string]bool{}
@@ -64,6 +70,11 @@ func (k *kitFlags) build(e *env) (*toolkit.Toolkit, error) {
 		}
 		for _, n := range st.Notes {
 			fmt.Fprintf(e.stderr, "toolnexus: warning: MCP server %q: tool %s\n", st.Name, n)
+		}
+	}
+	for _, r := range tk.OpenAPI() {
+		for _, sk := range r.Skipped {
+			fmt.Fprintf(e.stderr, "toolnexus: openapi %s: skipped %s\n", r.Document, sk)
 		}
 	}
 	builtins := builtin.Names()
@@ -99,7 +110,7 @@ type toolsOpts struct {
 
 var toolsCommand = &command{
 	name:    "tools",
-	args:    "[--skills DIR]... [--mcp FILE] [--format openai|responses|anthropic|gemini|mcp] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--indent] [--strict]",
+	args:    "[--skills DIR]... [--mcp FILE] [--openapi FILE_OR_URL]... [--openapi-base-url URL] [--format openai|responses|anthropic|gemini|mcp] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--indent] [--strict]",
 	summary: "print the toolkit's tools as a provider's tool definitions (JSON)",
 	detail: "Builds the toolkit (built-in tools, the skill tool when --skills finds skills)\n" +
 		"and prints its tools, sorted by name, in the shape the chosen provider's API\n" +
@@ -158,7 +169,7 @@ var callCommand = &command{
 	name:     "call",
 	maxArgs:  2,
 	argsHint: " (quote the JSON arguments as one word)",
-	args:     "NAME [ARGS_JSON | -] [--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--json]",
+	args:     "NAME [ARGS_JSON | -] [--skills DIR]... [--mcp FILE] [--openapi FILE_OR_URL]... [--openapi-base-url URL] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--json]",
 	summary:  "execute one tool and print its output",
 	detail: "Builds the toolkit and executes the tool NAME with the JSON object ARGS_JSON\n" +
 		"(default {}; - reads it from standard input), exactly as a model's tool call\n" +

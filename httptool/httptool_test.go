@@ -1,0 +1,224 @@
+package httptool
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/toolnexus/toolnexus"
+)
+
+// recorder is a stand-in API that records what arrives.
+type recorder struct {
+	mu   sync.Mutex
+	reqs []seen
+}
+
+type seen struct {
+	method, uri, body string
+	header            http.Header
+}
+
+func (r *recorder) last(t *testing.T) seen {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.reqs) == 0 {
+		t.Fatal("no request arrived")
+	}
+	return r.reqs[len(r.reqs)-1]
+}
+
+func (r *recorder) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.reqs)
+}
+
+func newAPI(t *testing.T, h http.HandlerFunc) (*httptest.Server, *recorder) {
+	rec := &recorder{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		rec.mu.Lock()
+		rec.reqs = append(rec.reqs, seen{r.Method, r.URL.RequestURI(), string(b), r.Header.Clone()})
+		rec.mu.Unlock()
+		if h != nil {
+			h(w, r)
+			return
+		}
+		io.WriteString(w, "ok")
+	}))
+	t.Cleanup(srv.Close)
+	return srv, rec
+}
+
+func local(srv *httptest.Server) *Options {
+	u, _ := url.Parse(srv.URL)
+	return &Options{AllowHosts: []string{u.Hostname()}, Getenv: func(k string) string {
+		return map[string]string{"TOKEN": "s3cret"}[k]
+	}}
+}
+
+func mustNew(t *testing.T, spec Spec, opts *Options) toolnexus.Tool {
+	t.Helper()
+	tool, _, err := New(spec, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tool
+}
+
+func call(t *testing.T, tool toolnexus.Tool, args string) toolnexus.Result {
+	t.Helper()
+	return tool.Handler.Call(t.Context(), json.RawMessage(args))
+}
+
+func TestPlaceholdersQueryAndBody(t *testing.T) {
+	srv, rec := newAPI(t, nil)
+	schema := json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"},"q":{"type":"string"},"n":{"type":"integer"},"tags":{"type":"array","items":{"type":"string"}}},"required":["id"]}`)
+	get := mustNew(t, Spec{Name: "get", URL: srv.URL + "/items/{id}", InputSchema: schema,
+		Headers: map[string]string{"Authorization": "Bearer ${TOKEN}"}}, local(srv))
+	res := call(t, get, `{"id":"a/b c","q":"x&y","n":3,"tags":["p","q"]}`)
+	if res.IsError || res.Output != "ok" || res.Metadata["status"] != 200 {
+		t.Fatalf("GET: %+v", res)
+	}
+	r := rec.last(t)
+	if r.method != "GET" || r.uri != "/items/a%2Fb%20c?n=3&q=x%26y&tags=p&tags=q" || r.header.Get("Authorization") != "Bearer s3cret" {
+		t.Errorf("GET arrived as %s %s, Authorization %q", r.method, r.uri, r.header.Get("Authorization"))
+	}
+
+	call(t, get, `{"id":".."}`)
+	if r := rec.last(t); r.uri != "/items/%2E%2E" {
+		t.Errorf("dot segment arrived as %s", r.uri)
+	}
+
+	post := mustNew(t, Spec{Name: "post", Method: "post", URL: srv.URL + "/items/{id}", InputSchema: schema}, local(srv))
+	if res := call(t, post, `{"id":"7","n":3,"q":"hi"}`); res.IsError {
+		t.Fatalf("POST: %+v", res)
+	}
+	r = rec.last(t)
+	if r.method != "POST" || r.uri != "/items/7" || r.body != `{"n":3,"q":"hi"}` || r.header.Get("Content-Type") != "application/json" {
+		t.Errorf("POST arrived as %s %s %q (%s)", r.method, r.uri, r.body, r.header.Get("Content-Type"))
+	}
+
+	// a wrongly typed argument is refused before any request is sent
+	n := rec.count()
+	res = call(t, post, `{"id":"7","n":"three"}`)
+	if !res.IsError || res.Output != `invalid arguments for "post": "n" must be an integer, got a string` || rec.count() != n {
+		t.Errorf("bad argument: %q, requests %d -> %d", res.Output, n, rec.count())
+	}
+}
+
+func TestParamsFormRawAndResultModes(t *testing.T) {
+	srv, rec := newAPI(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, "{ \"ok\" : true }")
+	})
+	params := []Param{{Arg: "pet", In: "path", Name: "petId"}, {Arg: "trace", In: "header", Name: "X-Trace"}, {Arg: "v", In: "query", Name: "version"}}
+	form := mustNew(t, Spec{Name: "form", Method: "PUT", URL: srv.URL + "/pets/{petId}", Params: params, BodyArg: "body", Body: BodyForm,
+		Result: ResultJSON}, local(srv))
+	res := call(t, form, `{"pet":5,"trace":"t1","v":null,"body":{"name":"Rex","n":2},"ignored":1}`)
+	r := rec.last(t)
+	if res.IsError || res.Output != `{"ok":true}` {
+		t.Errorf("json result: %+v", res)
+	}
+	if r.uri != "/pets/5" || r.header.Get("X-Trace") != "t1" || r.body != "n=2&name=Rex" || r.header.Get("Content-Type") != "application/x-www-form-urlencoded" {
+		t.Errorf("form arrived as %s %q %q %q", r.uri, r.header.Get("X-Trace"), r.body, r.header.Get("Content-Type"))
+	}
+	raw := mustNew(t, Spec{Name: "raw", Method: "POST", URL: srv.URL + "/notes", Params: []Param{}, BodyArg: "text", Body: BodyRaw,
+		Result: ResultStatusText}, local(srv))
+	res = call(t, raw, `{"text":"line one\nline two"}`)
+	r = rec.last(t)
+	if r.body != "line one\nline two" || !strings.HasPrefix(r.header.Get("Content-Type"), "text/plain") || res.Output != "HTTP 200 OK\n\n{ \"ok\" : true }" {
+		t.Errorf("raw: body %q, output %q", r.body, res.Output)
+	}
+}
+
+func TestErrorsCapsAndCharset(t *testing.T) {
+	srv, _ := newAPI(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/missing":
+			w.WriteHeader(404)
+			io.WriteString(w, strings.Repeat("n", 3000))
+		case "/big":
+			io.WriteString(w, strings.Repeat("b", 100))
+		case "/latin1":
+			w.Header().Set("Content-Type", "text/plain; charset=ISO-8859-1")
+			w.Write([]byte{'c', 'a', 'f', 0xe9})
+		}
+	})
+	opts := local(srv)
+	opts.MaxResponseBytes = 10
+	res := call(t, mustNew(t, Spec{Name: "m", URL: srv.URL + "/missing"}, local(srv)), `{}`)
+	se, ok := res.Err.(*StatusError)
+	if !res.IsError || !ok || se.Status != 404 || !strings.HasPrefix(res.Output, "HTTP 404 Not Found: nnn") ||
+		len(res.Output) != len("HTTP 404 Not Found: ")+2048+len(" [cut]") || res.Metadata["status"] != 404 {
+		t.Errorf("404: %d bytes %q...", len(res.Output), res.Output[:min(40, len(res.Output))])
+	}
+	res = call(t, mustNew(t, Spec{Name: "b", URL: srv.URL + "/big"}, opts), `{}`)
+	if res.Output != "bbbbbbbbbb\n\n[response cut at 10 bytes]" {
+		t.Errorf("cap: %q", res.Output)
+	}
+	res = call(t, mustNew(t, Spec{Name: "l", URL: srv.URL + "/latin1"}, local(srv)), `{}`)
+	if res.Output != "café" {
+		t.Errorf("charset: %q", res.Output)
+	}
+}
+
+func TestGuardAndRedirects(t *testing.T) {
+	other, _ := newAPI(t, nil)
+	srv, _ := newAPI(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/away":
+			http.Redirect(w, r, other.URL+"/x", http.StatusFound)
+		case "/loop":
+			http.Redirect(w, r, "/loop", http.StatusFound)
+		case "/hop":
+			http.Redirect(w, r, "/done", http.StatusFound)
+		default:
+			io.WriteString(w, "arrived "+r.URL.Path)
+		}
+	})
+	// the zero Options refuse the loopback address, without echoing the secret query value
+	res := call(t, mustNew(t, Spec{Name: "g", URL: srv.URL + "/x", Query: map[string]string{"key": "${TOKEN}"}},
+		&Options{Getenv: func(string) string { return "s3cret" }}), `{}`)
+	if !res.IsError || res.Output != "GET "+srv.URL+"/x refused: 127.0.0.1 is a loopback address; requests to the local or private network are not allowed" {
+		t.Errorf("guard: %q", res.Output)
+	}
+	if res := call(t, mustNew(t, Spec{Name: "h", URL: srv.URL + "/hop"}, local(srv)), `{}`); res.Output != "arrived /done" {
+		t.Errorf("same-origin redirect: %+v", res)
+	}
+	res = call(t, mustNew(t, Spec{Name: "a", URL: srv.URL + "/away"}, local(srv)), `{}`)
+	u, _ := url.Parse(other.URL)
+	if !res.IsError || !strings.HasSuffix(res.Output, "redirect to another origin (http://"+u.Host+") refused") {
+		t.Errorf("cross-origin redirect: %q", res.Output)
+	}
+	res = call(t, mustNew(t, Spec{Name: "l", URL: srv.URL + "/loop"}, local(srv)), `{}`)
+	if !res.IsError || !strings.HasSuffix(res.Output, "stopped after 5 redirects") {
+		t.Errorf("redirect loop: %q", res.Output)
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	for _, c := range []struct {
+		spec Spec
+		want string
+	}{
+		{Spec{Name: "a", URL: "/relative"}, `httptool "a": URL "/relative": want an absolute http or https URL`},
+		{Spec{Name: "b", URL: "ftp://h/x"}, `httptool "b": URL "ftp://h/x": want an absolute http or https URL`},
+		{Spec{Name: "c", URL: "http://h/{id"}, `httptool "c": URL "http://h/{id": unclosed {`},
+		{Spec{Name: "d", URL: "http://h/", Method: "GE T"}, `httptool "d": Method "GE T" is not an HTTP method`},
+		{Spec{Name: "e", URL: "http://h/", Body: "xml"}, `httptool "e": Body "xml": want json, form or raw`},
+		{Spec{Name: "f", URL: "http://h/{id}", Params: []Param{}}, `httptool "f": URL placeholder {id} has no path Param`},
+		{Spec{Name: "g", URL: "http://h/", Params: []Param{{Arg: "x", In: "cookie"}}}, `httptool "g": Params: "x": In "cookie", want path, query or header`},
+	} {
+		if _, _, err := New(c.spec, nil); err == nil || err.Error() != c.want {
+			t.Errorf("New(%+v) = %v, want %q", c.spec, err, c.want)
+		}
+	}
+}
