@@ -1,0 +1,285 @@
+// Package otel adds OpenTelemetry traces and metrics to toolnexus tool
+// calls. It is a module of its own (github.com/toolnexus/toolnexus/otel) so
+// that the core module does not depend on OpenTelemetry; import it under a
+// name of your choice, for example toolotel, since it shares its name with
+// go.opentelemetry.io/otel.
+//
+// [NewExecutor] builds an [exec.Executor] that runs each call inside one
+// span named "execute_tool {tool name}" (OpenTelemetry GenAI semantic
+// conventions, semconv v1.40.0) and records two metrics. The span is the
+// parent of anything the tool's handler traces, since the handler runs with
+// the span's context. [Options.Before] hooks run inside the span too.
+//
+// Span attributes, always: gen_ai.operation.name ("execute_tool"),
+// gen_ai.tool.name, gen_ai.tool.type ("extension" for tools whose Source is
+// "mcp", "function" otherwise), gen_ai.tool.call.id (when the call has an
+// id) and, on failure, error.type (see [ErrorType]) with span status Error,
+// whose description is the error type only: a tool's output may carry
+// secrets and is never put on a span unless asked for. Only when opted in
+// ([Options.RecordArguments], [Options.RecordResults]):
+// gen_ai.tool.call.arguments and gen_ai.tool.call.result, as JSON text cut to
+// [Options.MaxAttributeBytes].
+//
+// Metrics (the original toolnexus's toolnexus_tool_calls_total and its
+// duration histogram):
+//
+//   - toolnexus.tool.calls, an Int64Counter, unit "{call}", one per call
+//   - toolnexus.tool.duration, a Float64Histogram, unit "s", the time from
+//     the start of the span to its end
+//
+// both with the attributes tool (the tool name; "_OTHER" for a name the
+// registry does not know, so a model cannot grow the number of series),
+// source (the tool's Source; "" for unknown tools) and is_error (bool).
+package otel
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/exec"
+	global "go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/metric"
+	semconv "go.opentelemetry.io/otel/semconv/v1.40.0"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// ScopeName is the instrumentation scope name of the tracer and meter.
+const ScopeName = "github.com/toolnexus/toolnexus/otel"
+
+// DefaultMaxAttributeBytes is the default of [Options.MaxAttributeBytes].
+const DefaultMaxAttributeBytes = 4096
+
+// Metric names; see the package doc for their units and attributes.
+const (
+	MetricCalls    = "toolnexus.tool.calls"
+	MetricDuration = "toolnexus.tool.duration"
+)
+
+// Options configure the instrumentation. A nil *Options means the defaults:
+// the global tracer and meter providers, no arguments and no results on
+// spans.
+type Options struct {
+	// TracerProvider makes the tracer; nil means otel.GetTracerProvider().
+	TracerProvider trace.TracerProvider
+
+	// MeterProvider makes the meter; nil means otel.GetMeterProvider().
+	MeterProvider metric.MeterProvider
+
+	// RecordArguments puts the call's arguments on the span as
+	// gen_ai.tool.call.arguments. Off by default: arguments may carry
+	// secrets.
+	RecordArguments bool
+
+	// RecordResults puts the result's Output on the span as
+	// gen_ai.tool.call.result (successful calls only, as the convention
+	// says). Off by default: outputs may carry secrets.
+	RecordResults bool
+
+	// MaxAttributeBytes caps each recorded argument or result attribute,
+	// in bytes; a longer value is cut at a UTF-8 boundary and ends with
+	// "…". Zero means DefaultMaxAttributeBytes (4096); negative means no
+	// cap.
+	MaxAttributeBytes int
+}
+
+// instruments is what one NewExecutor shares between its calls.
+type instruments struct {
+	reg      *toolnexus.Registry
+	tracer   trace.Tracer
+	calls    metric.Int64Counter
+	duration metric.Float64Histogram
+	opts     Options
+}
+
+func newInstruments(reg *toolnexus.Registry, o *Options) *instruments {
+	in := &instruments{reg: reg}
+	if o != nil {
+		in.opts = *o
+	}
+	tp, mp := in.opts.TracerProvider, in.opts.MeterProvider
+	if tp == nil {
+		tp = global.GetTracerProvider()
+	}
+	if mp == nil {
+		mp = global.GetMeterProvider()
+	}
+	if in.opts.MaxAttributeBytes == 0 {
+		in.opts.MaxAttributeBytes = DefaultMaxAttributeBytes
+	}
+	in.tracer = tp.Tracer(ScopeName)
+	meter := mp.Meter(ScopeName)
+	// The API returns a working no-op instrument along with any error
+	// (an invalid name or unit, which ours are not); errors go to the
+	// global handler as the API asks.
+	var err error
+	in.calls, err = meter.Int64Counter(MetricCalls, metric.WithUnit("{call}"),
+		metric.WithDescription("Tool calls by tool, source and outcome."))
+	if err != nil {
+		global.Handle(err)
+	}
+	in.duration, err = meter.Float64Histogram(MetricDuration, metric.WithUnit("s"),
+		metric.WithDescription("Duration of tool calls."))
+	if err != nil {
+		global.Handle(err)
+	}
+	return in
+}
+
+// NewExecutor returns exec.New(reg, o), where o is a copy of opts (nil
+// means the defaults) whose Before hook runs each call inside an
+// "execute_tool {tool name}" span and records the metrics: the span starts,
+// opts.Before (if any) runs with the span's context, then, unless it
+// answered, reg.Execute runs the tool with that context; the span ends
+// with the result. The executor's other behaviour (concurrency, timeouts,
+// After, Logger) is opts's. Calls that never start (a cancelled batch) and
+// malformed provider calls get no span: no hook sees them.
+func NewExecutor(reg *toolnexus.Registry, opts *exec.Options, o *Options) *exec.Executor {
+	if reg == nil {
+		reg = toolnexus.NewRegistry()
+	}
+	var eo exec.Options
+	if opts != nil {
+		eo = *opts
+	}
+	in := newInstruments(reg, o)
+	next := eo.Before
+	eo.Before = func(ctx context.Context, call *exec.Call) *toolnexus.Result {
+		res := in.run(ctx, call, next)
+		return &res
+	}
+	return exec.New(reg, &eo)
+}
+
+// run executes one call inside its span. A panic in next is recorded and
+// passed on, so the executor turns it into its usual error result.
+func (in *instruments) run(ctx context.Context, call *exec.Call,
+	next func(context.Context, *exec.Call) *toolnexus.Result) (res toolnexus.Result) {
+	start := time.Now()
+	ctx, span := in.tracer.Start(ctx, "execute_tool", trace.WithSpanKind(trace.SpanKindInternal),
+		trace.WithAttributes(semconv.GenAIOperationNameExecuteTool))
+	defer span.End()
+	finished := false
+	defer func() {
+		if !finished { // next panicked or called runtime.Goexit
+			in.finish(ctx, span, call, toolnexus.Result{IsError: true}, "panic", start)
+		}
+	}()
+	var answer *toolnexus.Result
+	if next != nil {
+		answer = next(ctx, call)
+	}
+	if answer != nil {
+		res = *answer
+	} else {
+		res = in.reg.Execute(ctx, call.Name, call.Arguments)
+	}
+	finished = true
+	in.finish(ctx, span, call, res, ErrorType(res), start)
+	return res
+}
+
+func (in *instruments) finish(ctx context.Context, span trace.Span, call *exec.Call,
+	res toolnexus.Result, errType string, start time.Time) {
+	tool, ok := in.reg.Get(call.Name)
+	name, source := call.Name, tool.Source
+	typ := "function"
+	if source == "mcp" {
+		typ = "extension"
+	}
+	if ok {
+		span.SetName("execute_tool " + name)
+	} else {
+		name = cut(name, 64) // a model's invented name: bounded on the span
+	}
+	attrs := []attribute.KeyValue{semconv.GenAIToolName(name), semconv.GenAIToolTypeKey.String(typ)}
+	if call.ID != "" {
+		attrs = append(attrs, semconv.GenAIToolCallID(cut(call.ID, 256)))
+	}
+	if in.opts.RecordArguments {
+		attrs = append(attrs, semconv.GenAIToolCallArgumentsKey.String(in.cap(string(call.Arguments))))
+	}
+	if res.IsError {
+		attrs = append(attrs, semconv.ErrorTypeKey.String(errType))
+		span.SetStatus(codes.Error, errType)
+	} else if in.opts.RecordResults {
+		attrs = append(attrs, semconv.GenAIToolCallResultKey.String(in.cap(resultJSON(res.Output))))
+	}
+	span.SetAttributes(attrs...)
+
+	metricTool := call.Name
+	if !ok {
+		metricTool = "_OTHER"
+	}
+	set := metric.WithAttributeSet(attribute.NewSet(
+		attribute.String("tool", metricTool),
+		attribute.String("source", source),
+		attribute.Bool("is_error", res.IsError)))
+	in.calls.Add(ctx, 1, set)
+	in.duration.Record(ctx, time.Since(start).Seconds(), set)
+}
+
+// resultJSON is the Output as JSON text: itself when it is JSON already,
+// else a JSON string.
+func resultJSON(s string) string {
+	if json.Valid([]byte(s)) {
+		return s
+	}
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func (in *instruments) cap(s string) string {
+	if in.opts.MaxAttributeBytes < 0 {
+		return s
+	}
+	return cut(s, in.opts.MaxAttributeBytes)
+}
+
+// cut returns s when it has at most n bytes, else its first bytes up to a
+// UTF-8 boundary within n-3 followed by "…" (3 bytes), always valid UTF-8.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return strings.ToValidUTF8(s, "\uFFFD")
+	}
+	i := max(n-len("…"), 0)
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return strings.ToValidUTF8(s[:i], "\uFFFD") + "…"
+}
+
+// ErrorType classifies a failed result for the error.type attribute, from
+// its Err: "unknown_tool", "invalid_arguments", "panic", "timeout",
+// "cancelled" or, for anything else (the handler's own error, or a Result
+// with IsError and no Err), "tool_error". It returns "" for a successful
+// result.
+func ErrorType(r toolnexus.Result) string {
+	if !r.IsError {
+		return ""
+	}
+	var pe *toolnexus.PanicError
+	var he *exec.HookPanicError
+	err := r.Err
+	switch {
+	case err == nil:
+		return "tool_error"
+	case errors.Is(err, toolnexus.ErrUnknownTool):
+		return "unknown_tool"
+	case errors.Is(err, toolnexus.ErrInvalidArguments):
+		return "invalid_arguments"
+	case errors.As(err, &pe), errors.As(err, &he):
+		return "panic"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timeout"
+	case errors.Is(err, context.Canceled):
+		return "cancelled"
+	}
+	return "tool_error"
+}
