@@ -89,6 +89,11 @@ type Options struct {
 	MaxAttributeBytes int
 }
 
+// spanStartOptions start every execute_tool span; finish names it after
+// the tool once the tool is known.
+var spanStartOptions = []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindInternal),
+	trace.WithAttributes(semconv.GenAIOperationNameExecuteTool)}
+
 // instruments is what one NewExecutor shares between its calls.
 type instruments struct {
 	reg      *toolnexus.Registry
@@ -162,13 +167,12 @@ func NewExecutor(reg *toolnexus.Registry, opts *exec.Options, o *Options) *exec.
 func (in *instruments) run(ctx context.Context, call *exec.Call,
 	next func(context.Context, *exec.Call) *toolnexus.Result) (res toolnexus.Result) {
 	start := time.Now()
-	ctx, span := in.tracer.Start(ctx, "execute_tool", trace.WithSpanKind(trace.SpanKindInternal),
-		trace.WithAttributes(semconv.GenAIOperationNameExecuteTool))
+	ctx, span := in.tracer.Start(ctx, "execute_tool", spanStartOptions...)
 	defer span.End()
 	finished := false
 	defer func() {
 		if !finished { // next panicked or called runtime.Goexit
-			in.finish(ctx, span, call, toolnexus.Result{IsError: true}, "panic", start)
+			in.finish(ctx, span, call.Name, call.ID, call.Arguments, toolnexus.Result{IsError: true}, "panic", start)
 		}
 	}()
 	var answer *toolnexus.Result
@@ -181,29 +185,32 @@ func (in *instruments) run(ctx context.Context, call *exec.Call,
 		res = in.reg.Execute(ctx, call.Name, call.Arguments)
 	}
 	finished = true
-	in.finish(ctx, span, call, res, ErrorType(res), start)
+	in.finish(ctx, span, call.Name, call.ID, call.Arguments, res, ErrorType(res), start)
 	return res
 }
 
-func (in *instruments) finish(ctx context.Context, span trace.Span, call *exec.Call,
+// finish sets the span's name and attributes and records the metrics for
+// the call of tool name (with id and args, as the tool got them).
+func (in *instruments) finish(ctx context.Context, span trace.Span, name, id string, args json.RawMessage,
 	res toolnexus.Result, errType string, start time.Time) {
-	tool, ok := in.reg.Get(call.Name)
-	name, source := call.Name, tool.Source
+	tool, ok := in.reg.Get(name)
+	source := tool.Source
 	typ := "function"
 	if source == "mcp" {
 		typ = "extension"
 	}
+	metricTool := name
 	if ok {
 		span.SetName("execute_tool " + name)
 	} else {
-		name = cut(name, 64) // a model's invented name: bounded on the span
+		name, metricTool = cut(name, 64), "_OTHER" // a model's invented name: bounded
 	}
 	attrs := []attribute.KeyValue{semconv.GenAIToolName(name), semconv.GenAIToolTypeKey.String(typ)}
-	if call.ID != "" {
-		attrs = append(attrs, semconv.GenAIToolCallID(cut(call.ID, 256)))
+	if id != "" {
+		attrs = append(attrs, semconv.GenAIToolCallID(cut(id, 256)))
 	}
 	if in.opts.RecordArguments {
-		attrs = append(attrs, semconv.GenAIToolCallArgumentsKey.String(in.cap(string(call.Arguments))))
+		attrs = append(attrs, semconv.GenAIToolCallArgumentsKey.String(in.cap(string(args))))
 	}
 	if res.IsError {
 		attrs = append(attrs, semconv.ErrorTypeKey.String(errType))
@@ -213,10 +220,6 @@ func (in *instruments) finish(ctx context.Context, span trace.Span, call *exec.C
 	}
 	span.SetAttributes(attrs...)
 
-	metricTool := call.Name
-	if !ok {
-		metricTool = "_OTHER"
-	}
 	set := metric.WithAttributeSet(attribute.NewSet(
 		attribute.String("tool", metricTool),
 		attribute.String("source", source),

@@ -33,6 +33,7 @@ type rig struct {
 	spans  *tracetest.InMemoryExporter
 	reader *sdkmetric.ManualReader
 	tp     *sdktrace.TracerProvider
+	mp     *sdkmetric.MeterProvider
 	ex     *exec.Executor
 	reg    *toolnexus.Registry
 }
@@ -41,8 +42,8 @@ func newRig(t *testing.T, opts *exec.Options, o *toolotel.Options) *rig {
 	t.Helper()
 	r := &rig{spans: tracetest.NewInMemoryExporter(), reader: sdkmetric.NewManualReader(), reg: toolnexus.NewRegistry()}
 	r.tp = sdktrace.NewTracerProvider(sdktrace.WithSyncer(r.spans))
-	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(r.reader))
-	t.Cleanup(func() { _ = r.tp.Shutdown(context.Background()); _ = mp.Shutdown(context.Background()) })
+	r.mp = sdkmetric.NewMeterProvider(sdkmetric.WithReader(r.reader))
+	t.Cleanup(func() { _ = r.tp.Shutdown(context.Background()); _ = r.mp.Shutdown(context.Background()) })
 	require.NoError(t, toolnexus.Register(r.reg, "get_weather", "Weather.",
 		func(ctx context.Context, a weatherArgs) (string, error) {
 			if a.City == "Atlantis" {
@@ -64,7 +65,7 @@ func newRig(t *testing.T, opts *exec.Options, o *toolotel.Options) *rig {
 	if o == nil {
 		o = &toolotel.Options{}
 	}
-	o.TracerProvider, o.MeterProvider = r.tp, mp
+	o.TracerProvider, o.MeterProvider = r.tp, r.mp
 	r.ex = toolotel.NewExecutor(r.reg, opts, o)
 	return r
 }
