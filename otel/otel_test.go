@@ -286,3 +286,14 @@ func TestErrorType(t *testing.T) {
 		assert.Equal(t, want, toolotel.ErrorType(res))
 	}
 }
+
+func TestProviderRepliesCarryTheCallID(t *testing.T) {
+	r := newRig(t, nil, nil)
+	msgs, err := r.ex.OpenAIChatJSON(context.Background(), []byte(`{"role":"assistant","tool_calls":[
+		{"id":"call_abc","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}},
+		{"id":"call_def","type":"function","function":{"name":"remote_echo","arguments":"{}"}}]}`))
+	require.NoError(t, err)
+	require.Len(t, msgs, 2)
+	assert.Equal(t, "call_abc", attrs(r.span(t, "execute_tool get_weather"))["gen_ai.tool.call.id"])
+	assert.Equal(t, "call_def", attrs(r.span(t, "execute_tool remote_echo"))["gen_ai.tool.call.id"])
+}
