@@ -37,6 +37,8 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -101,6 +103,8 @@ type instruments struct {
 	calls    metric.Int64Counter
 	duration metric.Float64Histogram
 	opts     Options
+	sets     sync.Map // setKey -> metric.MeasurementOption
+	nsets    atomic.Int64
 }
 
 func newInstruments(reg *toolnexus.Registry, o *Options) *instruments {
@@ -200,32 +204,62 @@ func (in *instruments) finish(ctx context.Context, span trace.Span, name, id str
 		typ = "extension"
 	}
 	metricTool := name
-	if ok {
-		span.SetName("execute_tool " + name)
-	} else {
+	if !ok {
 		name, metricTool = cut(name, 64), "_OTHER" // a model's invented name: bounded
 	}
-	attrs := []attribute.KeyValue{semconv.GenAIToolName(name), semconv.GenAIToolTypeKey.String(typ)}
-	if id != "" {
-		attrs = append(attrs, semconv.GenAIToolCallID(cut(id, 256)))
-	}
-	if in.opts.RecordArguments {
-		attrs = append(attrs, semconv.GenAIToolCallArgumentsKey.String(in.cap(string(args))))
-	}
 	if res.IsError {
-		attrs = append(attrs, semconv.ErrorTypeKey.String(errType))
 		span.SetStatus(codes.Error, errType)
-	} else if in.opts.RecordResults {
-		attrs = append(attrs, semconv.GenAIToolCallResultKey.String(in.cap(resultJSON(res.Output))))
 	}
-	span.SetAttributes(attrs...)
-
-	set := metric.WithAttributeSet(attribute.NewSet(
-		attribute.String("tool", metricTool),
-		attribute.String("source", source),
-		attribute.Bool("is_error", res.IsError)))
+	if span.IsRecording() {
+		if ok {
+			span.SetName("execute_tool " + name)
+		}
+		attrs := make([]attribute.KeyValue, 0, 6)
+		attrs = append(attrs, semconv.GenAIToolName(name), semconv.GenAIToolTypeKey.String(typ))
+		if id != "" {
+			attrs = append(attrs, semconv.GenAIToolCallID(cut(id, 256)))
+		}
+		if in.opts.RecordArguments {
+			attrs = append(attrs, semconv.GenAIToolCallArgumentsKey.String(in.cap(string(args))))
+		}
+		if res.IsError {
+			attrs = append(attrs, semconv.ErrorTypeKey.String(errType))
+		} else if in.opts.RecordResults {
+			attrs = append(attrs, semconv.GenAIToolCallResultKey.String(in.cap(resultJSON(res.Output))))
+		}
+		span.SetAttributes(attrs...)
+	}
+	set := in.metricAttrs(metricTool, source, res.IsError)
 	in.calls.Add(ctx, 1, set)
 	in.duration.Record(ctx, time.Since(start).Seconds(), set)
+}
+
+// maxCachedSets bounds the cache of metric attribute sets; past it, sets
+// are built per call.
+const maxCachedSets = 4096
+
+type setKey struct {
+	tool, source string
+	isError      bool
+}
+
+// metricAttrs returns the measurement option for one tool, source and
+// outcome, built once per combination (up to maxCachedSets).
+func (in *instruments) metricAttrs(tool, source string, isError bool) metric.MeasurementOption {
+	k := setKey{tool, source, isError}
+	if v, ok := in.sets.Load(k); ok {
+		return v.(metric.MeasurementOption)
+	}
+	opt := metric.WithAttributeSet(attribute.NewSet(
+		attribute.String("tool", tool),
+		attribute.String("source", source),
+		attribute.Bool("is_error", isError)))
+	if in.nsets.Load() < maxCachedSets {
+		if _, loaded := in.sets.LoadOrStore(k, opt); !loaded {
+			in.nsets.Add(1)
+		}
+	}
+	return opt
 }
 
 // resultJSON is the Output as JSON text: itself when it is JSON already,
