@@ -92,6 +92,44 @@ func (in *instruments) serve(ctx context.Context, p *mcpsdk.CallToolParamsRaw,
 	return out, err
 }
 
+// MCPClientMiddleware returns go-sdk sending middleware for an MCP client:
+// each tools/call request carries the trace context of its ctx (the span
+// current when the call is made) in params._meta as "traceparent" and
+// "tracestate" (W3C Trace Context), so a server using
+// [MCPServerMiddleware] continues the trace. Keys already in _meta are
+// kept; the params' Meta is replaced by a copy with the two keys added.
+// Without a valid span in ctx nothing is added. Other methods pass through
+// untouched. Install it with
+//
+//	client.AddSendingMiddleware(toolotel.MCPClientMiddleware())
+//
+// on a client of your own (github.com/toolnexus/toolnexus/mcp's Load makes
+// its clients itself and has no hook for this yet).
+func MCPClientMiddleware() mcpsdk.Middleware {
+	prop := propagation.TraceContext{}
+	return func(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+		return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+			if method == "tools/call" && req != nil {
+				if p, ok := req.GetParams().(*mcpsdk.CallToolParams); ok && p != nil {
+					carrier := propagation.MapCarrier{}
+					prop.Inject(ctx, carrier)
+					if len(carrier) > 0 {
+						meta := make(map[string]any, len(p.Meta)+len(carrier))
+						for k, v := range p.Meta {
+							meta[k] = v
+						}
+						for k, v := range carrier {
+							meta[k] = v
+						}
+						p.SetMeta(meta)
+					}
+				}
+			}
+			return next(ctx, method, req)
+		}
+	}
+}
+
 // metaCarrier is a read-only TextMapCarrier over an MCP _meta object.
 type metaCarrier map[string]any
 

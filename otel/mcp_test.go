@@ -67,3 +67,44 @@ func TestMCPServerMiddlewareContinuesTheClientsTrace(t *testing.T) {
 	calls, _ := r.points(t)
 	assert.Equal(t, map[string]int64{"get_weather/native/false": 1, "get_weather/native/true": 1}, calls)
 }
+
+func TestMCPClientMiddlewareCarriesTheTrace(t *testing.T) {
+	r := newRig(t, nil, nil)
+	srv := mcp.NewServer(r.reg, nil)
+	t.Cleanup(func() { _ = srv.Close() })
+	srv.SDKServer().AddReceivingMiddleware(toolotel.MCPServerMiddleware(r.reg, &toolotel.Options{
+		TracerProvider: r.tp, MeterProvider: r.mp}))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	st, ct := mcpsdk.NewInMemoryTransports()
+	go func() { _ = srv.Run(ctx, st) }()
+	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "test", Version: "1"}, nil)
+	client.AddSendingMiddleware(toolotel.MCPClientMiddleware())
+	cs, err := client.Connect(ctx, ct, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = cs.Close() })
+
+	callCtx, turn := r.tp.Tracer("test").Start(ctx, "agent turn")
+	params := &mcpsdk.CallToolParams{Name: "remote_echo", Meta: mcpsdk.Meta{"progressToken": "p1"}}
+	res, err := cs.CallTool(callCtx, params)
+	turn.End()
+	require.NoError(t, err)
+	require.False(t, res.IsError)
+	assert.Equal(t, "p1", params.Meta["progressToken"], "other _meta keys are kept")
+	assert.Contains(t, params.Meta, "traceparent")
+
+	s := r.span(t, "execute_tool remote_echo")
+	caller := r.span(t, "agent turn")
+	assert.Equal(t, caller.SpanContext().TraceID(), s.SpanContext().TraceID())
+	assert.Equal(t, caller.SpanContext().SpanID(), s.Parent().SpanID())
+	assert.True(t, s.Parent().IsRemote(), "the parent came over the wire")
+	assert.Equal(t, "extension", attrs(s)["gen_ai.tool.type"])
+
+	r.spans.Reset()
+	plain := &mcpsdk.CallToolParams{Name: "remote_echo"}
+	_, err = cs.CallTool(ctx, plain)
+	require.NoError(t, err)
+	assert.NotContains(t, plain.Meta, "traceparent", "no span in ctx, no trace context")
+	assert.False(t, r.span(t, "execute_tool remote_echo").Parent().IsValid())
+}
