@@ -8,7 +8,11 @@
 // span named "execute_tool {tool name}" (OpenTelemetry GenAI semantic
 // conventions, semconv v1.40.0) and records two metrics. The span is the
 // parent of anything the tool's handler traces, since the handler runs with
-// the span's context. [Options.Before] hooks run inside the span too.
+// the span's context. An [exec.Options] Before hook runs inside the span too.
+//
+// For MCP, [MCPServerMiddleware] gives each served tools/call the same span
+// and metrics, continuing the trace context the client put in
+// params._meta, and [MCPClientMiddleware] puts it there on a go-sdk client.
 //
 // Span attributes, always: gen_ai.operation.name ("execute_tool"),
 // gen_ai.tool.name, gen_ai.tool.type ("extension" for tools whose Source is
