@@ -21,7 +21,8 @@
 // whose description is the error type only: a tool's output may carry
 // secrets and is never put on a span unless asked for. Only when opted in
 // ([Options.RecordArguments], [Options.RecordResults]):
-// gen_ai.tool.call.arguments and gen_ai.tool.call.result, as JSON text cut to
+// gen_ai.tool.call.arguments (the arguments as received) and
+// gen_ai.tool.call.result (the Output; a JSON string unless it is JSON), cut to
 // [Options.MaxAttributeBytes].
 //
 // Metrics (the original toolnexus's toolnexus_tool_calls_total and its
