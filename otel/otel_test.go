@@ -145,6 +145,8 @@ func TestSuccessSpanAndMetrics(t *testing.T) {
 		"gen_ai.tool.call.id":   "call_1",
 	}, attrs(s))
 	assert.Equal(t, codes.Unset, s.Status().Code)
+	assert.Equal(t, trace.SpanKindInternal, s.SpanKind())
+	assert.Equal(t, toolotel.ScopeName, s.InstrumentationScope().Name)
 	assert.Equal(t, "agent turn", r.span(t, "agent turn").Name())
 	assert.Equal(t, r.span(t, "agent turn").SpanContext().SpanID(), s.Parent().SpanID(), "child of the caller's span")
 	assert.Equal(t, s.SpanContext().SpanID(), r.span(t, "lookup").Parent().SpanID(), "the handler's spans nest under execute_tool")
@@ -296,4 +298,17 @@ func TestProviderRepliesCarryTheCallID(t *testing.T) {
 	require.Len(t, msgs, 2)
 	assert.Equal(t, "call_abc", attrs(r.span(t, "execute_tool get_weather"))["gen_ai.tool.call.id"])
 	assert.Equal(t, "call_def", attrs(r.span(t, "execute_tool remote_echo"))["gen_ai.tool.call.id"])
+}
+
+func TestDefaultAttributeCap(t *testing.T) {
+	r := newRig(t, nil, &toolotel.Options{RecordArguments: true})
+	long := `{"text":"` + strings.Repeat("a", 5000) + `"}`
+	r.ex.Run(context.Background(), exec.Call{Name: "remote_echo", Arguments: json.RawMessage(long)})
+	got := attrs(r.span(t, "execute_tool remote_echo"))["gen_ai.tool.call.arguments"].(string)
+	assert.Equal(t, toolotel.DefaultMaxAttributeBytes, len(got))
+	assert.Equal(t, long[:toolotel.DefaultMaxAttributeBytes-len("…")]+"…", got)
+
+	r = newRig(t, nil, &toolotel.Options{RecordArguments: true, MaxAttributeBytes: -1})
+	r.ex.Run(context.Background(), exec.Call{Name: "remote_echo", Arguments: json.RawMessage(long)})
+	assert.Equal(t, long, attrs(r.span(t, "execute_tool remote_echo"))["gen_ai.tool.call.arguments"], "negative: no cap")
 }
