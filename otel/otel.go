@@ -284,17 +284,38 @@ func (in *instruments) cap(s string) string {
 	return cut(s, in.opts.MaxAttributeBytes)
 }
 
-// cut returns s when it has at most n bytes, else its first bytes up to a
-// UTF-8 boundary within n-3 followed by "…" (3 bytes), always valid UTF-8.
+// cut returns s when it is valid UTF-8 of at most n bytes; otherwise s with
+// each invalid byte replaced by U+FFFD, cut at a rune boundary so that the
+// result, with "…" (3 bytes) appended when anything was left out, has at
+// most max(n, 3) bytes. It reads at most n bytes' worth of s.
 func cut(s string, n int) string {
-	if len(s) <= n {
-		return strings.ToValidUTF8(s, "\uFFFD")
+	if len(s) <= n && utf8.ValidString(s) {
+		return s
 	}
-	i := max(n-len("…"), 0)
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
+	if out, all := validPrefix(s, n); all {
+		return out
 	}
-	return strings.ToValidUTF8(s[:i], "\uFFFD") + "…"
+	out, _ := validPrefix(s, max(n-len("…"), 0))
+	return out + "…"
+}
+
+// validPrefix returns the longest prefix of s, invalid bytes replaced by
+// U+FFFD, that fits in limit bytes, and whether it holds all of s.
+func validPrefix(s string, limit int) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		piece := s[i : i+size]
+		if r == utf8.RuneError && size == 1 {
+			piece = "\uFFFD"
+		}
+		if b.Len()+len(piece) > limit {
+			return b.String(), false
+		}
+		b.WriteString(piece)
+		i += size
+	}
+	return b.String(), true
 }
 
 // ErrorType classifies a failed result for the error.type attribute, from
