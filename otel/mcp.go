@@ -1,0 +1,152 @@
+package otel
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolnexus/toolnexus"
+	"go.opentelemetry.io/otel/propagation"
+)
+
+// maxMetaValueBytes bounds each trace-context value read from a peer's
+// _meta; a longer value is ignored (a W3C traceparent is 55 bytes, a
+// tracestate at most 32 members of a few hundred bytes).
+const maxMetaValueBytes = 1024
+
+// MCPServerMiddleware returns go-sdk middleware for an MCP server that
+// serves reg's tools (a [github.com/toolnexus/toolnexus/mcp.Server] made
+// from reg): each tools/call request runs inside an "execute_tool {tool
+// name}" span with the attributes and metrics of [NewExecutor], and the
+// span's parent is the trace context the client put in the request's
+// params._meta ("traceparent" and "tracestate", as W3C Trace Context
+// defines them; values that are not strings, longer than 1024 bytes or
+// malformed are ignored and the span starts a new trace). Other methods
+// pass through untouched. Install it with
+//
+//	srv.SDKServer().AddReceivingMiddleware(toolotel.MCPServerMiddleware(reg, nil))
+//
+// MCP calls have no tool-call id, so gen_ai.tool.call.id is not set. The
+// outcome is the CallToolResult's isError: error.type is "unknown_tool" for
+// a name reg does not have, "tool_error" for any other error result, and
+// "_OTHER" when the request fails with a protocol error instead of a
+// result. With [Options.RecordResults] the result attribute is the text of
+// the result's text contents.
+func MCPServerMiddleware(reg *toolnexus.Registry, o *Options) mcpsdk.Middleware {
+	if reg == nil {
+		reg = toolnexus.NewRegistry()
+	}
+	in := newInstruments(reg, o)
+	var prop propagation.TextMapPropagator = propagation.TraceContext{}
+	return func(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+		return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+			if method != "tools/call" || req == nil {
+				return next(ctx, method, req)
+			}
+			p, ok := req.GetParams().(*mcpsdk.CallToolParamsRaw)
+			if !ok || p == nil {
+				return next(ctx, method, req)
+			}
+			ctx = prop.Extract(ctx, metaCarrier(p.GetMeta()))
+			return in.serve(ctx, p, func(ctx context.Context) (mcpsdk.Result, error) {
+				return next(ctx, method, req)
+			})
+		}
+	}
+}
+
+func (in *instruments) serve(ctx context.Context, p *mcpsdk.CallToolParamsRaw,
+	next func(context.Context) (mcpsdk.Result, error)) (mcpsdk.Result, error) {
+	start := time.Now()
+	ctx, span := in.tracer.Start(ctx, "execute_tool", spanStartOptions...)
+	defer span.End()
+	finished := false
+	defer func() {
+		if !finished { // next panicked: record it and let the SDK handle the panic
+			in.finish(ctx, span, p.Name, "", p.Arguments, toolnexus.Result{IsError: true}, "panic", start)
+		}
+	}()
+	out, err := next(ctx)
+	finished = true
+	var res toolnexus.Result
+	errType := ""
+	switch r, _ := out.(*mcpsdk.CallToolResult); {
+	case err != nil || r == nil:
+		res.IsError, errType = true, "_OTHER"
+	case r.IsError:
+		res.IsError, errType = true, "tool_error"
+		if _, known := in.reg.Get(p.Name); !known {
+			errType = "unknown_tool"
+		}
+	default:
+		var b strings.Builder
+		for _, c := range r.Content {
+			if t, ok := c.(*mcpsdk.TextContent); ok {
+				b.WriteString(t.Text)
+			}
+		}
+		res.Output = b.String()
+	}
+	in.finish(ctx, span, p.Name, "", p.Arguments, res, errType, start)
+	return out, err
+}
+
+// MCPClientMiddleware returns go-sdk sending middleware for an MCP client:
+// each tools/call request carries the trace context of its ctx (the span
+// current when the call is made) in params._meta as "traceparent" and
+// "tracestate" (W3C Trace Context), so a server using
+// [MCPServerMiddleware] continues the trace. Keys already in _meta are
+// kept; the params' Meta is replaced by a copy with the two keys added.
+// Without a valid span in ctx nothing is added. Other methods pass through
+// untouched. Install it with
+//
+//	client.AddSendingMiddleware(toolotel.MCPClientMiddleware())
+//
+// on a client of your own (github.com/toolnexus/toolnexus/mcp's Load makes
+// its clients itself and has no hook for this yet).
+func MCPClientMiddleware() mcpsdk.Middleware {
+	prop := propagation.TraceContext{}
+	return func(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+		return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+			if method == "tools/call" && req != nil {
+				if p, ok := req.GetParams().(*mcpsdk.CallToolParams); ok && p != nil {
+					carrier := propagation.MapCarrier{}
+					prop.Inject(ctx, carrier)
+					if len(carrier) > 0 {
+						meta := make(map[string]any, len(p.Meta)+len(carrier))
+						for k, v := range p.Meta {
+							meta[k] = v
+						}
+						for k, v := range carrier {
+							meta[k] = v
+						}
+						p.SetMeta(meta)
+					}
+				}
+			}
+			return next(ctx, method, req)
+		}
+	}
+}
+
+// metaCarrier is a read-only TextMapCarrier over an MCP _meta object.
+type metaCarrier map[string]any
+
+func (m metaCarrier) Get(key string) string {
+	s, _ := m[key].(string)
+	if len(s) > maxMetaValueBytes {
+		return ""
+	}
+	return s
+}
+
+func (m metaCarrier) Set(string, string) {}
+
+func (m metaCarrier) Keys() []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	return keys
+}

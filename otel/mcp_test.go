@@ -1,0 +1,110 @@
+package otel_test
+
+import (
+	"context"
+	"testing"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolnexus/toolnexus/mcp"
+	toolotel "github.com/toolnexus/toolnexus/otel"
+	"go.opentelemetry.io/otel/codes"
+)
+
+func TestMCPServerMiddlewareContinuesTheClientsTrace(t *testing.T) {
+	r := newRig(t, nil, nil)
+	srv := mcp.NewServer(r.reg, nil)
+	t.Cleanup(func() { _ = srv.Close() })
+	srv.SDKServer().AddReceivingMiddleware(toolotel.MCPServerMiddleware(r.reg, &toolotel.Options{
+		TracerProvider: r.tp, MeterProvider: r.mp, RecordResults: true}))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	st, ct := mcpsdk.NewInMemoryTransports()
+	go func() { _ = srv.Run(ctx, st) }()
+	cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = cs.Close() })
+
+	const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+	res, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "get_weather",
+		Meta:      mcpsdk.Meta{"traceparent": traceparent, "tracestate": "vendor=1"},
+		Arguments: map[string]any{"city": "Paris"}})
+	require.NoError(t, err)
+	require.False(t, res.IsError)
+
+	s := r.span(t, "execute_tool get_weather")
+	assert.Equal(t, "4bf92f3577b34da6a3ce929d0e0e4736", s.SpanContext().TraceID().String())
+	assert.Equal(t, "00f067aa0ba902b7", s.Parent().SpanID().String())
+	assert.True(t, s.Parent().IsRemote())
+	assert.Equal(t, "vendor=1", s.SpanContext().TraceState().String())
+	assert.Equal(t, map[string]any{
+		"gen_ai.operation.name":   "execute_tool",
+		"gen_ai.tool.name":        "get_weather",
+		"gen_ai.tool.type":        "function",
+		"gen_ai.tool.call.result": `{"temp":18}`,
+	}, attrs(s))
+	assert.Equal(t, s.SpanContext().SpanID(), r.span(t, "lookup").Parent().SpanID(), "the handler's spans nest under execute_tool")
+
+	r.spans.Reset()
+	res, err = cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "get_weather",
+		Meta:      mcpsdk.Meta{"traceparent": "00-zz-not-a-traceparent"},
+		Arguments: map[string]any{"city": "Paris", "unit": "kelvin"}})
+	require.NoError(t, err)
+	require.True(t, res.IsError)
+	s = r.span(t, "execute_tool get_weather")
+	assert.False(t, s.Parent().IsValid(), "a malformed traceparent starts a new trace")
+	assert.Equal(t, "tool_error", attrs(s)["error.type"])
+	assert.Equal(t, codes.Error, s.Status().Code)
+	assert.NotContains(t, attrs(s), "gen_ai.tool.call.result")
+
+	r.spans.Reset()
+	_, err = cs.ListTools(ctx, nil)
+	require.NoError(t, err)
+	assert.Empty(t, r.spans.GetSpans(), "other methods get no span")
+
+	calls, _ := r.points(t)
+	assert.Equal(t, map[string]int64{"get_weather/native/false": 1, "get_weather/native/true": 1}, calls)
+}
+
+func TestMCPClientMiddlewareCarriesTheTrace(t *testing.T) {
+	r := newRig(t, nil, nil)
+	srv := mcp.NewServer(r.reg, nil)
+	t.Cleanup(func() { _ = srv.Close() })
+	srv.SDKServer().AddReceivingMiddleware(toolotel.MCPServerMiddleware(r.reg, &toolotel.Options{
+		TracerProvider: r.tp, MeterProvider: r.mp}))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	st, ct := mcpsdk.NewInMemoryTransports()
+	go func() { _ = srv.Run(ctx, st) }()
+	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "test", Version: "1"}, nil)
+	client.AddSendingMiddleware(toolotel.MCPClientMiddleware())
+	cs, err := client.Connect(ctx, ct, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = cs.Close() })
+
+	callCtx, turn := r.tp.Tracer("test").Start(ctx, "agent turn")
+	params := &mcpsdk.CallToolParams{Name: "remote_echo", Meta: mcpsdk.Meta{"progressToken": "p1"}}
+	res, err := cs.CallTool(callCtx, params)
+	turn.End()
+	require.NoError(t, err)
+	require.False(t, res.IsError)
+	assert.Equal(t, "p1", params.Meta["progressToken"], "other _meta keys are kept")
+	assert.Contains(t, params.Meta, "traceparent")
+
+	s := r.span(t, "execute_tool remote_echo")
+	caller := r.span(t, "agent turn")
+	assert.Equal(t, caller.SpanContext().TraceID(), s.SpanContext().TraceID())
+	assert.Equal(t, caller.SpanContext().SpanID(), s.Parent().SpanID())
+	assert.True(t, s.Parent().IsRemote(), "the parent came over the wire")
+	assert.Equal(t, "extension", attrs(s)["gen_ai.tool.type"])
+
+	r.spans.Reset()
+	plain := &mcpsdk.CallToolParams{Name: "remote_echo"}
+	_, err = cs.CallTool(ctx, plain)
+	require.NoError(t, err)
+	assert.NotContains(t, plain.Meta, "traceparent", "no span in ctx, no trace context")
+	assert.False(t, r.span(t, "execute_tool remote_echo").Parent().IsValid())
+}
