@@ -395,3 +395,42 @@ func TestLoadListChangedFlood(t *testing.T) {
 		t.Errorf("status = %+v", st)
 	}
 }
+
+// TestLoadUncheckedReported: a tool whose schema the engine cannot fully
+// check locally (a keyword it does not know) is still used, its arguments
+// are checked for what the engine does know, and the status says what is
+// left to the server.
+func TestLoadUncheckedReported(t *testing.T) {
+	srv := &fakeServer{
+		list: func(string) (string, string) {
+			return `{"tools":[
+				{"name":"full","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}}}},
+				{"name":"odd","inputSchema":{"type":"object","properties":{"n":{"type":"integer","x-frobnicate":3}}}}]}`, ""
+		},
+		call: func(string) string { return `{"content":[{"type":"text","text":"ran"}]}` },
+	}
+	servers := loadFake(context.Background(), "s", srv, nil)
+	defer servers.Close()
+	st := servers.Status()[0]
+	if st.State != StateConnected {
+		t.Fatalf("state = %s %q, want connected", st.State, st.Reason)
+	}
+	if want := []string{"s_full", "s_odd"}; !slices.Equal(st.Tools, want) {
+		t.Errorf("Tools = %v, want %v", st.Tools, want)
+	}
+	if len(st.Unchecked) != 1 || !strings.HasPrefix(st.Unchecked[0], "odd: ") || !strings.Contains(st.Unchecked[0], "x-frobnicate") {
+		t.Errorf("Unchecked = %q, want one entry for odd naming x-frobnicate", st.Unchecked)
+	}
+	reg := toolnexus.NewRegistry()
+	if err := reg.Add(servers.Tools()...); err != nil {
+		t.Fatal(err)
+	}
+	// What the engine knows is still checked locally on the partly checked tool.
+	res := reg.Execute(context.Background(), "s_odd", json.RawMessage(`{"n":"seven"}`))
+	if !res.IsError || !strings.Contains(res.Output, `"n" must be an integer`) {
+		t.Errorf("bad arguments: %+v, want a local integer error", res)
+	}
+	if res := reg.Execute(context.Background(), "s_odd", json.RawMessage(`{"n":7}`)); res.IsError || res.Output != "ran" {
+		t.Errorf("good arguments: %+v, want the server's output", res)
+	}
+}
