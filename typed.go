@@ -124,6 +124,10 @@ func (*typedHandler[A]) typedArgs() {}
 
 // Call implements Handler: defaults, check, decode, validate, call.
 //
+// Arguments the compiled schema accepts are decoded by the type's fast
+// decoder (argtype.Info.Decode); when it cannot, encoding/json decodes
+// them again into a fresh value, as below.
+//
 // The compiled schema (the engine) checks the arguments first and reports
 // every problem; the arguments are then decoded even when it found some,
 // so that the validator's own rules (cross-field, ...) are reported in the
@@ -145,6 +149,16 @@ func (h *typedHandler[A]) Call(ctx context.Context, args json.RawMessage) Result
 	}
 	var a A
 	target := h.target(&a)
+	if errs == nil && info.Decode(args, target) {
+		if info.NeedValidator {
+			if errs = info.RunValidator(target); len(errs) > 0 {
+				return problemsResult(h.name, errs)
+			}
+		}
+		return h.fn(ctx, a)
+	}
+	a = *new(A)
+	target = h.target(&a)
 	if derr := json.Unmarshal(args, target); derr != nil {
 		var rewritten json.RawMessage
 		errs, rewritten = info.Diagnose(args, errs)
