@@ -42,6 +42,7 @@ type decNode struct {
 	kind   dkind
 	t      reflect.Type
 	bits   int      // dFloat: 32 or 64
+	size   uintptr  // dInt, dUint: the Go size in bytes
 	elem   *decNode // dPtr, dSlice, dMap
 	named  bool     // dMap: the key type is a named string type (converted)
 	fields []decField
@@ -49,9 +50,10 @@ type decNode struct {
 }
 
 type decField struct {
-	name  string
-	index int
-	node  *decNode
+	name   string
+	index  int
+	offset uintptr
+	node   *decNode
 }
 
 var jsonNumberType = reflect.TypeFor[json.Number]()
@@ -83,9 +85,9 @@ func (c *decCompiler) node(t reflect.Type) *decNode {
 		case reflect.String:
 			n.kind = dString
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-			n.kind = dInt
+			n.kind, n.size = dInt, t.Size()
 		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-			n.kind = dUint
+			n.kind, n.size = dUint, t.Size()
 		case reflect.Float32, reflect.Float64:
 			n.kind, n.bits = dFloat, t.Bits()
 		case reflect.Bool:
@@ -151,7 +153,8 @@ func (c *decCompiler) structFields(n *decNode) {
 	}
 	n.kind, n.fields = dStruct, fields
 	for i := range n.fields {
-		n.fields[i].node = c.node(t.Field(n.fields[i].index).Type)
+		sf := t.Field(n.fields[i].index)
+		n.fields[i].node, n.fields[i].offset = c.node(sf.Type), sf.Offset
 	}
 	if len(fields) > 8 {
 		n.index = make(map[string]int, len(fields))
@@ -197,7 +200,7 @@ func (n *decNode) decode(data []byte, target any) bool {
 		return false
 	}
 	d := decoder{data: data}
-	if !d.value(n, rv.Elem(), 0) {
+	if !d.value(n, rv.UnsafePointer(), 0) {
 		return false
 	}
 	d.ws()
@@ -230,8 +233,8 @@ func (d *decoder) lit(s string) bool {
 	return true
 }
 
-// value decodes the value at d.i into v (addressable).
-func (d *decoder) value(n *decNode, v reflect.Value, depth int) bool {
+// value decodes the value at d.i into the n.t at p.
+func (d *decoder) value(n *decNode, p unsafe.Pointer, depth int) bool {
 	if depth > maxDecodeDepth {
 		return false
 	}
@@ -246,22 +249,22 @@ func (d *decoder) value(n *decNode, v reflect.Value, depth int) bool {
 			if !d.lit("null") {
 				return false
 			}
-			v.SetZero()
+			reflect.NewAt(n.t, p).Elem().SetZero()
 			return true
 		case dString, dInt, dUint, dFloat, dBool, dStruct:
 			return d.lit("null") // encoding/json leaves the value as it is
 		}
-		return d.raw(v)
+		return d.raw(n, p)
 	}
 	switch n.kind {
 	case dRaw:
-		return d.raw(v)
+		return d.raw(n, p)
 	case dUnmarshaler:
 		start := d.i
 		if !d.skip(depth) {
 			return false
 		}
-		u, ok := v.Addr().Interface().(json.Unmarshaler)
+		u, ok := reflect.NewAt(n.t, p).Interface().(json.Unmarshaler)
 		return ok && u.UnmarshalJSON(d.data[start:d.i]) == nil
 	case dString:
 		if c != '"' {
@@ -269,22 +272,58 @@ func (d *decoder) value(n *decNode, v reflect.Value, depth int) bool {
 		}
 		s, ok := d.str()
 		if ok {
-			v.SetString(s)
+			*(*string)(p) = s
 		}
 		return ok
 	case dInt:
 		x, ok := d.integer()
-		if !ok || v.OverflowInt(x) {
+		if !ok {
 			return false
 		}
-		v.SetInt(x)
+		switch n.size {
+		case 1:
+			if int64(int8(x)) != x {
+				return false
+			}
+			*(*int8)(p) = int8(x)
+		case 2:
+			if int64(int16(x)) != x {
+				return false
+			}
+			*(*int16)(p) = int16(x)
+		case 4:
+			if int64(int32(x)) != x {
+				return false
+			}
+			*(*int32)(p) = int32(x)
+		default:
+			*(*int64)(p) = x
+		}
 		return true
 	case dUint:
 		x, ok := d.unsigned()
-		if !ok || v.OverflowUint(x) {
+		if !ok {
 			return false
 		}
-		v.SetUint(x)
+		switch n.size {
+		case 1:
+			if uint64(uint8(x)) != x {
+				return false
+			}
+			*(*uint8)(p) = uint8(x)
+		case 2:
+			if uint64(uint16(x)) != x {
+				return false
+			}
+			*(*uint16)(p) = uint16(x)
+		case 4:
+			if uint64(uint32(x)) != x {
+				return false
+			}
+			*(*uint32)(p) = uint32(x)
+		default:
+			*(*uint64)(p) = x
+		}
 		return true
 	case dFloat:
 		num := d.number()
@@ -292,43 +331,48 @@ func (d *decoder) value(n *decNode, v reflect.Value, depth int) bool {
 			return false
 		}
 		x, err := strconv.ParseFloat(unsafe.String(&num[0], len(num)), n.bits)
-		if err != nil || v.OverflowFloat(x) {
+		if err != nil {
 			return false
 		}
-		v.SetFloat(x)
+		if n.bits == 32 {
+			*(*float32)(p) = float32(x)
+		} else {
+			*(*float64)(p) = x
+		}
 		return true
 	case dBool:
 		switch {
 		case d.lit("true"):
-			v.SetBool(true)
+			*(*bool)(p) = true
 		case d.lit("false"):
-			v.SetBool(false)
+			*(*bool)(p) = false
 		default:
 			return false
 		}
 		return true
 	case dPtr:
-		if v.IsNil() {
-			v.Set(reflect.New(n.elem.t))
+		pp := (*unsafe.Pointer)(p)
+		if *pp == nil {
+			*pp = reflect.New(n.elem.t).UnsafePointer()
 		}
-		return d.value(n.elem, v.Elem(), depth+1)
+		return d.value(n.elem, *pp, depth+1)
 	case dSlice:
-		return d.slice(n, v, depth)
+		return d.slice(n, p, depth)
 	case dMap:
-		return d.mapValue(n, v, depth)
+		return d.mapValue(n, p, depth)
 	case dStruct:
-		return d.object(n, v, depth)
+		return d.object(n, p, depth)
 	}
 	return false
 }
 
 // raw decodes the value at d.i with encoding/json.
-func (d *decoder) raw(v reflect.Value) bool {
+func (d *decoder) raw(n *decNode, p unsafe.Pointer) bool {
 	start := d.i
 	if !d.skip(0) {
 		return false
 	}
-	return json.Unmarshal(d.data[start:d.i], v.Addr().Interface()) == nil
+	return json.Unmarshal(d.data[start:d.i], reflect.NewAt(n.t, p).Interface()) == nil
 }
 
 // str reads the string at d.i (at its quote). Strings without escapes,
@@ -546,7 +590,7 @@ func (d *decoder) key() ([]byte, bool) {
 	return k, true
 }
 
-func (d *decoder) object(n *decNode, v reflect.Value, depth int) bool {
+func (d *decoder) object(n *decNode, p unsafe.Pointer, depth int) bool {
 	if d.data[d.i] != '{' {
 		return false
 	}
@@ -580,7 +624,7 @@ func (d *decoder) object(n *decNode, v reflect.Value, depth int) bool {
 		}
 		seen |= 1 << fi
 		f := &n.fields[fi]
-		if !d.value(f.node, v.Field(f.index), depth+1) {
+		if !d.value(f.node, unsafe.Add(p, f.offset), depth+1) {
 			return false
 		}
 		more, ok := d.next('}')
@@ -593,7 +637,7 @@ func (d *decoder) object(n *decNode, v reflect.Value, depth int) bool {
 	}
 }
 
-func (d *decoder) slice(n *decNode, v reflect.Value, depth int) bool {
+func (d *decoder) slice(n *decNode, p unsafe.Pointer, depth int) bool {
 	if d.data[d.i] != '[' {
 		return false
 	}
@@ -604,8 +648,9 @@ func (d *decoder) slice(n *decNode, v reflect.Value, depth int) bool {
 	}
 	d.i = start + 1
 	s := reflect.MakeSlice(n.t, count, count)
+	base, size := s.UnsafePointer(), n.elem.t.Size()
 	for i := 0; i < count; i++ {
-		if !d.value(n.elem, s.Index(i), depth+1) {
+		if !d.value(n.elem, unsafe.Add(base, uintptr(i)*size), depth+1) {
 			return false
 		}
 		d.ws()
@@ -618,7 +663,7 @@ func (d *decoder) slice(n *decNode, v reflect.Value, depth int) bool {
 		d.ws()
 		d.i++ // ']'
 	}
-	v.Set(s)
+	reflect.NewAt(n.t, p).Elem().Set(s)
 	return true
 }
 
@@ -646,7 +691,7 @@ func (d *decoder) countItems(depth int) (int, bool) {
 	}
 }
 
-func (d *decoder) mapValue(n *decNode, v reflect.Value, depth int) bool {
+func (d *decoder) mapValue(n *decNode, p unsafe.Pointer, depth int) bool {
 	if d.data[d.i] != '{' {
 		return false
 	}
@@ -655,7 +700,7 @@ func (d *decoder) mapValue(n *decNode, v reflect.Value, depth int) bool {
 	d.ws()
 	if d.i < len(d.data) && d.data[d.i] == '}' {
 		d.i++
-		v.Set(m)
+		reflect.NewAt(n.t, p).Elem().Set(m)
 		return true
 	}
 	keyType := n.t.Key()
@@ -673,21 +718,21 @@ func (d *decoder) mapValue(n *decNode, v reflect.Value, depth int) bool {
 			return false
 		}
 		d.i++
-		e := reflect.New(n.elem.t).Elem()
-		if !d.value(n.elem, e, depth+1) {
+		e := reflect.New(n.elem.t)
+		if !d.value(n.elem, e.UnsafePointer(), depth+1) {
 			return false
 		}
 		kv := reflect.ValueOf(ks)
 		if n.named {
 			kv = kv.Convert(keyType)
 		}
-		m.SetMapIndex(kv, e)
+		m.SetMapIndex(kv, e.Elem())
 		more, ok := d.next('}')
 		if !ok {
 			return false
 		}
 		if !more {
-			v.Set(m)
+			reflect.NewAt(n.t, p).Elem().Set(m)
 			return true
 		}
 	}
