@@ -330,9 +330,15 @@ func (d *decoder) value(n *decNode, p unsafe.Pointer, depth int) bool {
 		if num == nil {
 			return false
 		}
-		x, err := strconv.ParseFloat(unsafe.String(&num[0], len(num)), n.bits)
-		if err != nil {
-			return false
+		x, ok := 0.0, false
+		if n.bits == 64 {
+			x, ok = exactFloat(num)
+		}
+		if !ok {
+			var err error
+			if x, err = strconv.ParseFloat(unsafe.String(&num[0], len(num)), n.bits); err != nil {
+				return false
+			}
 		}
 		if n.bits == 32 {
 			*(*float32)(p) = float32(x)
@@ -435,6 +441,74 @@ func (d *decoder) number() []byte {
 		return nil
 	}
 	return d.data[start:d.i]
+}
+
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// exactFloat converts a JSON number whose digits fit in 2^53 and whose
+// decimal exponent is within ±22: one float64 multiply or divide is then
+// correctly rounded (Clinger's fast path), so the result is ParseFloat's.
+// ok is false for anything else (and for zero, whose sign ParseFloat keeps).
+func exactFloat(num []byte) (float64, bool) {
+	i, neg := 0, false
+	if num[0] == '-' {
+		neg, i = true, 1
+	}
+	var m uint64
+	digits, exp := 0, 0
+	for ; i < len(num) && num[i] >= '0' && num[i] <= '9'; i++ {
+		m = m*10 + uint64(num[i]-'0')
+		digits++
+	}
+	if digits == 0 {
+		return 0, false
+	}
+	if i < len(num) && num[i] == '.' {
+		for i++; i < len(num) && num[i] >= '0' && num[i] <= '9'; i++ {
+			m = m*10 + uint64(num[i]-'0')
+			digits++
+			exp--
+		}
+	}
+	if digits > 15 || m == 0 {
+		return 0, false
+	}
+	if i < len(num) && (num[i] == 'e' || num[i] == 'E') {
+		i++
+		eneg := false
+		if i < len(num) && (num[i] == '-' || num[i] == '+') {
+			eneg = num[i] == '-'
+			i++
+		}
+		e, start := 0, i
+		for ; i < len(num) && num[i] >= '0' && num[i] <= '9'; i++ {
+			if e > 1000 {
+				return 0, false
+			}
+			e = e*10 + int(num[i]-'0')
+		}
+		if i == start {
+			return 0, false
+		}
+		if eneg {
+			e = -e
+		}
+		exp += e
+	}
+	if i != len(num) || exp < -22 || exp > 22 {
+		return 0, false
+	}
+	f := float64(m)
+	if exp < 0 {
+		f /= pow10[-exp]
+	} else {
+		f *= pow10[exp]
+	}
+	if neg {
+		f = -f
+	}
+	return f, true
 }
 
 // unsigned reads an integer written without fraction or exponent.

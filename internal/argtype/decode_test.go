@@ -2,6 +2,8 @@ package argtype
 
 import (
 	"encoding/json"
+	"math"
+	"strconv"
 	"reflect"
 	"testing"
 	"time"
@@ -122,4 +124,21 @@ func TestDecodeSeedsValid(t *testing.T) {
 			t.Errorf("seed %d refused by the schema: %v", i, err)
 		}
 	}
+}
+
+// FuzzExactFloat: the fast path gives ParseFloat's value bit for bit.
+func FuzzExactFloat(f *testing.F) {
+	for _, s := range []string{"0.25", "-12.5", "1e22", "123456789012345e-22", "9007199254740993", "3.0e-5", "1E+2", "0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if s == "" {
+			return
+		}
+		got, ok := exactFloat([]byte(s))
+		want, err := strconv.ParseFloat(s, 64)
+		if ok && (err != nil || math.Float64bits(got) != math.Float64bits(want)) {
+			t.Fatalf("exactFloat(%q) = %v, ParseFloat = %v, %v", s, got, want, err)
+		}
+	})
 }
