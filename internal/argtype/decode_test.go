@@ -3,8 +3,8 @@ package argtype
 import (
 	"encoding/json"
 	"math"
-	"strconv"
 	"reflect"
+	"strconv"
 	"testing"
 	"time"
 )
