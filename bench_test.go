@@ -53,6 +53,7 @@ func BenchmarkExecute(b *testing.B) {
 		r := NewRegistry()
 		MustRegister(r, "get_weather", "", weatherFn)
 		b.ReportAllocs()
+		start := cpuTime()
 		for b.Loop() {
 			res := r.Execute(ctx, "get_weather", weatherJSON)
 			if res.IsError {
@@ -60,10 +61,12 @@ func BenchmarkExecute(b *testing.B) {
 			}
 			sink = res.Output
 		}
+		reportCPU(b, start)
 	})
 	b.Run("weather/Limit", func(b *testing.B) {
 		b.ReportAllocs()
 		v := validate()
+		start := cpuTime()
 		for b.Loop() {
 			var a weatherArgs
 			if err := json.Unmarshal(weatherJSON, &a); err != nil {
@@ -75,9 +78,11 @@ func BenchmarkExecute(b *testing.B) {
 			out, _ := weatherFn(ctx, a)
 			sink = out
 		}
+		reportCPU(b, start)
 	})
 	b.Run("weather/Unmarshal+call", func(b *testing.B) {
 		b.ReportAllocs()
+		start := cpuTime()
 		for b.Loop() {
 			var a weatherArgs
 			if err := json.Unmarshal(weatherJSON, &a); err != nil {
@@ -86,6 +91,7 @@ func BenchmarkExecute(b *testing.B) {
 			out, _ := weatherFn(ctx, a)
 			sink = out
 		}
+		reportCPU(b, start)
 	})
 	trip := tripJSON()
 	b.Run("trip50/Execute", func(b *testing.B) {
@@ -93,6 +99,7 @@ func BenchmarkExecute(b *testing.B) {
 		MustRegister(r, "plan_trip", "", tripFn)
 		b.SetBytes(int64(len(trip)))
 		b.ReportAllocs()
+		start := cpuTime()
 		for b.Loop() {
 			res := r.Execute(ctx, "plan_trip", trip)
 			if res.IsError {
@@ -100,11 +107,13 @@ func BenchmarkExecute(b *testing.B) {
 			}
 			sink = res.Output
 		}
+		reportCPU(b, start)
 	})
 	b.Run("trip50/Limit", func(b *testing.B) {
 		b.SetBytes(int64(len(trip)))
 		b.ReportAllocs()
 		v := validate()
+		start := cpuTime()
 		for b.Loop() {
 			var a tripArgs
 			if err := json.Unmarshal(trip, &a); err != nil {
@@ -116,10 +125,12 @@ func BenchmarkExecute(b *testing.B) {
 			out, _ := tripFn(ctx, a)
 			sink = out
 		}
+		reportCPU(b, start)
 	})
 	b.Run("trip50/Unmarshal+call", func(b *testing.B) {
 		b.SetBytes(int64(len(trip)))
 		b.ReportAllocs()
+		start := cpuTime()
 		for b.Loop() {
 			var a tripArgs
 			if err := json.Unmarshal(trip, &a); err != nil {
@@ -128,15 +139,18 @@ func BenchmarkExecute(b *testing.B) {
 			out, _ := tripFn(ctx, a)
 			sink = out
 		}
+		reportCPU(b, start)
 	})
 	b.Run("weather/InvalidArgs", func(b *testing.B) {
 		r := NewRegistry()
 		MustRegister(r, "get_weather", "", weatherFn)
 		bad := json.RawMessage(`{"city":"Paris","unit":"kelvin","days":30}`)
 		b.ReportAllocs()
+		start := cpuTime()
 		for b.Loop() {
 			sink = r.Execute(ctx, "get_weather", bad).Output
 		}
+		reportCPU(b, start)
 	})
 }
 
