@@ -209,6 +209,22 @@ func BenchmarkTypeInfoCache(b *testing.B) {
 	// The miss is measured in internal/argtype (BenchmarkForMiss).
 }
 
+// BenchmarkNewToolWarm is NewTool for a type already seen (issue 11: at
+// most 2 µs): the cached schema is not parsed again.
+func BenchmarkNewToolWarm(b *testing.B) {
+	if _, err := NewTool("plan_trip", "Plan a trip.", tripFn); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	start := cpuTime()
+	for b.Loop() {
+		if _, err := NewTool("plan_trip", "Plan a trip.", tripFn); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, start)
+}
+
 func TestTripArgsValid(t *testing.T) {
 	r := NewRegistry()
 	MustRegister(r, "plan_trip", "", tripFn)

@@ -78,11 +78,13 @@ func newTyped[A any](name, description string, fn func(context.Context, A) Resul
 	if t.Kind() == reflect.Pointer {
 		h.elem = t.Elem()
 	}
-	tool := Tool{Name: name, Description: description, InputSchema: info.Schema, Source: "native", Handler: h}
-	if err := checkTool(&tool); err != nil {
+	// The schema was reflected and compiled by argtype.For (cached per
+	// type), so only the other fields are checked here: a warm NewTool
+	// does not parse the schema again.
+	if err := checkTool(&Tool{Name: name, Description: description, Handler: h}); err != nil {
 		return Tool{}, err
 	}
-	return tool, nil
+	return Tool{Name: name, Description: description, InputSchema: info.Schema, Source: "native", Handler: h}, nil
 }
 
 // Register builds a typed tool with [NewTool] and adds it to r. It returns
