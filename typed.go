@@ -78,11 +78,13 @@ func newTyped[A any](name, description string, fn func(context.Context, A) Resul
 	if t.Kind() == reflect.Pointer {
 		h.elem = t.Elem()
 	}
-	tool := Tool{Name: name, Description: description, InputSchema: info.Schema, Source: "native", Handler: h}
-	if err := checkTool(&tool); err != nil {
+	// The schema was reflected and compiled by argtype.For (cached per
+	// type), so only the other fields are checked here: a warm NewTool
+	// does not parse the schema again.
+	if err := checkTool(&Tool{Name: name, Description: description, Handler: h}); err != nil {
 		return Tool{}, err
 	}
-	return tool, nil
+	return Tool{Name: name, Description: description, InputSchema: info.Schema, Source: "native", Handler: h}, nil
 }
 
 // Register builds a typed tool with [NewTool] and adds it to r. It returns
@@ -124,6 +126,10 @@ func (*typedHandler[A]) typedArgs() {}
 
 // Call implements Handler: defaults, check, decode, validate, call.
 //
+// Arguments the compiled schema accepts are decoded by the type's fast
+// decoder (argtype.Info.Decode); when it cannot, encoding/json decodes
+// them again into a fresh value, as below.
+//
 // The compiled schema (the engine) checks the arguments first and reports
 // every problem; the arguments are then decoded even when it found some,
 // so that the validator's own rules (cross-field, ...) are reported in the
@@ -145,6 +151,16 @@ func (h *typedHandler[A]) Call(ctx context.Context, args json.RawMessage) Result
 	}
 	var a A
 	target := h.target(&a)
+	if errs == nil && info.Decode(args, target) {
+		if info.NeedValidator {
+			if errs = info.RunValidator(target); len(errs) > 0 {
+				return problemsResult(h.name, errs)
+			}
+		}
+		return h.fn(ctx, a)
+	}
+	a = *new(A)
+	target = h.target(&a)
 	if derr := json.Unmarshal(args, target); derr != nil {
 		var rewritten json.RawMessage
 		errs, rewritten = info.Diagnose(args, errs)

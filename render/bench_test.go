@@ -114,3 +114,20 @@ func BenchmarkRewriteUncached(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkMarshalOpenAIFloor is issue 11's floor for json.Marshal of a
+// render: json.Marshal of the same 100 entries already built as
+// json.RawMessage (BenchmarkRenderOpenAI/Marshal at most 1.5x this).
+func BenchmarkMarshalOpenAIFloor(b *testing.B) {
+	v := OpenAI(benchTools(b))
+	entries := make([]json.RawMessage, len(v))
+	for i := range v {
+		entries[i] = v[i].AppendJSON(nil)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := json.Marshal(entries); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -71,8 +71,16 @@ func OpenAI(tools []toolnexus.Tool) OpenAITools {
 	return out
 }
 
-// MarshalJSON implements json.Marshaler.
-func (ts OpenAITools) MarshalJSON() ([]byte, error) { return ts.AppendJSON(nil), nil }
+// MarshalJSON implements json.Marshaler. The buffer is sized once from
+// the prepared bytes (names, descriptions, schemas).
+func (ts OpenAITools) MarshalJSON() ([]byte, error) {
+	n := 2
+	for i := range ts {
+		f := &ts[i].Function
+		n += 64 + len(f.Name) + len(f.Description) + len(f.Description)/16 + len(f.Parameters) + len(f.Parameters)/8
+	}
+	return ts.AppendJSON(make([]byte, 0, n)), nil
+}
 
 // AppendJSON appends the JSON array to dst and returns the extended buffer.
 func (ts OpenAITools) AppendJSON(dst []byte) []byte {

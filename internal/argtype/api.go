@@ -52,6 +52,17 @@ func (info *Info) Diagnose(args []byte, engine []*Problem) (problems []*Problem,
 	return diagnose(args, info.spec, engine)
 }
 
+// Decode decodes args, which the compiled schema (Check) has accepted,
+// into target, a non-nil pointer to a zero value of the argument type,
+// without encoding/json for ordinary fields. It reports false when it
+// could not (a number out of the Go range, 30.0 for an int, a key with an
+// escape, ...); target is then partly written and the caller decodes a
+// fresh value with encoding/json. When it reports true, target holds what
+// json.Unmarshal(args, target) gives.
+func (info *Info) Decode(args []byte, target any) bool {
+	return info.plan != nil && info.plan.decode(args, target)
+}
+
 // DecodeProblem turns an encoding/json error that Diagnose did not explain
 // into a problem without Go type, package or method names.
 func DecodeProblem(err error) *Problem { return decodeError(err) }

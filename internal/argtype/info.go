@@ -27,6 +27,7 @@ type Info struct {
 	NeedValidator bool
 
 	spec *valSpec // the decoder's tables (root is kObject): Go types, ranges, text forms
+	plan *decNode // the fast decoder's plan (decode.go)
 }
 
 // typedOptions compile a typed tool's schema: every keyword it shows is
@@ -101,7 +102,7 @@ func buildTypeInfo(t reflect.Type) (*Info, error) {
 	if err != nil {
 		return nil, fmt.Errorf("struct %s: %v", typeName(t), err)
 	}
-	return &Info{Schema: schema, Check: v, spec: spec, NeedValidator: w.needValidator}, nil
+	return &Info{Schema: schema, Check: v, spec: spec, plan: compileDecoder(t), NeedValidator: w.needValidator}, nil
 }
 
 func typeName(t reflect.Type) string {

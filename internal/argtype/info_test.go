@@ -3,6 +3,8 @@ package argtype
 import (
 	"reflect"
 	"testing"
+
+	"github.com/invopop/jsonschema"
 )
 
 type benchStop struct {
@@ -43,6 +45,18 @@ func TestIntegralText(t *testing.T) {
 		}
 		if !ok || string(got) != want {
 			t.Errorf("integralText(%s) = %s, %v; want %s", in, got, ok, want)
+		}
+	}
+}
+
+// BenchmarkInvopopReflect is invopop/jsonschema's own reflection of the
+// type BenchmarkForMiss builds (issue 11: a cold For at most 2x this).
+func BenchmarkInvopopReflect(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		r := &jsonschema.Reflector{}
+		if s := r.Reflect(&benchTrip{}); s == nil {
+			b.Fatal("nil schema")
 		}
 	}
 }
