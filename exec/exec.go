@@ -136,6 +136,14 @@ type Options struct {
 	// LogOutput adds the result Output to each log record (attribute
 	// "output"). Off by default.
 	LogOutput bool
+
+	// OnEvent, if non-nil, receives the progress reports and log lines a
+	// running tool sends with toolnexus.ReportProgress and toolnexus.Log,
+	// with the call (ID and Name as the model sent them), for example to
+	// draw a progress bar. It runs on the tool's goroutine, possibly on
+	// several at once, and the tool waits for it. Events are never sent to
+	// the model.
+	OnEvent func(call Call, ev toolnexus.Event)
 }
 
 // Executor runs a model's tool calls against a [toolnexus.Registry]: in
@@ -362,6 +370,9 @@ func (e *Executor) run(ctx context.Context, call Call) (r Result) {
 		defer cancel()
 	}
 	call.Arguments = unwrapArguments(call.Arguments)
+	if e.opts.OnEvent != nil {
+		ctx = toolnexus.WithEvents(ctx, eventsFor(e.opts.OnEvent, call))
+	}
 	if call.malformed != "" {
 		r.Output = validUTF8("the tool call could not be read: " + call.malformed)
 		r.IsError, r.Err = true, fmt.Errorf("%w: %s", ErrMalformedCall, call.malformed)
@@ -398,6 +409,13 @@ func (e *Executor) run(ctx context.Context, call Call) (r Result) {
 	r.Duration = time.Since(start)
 	e.log(ctx, call.Arguments, &r)
 	return r
+}
+
+// eventsFor passes a call's events to fn with the call as the model sent
+// it.
+func eventsFor(fn func(Call, toolnexus.Event), call Call) func(toolnexus.Event) {
+	c := Call{ID: call.ID, Name: call.Name, Arguments: call.Arguments}
+	return func(ev toolnexus.Event) { fn(c, ev) }
 }
 
 // before runs the Before hook on a copy of call and returns the call as
