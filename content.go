@@ -177,25 +177,35 @@ func ContentText(parts []Part) string {
 	return strings.Join(s, "\n")
 }
 
-// Text is the result as text alone: Output when it is not "", otherwise
-// [ContentText] of Content. Providers that take only text get this.
+// Text is the result as text alone, what providers that take only text
+// get: with Content, Output when it is not "" and otherwise [ContentText]
+// of Content; without Content, the JSON text of Structured when set (the
+// structured value is the result; an MCP server's text block beside it
+// may only describe it), and otherwise Output.
 func (r Result) Text() string {
-	if r.Output != "" || len(r.Content) == 0 {
-		return r.Output
+	switch {
+	case len(r.Content) > 0:
+		if r.Output != "" {
+			return r.Output
+		}
+		return ContentText(r.Content)
+	case r.Structured != nil:
+		return validText(string(r.Structured))
 	}
-	return ContentText(r.Content)
+	return r.Output
 }
 
 // Parts is the result's content as parts: Content when it is not empty,
-// otherwise one text part holding Output (none when Output is "" too).
+// otherwise one text part holding [Result.Text] (none when that is "").
 func (r Result) Parts() []Part {
 	if len(r.Content) > 0 {
 		return r.Content
 	}
-	if r.Output == "" {
+	t := r.Text()
+	if t == "" {
 		return nil
 	}
-	return []Part{TextPart(r.Output)}
+	return []Part{TextPart(t)}
 }
 
 // ContentResult returns a successful Result whose content is parts.

@@ -45,6 +45,10 @@ func TestResultTextAndParts(t *testing.T) {
 
 	both := toolnexus.Result{Output: "a chart", Content: r.Content}
 	require.Equal(t, "a chart", both.Text())
+
+	structured := toolnexus.Result{Output: "see structured content", Structured: []byte(`{"a":1}`)}
+	require.Equal(t, `{"a":1}`, structured.Text())
+	require.Equal(t, []toolnexus.Part{toolnexus.TextPart(`{"a":1}`)}, structured.Parts())
 }
 
 func TestJSONResult(t *testing.T) {

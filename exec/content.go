@@ -215,7 +215,9 @@ func b64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
 
 func dataURL(mime string, b []byte) string { return "data:" + mime + ";base64," + b64(b) }
 
-func isHTTP(u string) bool { return strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://") }
+func isHTTP(u string) bool {
+	return strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://")
+}
 
 func orDefault(s, def string) string {
 	if s == "" {
