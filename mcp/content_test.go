@@ -2,8 +2,11 @@ package mcp
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
@@ -12,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolnexus/toolnexus"
+	toolexec "github.com/toolnexus/toolnexus/exec"
 )
 
 var pngBytes = []byte("\x89PNG\r\n\x1a\nfake")
@@ -184,4 +188,59 @@ func TestResultFromMCP(t *testing.T) {
 		{Kind: toolnexus.PartResource, URL: "test://b", MIMEType: "application/octet-stream", Data: []byte{1}},
 		toolnexus.ResourcePart("test://t", "text/plain", "hi"),
 	}, r.Content)
+}
+
+// TestLoadRichContent loads a go-sdk server (served in process over
+// loopback HTTP) whose tools return an image and a structured result: the
+// image stays a part and reaches an Anthropic tool_result as an image
+// block; structuredContent and the text are both kept; the outputSchema
+// stays on the Tool.
+func TestLoadRichContent(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	up := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "up", Version: "1"}, nil)
+	up.AddTool(&mcpsdk.Tool{Name: "snap", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
+			return &mcpsdk.CallToolResult{Content: []mcpsdk.Content{
+				&mcpsdk.TextContent{Text: "a photo"},
+				&mcpsdk.ImageContent{Data: pngBytes, MIMEType: "image/png"},
+			}}, nil
+		})
+	type weather struct {
+		TempC int `json:"temp_c"`
+	}
+	mcpsdk.AddTool(up, &mcpsdk.Tool{Name: "weather"},
+		func(context.Context, *mcpsdk.CallToolRequest, struct{}) (*mcpsdk.CallToolResult, weather, error) {
+			return nil, weather{TempC: 21}, nil
+		})
+	hs := httptest.NewServer(mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return up }, nil))
+	defer hs.Close()
+	cfg, err := ParseConfig([]byte(`{"mcp": {"up": {"type": "http", "url": "` + hs.URL + `"}}}`))
+	require.NoError(t, err)
+	servers := Load(ctx, cfg, nil)
+	defer servers.Close()
+	require.NoError(t, servers.Err())
+	reg := toolnexus.NewRegistry()
+	require.NoError(t, reg.Add(servers.Tools()...))
+
+	w, ok := reg.Get("up_weather")
+	require.True(t, ok)
+	require.JSONEq(t, `{"type":"object","properties":{"temp_c":{"type":"integer"}},"required":["temp_c"],"additionalProperties":false}`, string(w.OutputSchema))
+	res := reg.Execute(ctx, "up_weather", nil)
+	require.Equal(t, `{"temp_c":21}`, string(res.Structured))
+	require.Equal(t, `{"temp_c":21}`, res.Output) // the SDK's JSON text block
+
+	res = reg.Execute(ctx, "up_snap", nil)
+	require.False(t, res.IsError, res.Output)
+	require.Equal(t, "a photo", res.Output)
+	require.Equal(t, []toolnexus.Part{toolnexus.TextPart("a photo"), toolnexus.ImagePart("image/png", pngBytes)}, res.Content)
+
+	msg, err := toolexec.New(reg, nil).AnthropicJSON(ctx, []byte(`[{"type":"tool_use","id":"toolu_1","name":"up_snap","input":{}}]`))
+	require.NoError(t, err)
+	b, err := json.Marshal(msg)
+	require.NoError(t, err)
+	require.Equal(t, `{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":[`+
+		`{"type":"text","text":"a photo"},`+
+		`{"type":"image","source":{"type":"base64","media_type":"image/png","data":"`+base64.StdEncoding.EncodeToString(pngBytes)+`"}}]}]}`,
+		string(b))
 }
