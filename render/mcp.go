@@ -16,14 +16,14 @@ import (
 // specification 2025-06-18 and 2025-11-25, "Tools" (Tool, ToolAnnotations);
 // go-sdk type mcp.Tool.
 type MCPTool struct {
-	Name        string                 `json:"name"`
-	Title       string                 `json:"title,omitempty"`
-	Description string                 `json:"description"`
-	InputSchema json.RawMessage        `json:"inputSchema"` // JSON Schema (2020-12) object
+	Name        string          `json:"name"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"` // JSON Schema (2020-12) object
 	// OutputSchema is the tool's Tool.OutputSchema (JSON Schema of its
 	// structuredContent), nil when it has none.
-	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
-	Annotations *toolnexus.Annotations `json:"annotations,omitempty"`
+	OutputSchema json.RawMessage        `json:"outputSchema,omitempty"`
+	Annotations  *toolnexus.Annotations `json:"annotations,omitempty"`
 }
 
 // MCPTools is the "tools" array of an MCP tools/list result. Its
