@@ -202,7 +202,9 @@ func isHostname(s string) bool {
 	if s == "" || len(s) > 253 {
 		return false
 	}
-	for _, label := range strings.Split(s, ".") {
+	for rest := s; ; {
+		label, tail, more := strings.Cut(rest, ".")
+		rest = tail
 		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
 			return false
 		}
@@ -221,8 +223,10 @@ func isHostname(s string) bool {
 				return false
 			}
 		}
+		if !more {
+			return true
+		}
 	}
-	return true
 }
 
 // contextO applies the CONTEXTO rules of RFC 5892 Appendix A, which the

@@ -16,6 +16,7 @@ func FuzzCompileValidate(f *testing.F) {
 	f.Add([]byte(bulkSchema), bulkInstance())
 	f.Add([]byte(`{"$defs":{"a":{"items":{"$ref":"#/$defs/a"}}},"$ref":"#/$defs/a","uniqueItems":true}`), []byte(`[[],[[]],[]]`))
 	f.Add([]byte(`{"enum":[{"a":[1,2.0]},"x\u00e9"],"const":1e400}`), []byte(`{"a":[1e0,2]}`))
+	f.Add([]byte(`{"$id":"https://x/r","$dynamicAnchor":"n","properties":{"k":{"$dynamicRef":"#n"}},"$defs":{"t":{"$id":"t","$dynamicAnchor":"n","items":{"$dynamicRef":"#n"},"unevaluatedItems":false}}}`), []byte(`{"k":{"k":[]}}`))
 	f.Add([]byte(`{"patternProperties":{"^a":{"minLength":2}},"propertyNames":{"maxLength":3},"default":1}`), []byte(`{"ab":"\ud83d\ude00","a\n":null}`))
 	f.Fuzz(func(t *testing.T, schema, instance []byte) {
 		for _, o := range []*Options{nil, {AssertFormat: true, Strict: true, RejectDuplicateKeys: true, NullAsAbsent: true, MaxDepth: 64}} {
@@ -44,8 +45,8 @@ func FuzzCompileValidate(f *testing.F) {
 					t.Fatalf("syntax problem %q on valid JSON %q", ps[0].Message, instance)
 				}
 			}
-			out, _, err := v.ApplyDefaults(instance)
-			if err == nil && !json.Valid(out) {
+			out, changed, err := v.ApplyDefaults(instance)
+			if err == nil && changed && !json.Valid(out) {
 				t.Fatalf("ApplyDefaults made invalid JSON %q", out)
 			}
 		}
@@ -68,9 +69,10 @@ func (g *gen) n(k int) int {
 }
 
 var (
-	genStrings  = []string{"", "a", "ab", "abc", "é", "A1", "b", "10"}
-	genNumbers  = []any{json.Number("0"), json.Number("1"), json.Number("2"), json.Number("1.5"), json.Number("2.0"), json.Number("-3"), json.Number("10"), json.Number("1e2"), json.Number("0.1")}
-	genKeys     = []string{"a", "b", "c", "A"}
+	genStrings = []string{"", "a", "ab", "abc", "é", "A1", "b", "10", "a<b", "😀", "&&"} // json.Marshal escapes <, &
+	genNumbers = []any{json.Number("0"), json.Number("1"), json.Number("2"), json.Number("1.5"), json.Number("2.0"), json.Number("-3"), json.Number("10"), json.Number("1e2"), json.Number("0.1"),
+		json.Number("12345678901234567890.5"), json.Number("1e400"), json.Number("-0.0")}
+	genKeys     = []string{"a", "b", "c", "A", "a<"}
 	genPatterns = []string{"^a", "b$", "^[a-c]+$", "\\d", "^.{2}$"}
 )
 
@@ -118,7 +120,7 @@ func (g *gen) schema(depth int) any {
 	for range 1 + g.n(3) {
 		num := func() any { return genNumbers[g.n(len(genNumbers))] }
 		cnt := func() any { return json.Number([]string{"0", "1", "2", "3"}[g.n(4)]) }
-		switch g.n(34) {
+		switch g.n(36) {
 		case 0:
 			s["type"] = []string{"null", "boolean", "object", "array", "number", "string", "integer"}[g.n(7)]
 		case 1:
@@ -201,6 +203,10 @@ func (g *gen) schema(depth int) any {
 			s["$ref"] = "#/$defs/d"
 		case 33:
 			s["$ref"] = "#"
+		case 34:
+			s["unevaluatedProperties"] = g.schema(depth + 1)
+		case 35:
+			s["unevaluatedItems"] = g.schema(depth + 1)
 		}
 	}
 	return s

@@ -48,6 +48,12 @@ func (s *state) unexpected(i int) int {
 func (s *state) str(i int) (end int, esc bool) {
 	i++
 	for i < len(s.data) {
+		for i < len(s.data) && plain[s.data[i]] {
+			i++
+		}
+		if i >= len(s.data) {
+			break
+		}
 		c := s.data[i]
 		switch {
 		case c == '"':
@@ -82,6 +88,14 @@ func (s *state) str(i int) (end int, esc bool) {
 	}
 	return s.syntaxAt(i, ""), esc
 }
+
+// plain marks the bytes a string body holds as they are.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return
+}()
 
 func unhex(c byte) int {
 	switch {

@@ -34,23 +34,23 @@ type node struct {
 
 	nullable bool // OpenAPI nullable: true (null is allowed, enum/const aside)
 	ref      *node
+	res      *resource // the schema resource the node belongs to (dynamic scope)
 
-	// enum and const: compact JSON texts of the allowed values, their
-	// hashes, and the text for messages.
-	enum     [][]byte
-	enumHash []uint64
-	enumStr  map[string]struct{} // when every value is a string and there are many
-	enumText string
-	isConst  bool
-	enumKw   string // "enum" or "const"
+	// $dynamicRef: the statically resolved target, and the anchor name
+	// when resolution is dynamic ("" means it acts as a $ref to dynRef)
+	dynRef  *node
+	dynName string
+
+	// enum and const (nil when absent)
+	enum, constV *valueSet
 
 	// numbers
 	min, max, exMin, exMax, multipleOf *bound
+	intBounds                          bool // every bound present is a plain integer (bound.i)
 
 	// strings
 	minLen, maxLen int // code points; -1 when absent
-	pattern        *regexp.Regexp
-	patternSrc     string
+	pattern        *pattern
 	format         string
 	formatFn       func(string) bool
 
@@ -63,8 +63,9 @@ type node struct {
 	uniqueItems              bool
 
 	// objects. keys lists every property name the node refers to
-	// (properties, required, dependentRequired, dependentSchemas), sorted;
-	// keyIndex maps them to their index when there are many.
+	// (properties, required, dependentRequired, dependentSchemas);
+	// keyIndex maps them to their index when there are many (keys keep the
+	// order of first mention: properties first, in schema order).
 	keys           []keyInfo
 	keyIndex       map[string]int
 	propNames      string // "a, b, c" in schema order, for unknown-key messages
@@ -78,6 +79,9 @@ type node struct {
 	depSchemas     []depSchema
 	hasRequiredBit uint64 // bit i: keys[i] is required (first 64 keys)
 
+	// unevaluatedProperties / unevaluatedItems (nil when absent)
+	unevalProps, unevalItems *node
+
 	// combinators
 	allOf, anyOf, oneOf []*node
 	not                 *node
@@ -89,8 +93,10 @@ type node struct {
 
 // bound is a numeric keyword's value.
 type bound struct {
-	n    dnum
-	text string // as written in the schema (cut for messages)
+	n     dnum
+	i     int64  // the value, when isInt
+	isInt bool   // written as a plain integer of at most 18 digits
+	text  string // as written in the schema (cut for messages)
 }
 
 type keyInfo struct {
@@ -100,8 +106,15 @@ type keyInfo struct {
 }
 
 type patternProp struct {
-	re     *regexp.Regexp
+	re     *pattern
 	schema *node
+}
+
+// pattern is a compiled "pattern" or patternProperties key.
+type pattern struct {
+	re   *regexp.Regexp
+	src  string
+	cost int // instructions of the RE2 program: the work per input byte is at most this
 }
 
 type depReq struct {
@@ -136,4 +149,20 @@ func (n *node) allowed() uint8 {
 		return n.types | tNull
 	}
 	return n.types
+}
+
+// valueSet is the allowed values of enum or const: their compact JSON
+// texts and hashes, and the text for messages.
+type valueSet struct {
+	vals    [][]byte
+	hashes  []uint64
+	strs    map[string]struct{} // when every value is a string and there are many
+	text    string
+	isConst bool
+}
+
+// resource is a schema resource (the document or a subschema with $id) as
+// the dynamic scope of $dynamicRef sees it.
+type resource struct {
+	dyn map[string]*node // $dynamicAnchor name -> schema
 }

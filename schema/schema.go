@@ -15,10 +15,14 @@ type Options struct {
 	AssertFormat bool
 
 	// Strict makes Compile refuse, with a *SchemaError, every keyword the
-	// engine does not enforce or does not know, instead of ignoring it.
-	// Annotations (title, description, default, examples, deprecated,
-	// readOnly, writeOnly, $comment, $schema, contentEncoding,
-	// contentMediaType, contentSchema) are always allowed.
+	// engine does not enforce or does not know ($dynamicRef, draft-07
+	// "dependencies", x-... extensions), instead of ignoring it; with
+	// AssertFormat, also a format value it does not check; and a
+	// "default" that its own schema rejects (the model would be shown a
+	// value Validate refuses). Annotations (title, description, default,
+	// examples, deprecated, readOnly, writeOnly, $comment, $schema,
+	// contentEncoding, contentMediaType, contentSchema) are always
+	// allowed.
 	Strict bool
 
 	// RejectDuplicateKeys makes an object that repeats a key a Problem
@@ -51,9 +55,11 @@ type Problem struct {
 	// Keyword is the JSON Schema keyword that failed ("type", "required",
 	// "enum", "maximum", ...), or "syntax" for malformed JSON,
 	// "additionalProperties" for an unknown key, "duplicateKey" for a
-	// repeated key, "depth" for nesting beyond MaxDepth and "complexity"
-	// when a schema needs more evaluation steps than the instance size
-	// allows.
+	// repeated key, "false" for a value where the schema is false (e.g.
+	// properties {"a": false}), "depth" for nesting beyond MaxDepth, and
+	// "complexity" when a schema needs more evaluation steps than the
+	// instance size allows (reported alone) or a string is too long to
+	// match against a large pattern (see the package doc's Limits).
 	Keyword string
 	// Param is the keyword's value as short text: "14" for maximum,
 	// "celsius fahrenheit" for enum, the property name for required.

@@ -35,7 +35,9 @@ type state struct {
 	maxSteps int
 	buf      []byte // unescaped strings
 	hashes   []hent
-	present  []bool // presence of known keys beyond 64
+	present  []bool      // presence of known keys beyond 64
+	pend     []hent      // members/elements left for unevaluatedProperties/Items (pos: key or element, idx: value)
+	scope    []*resource // dynamic scope, outermost first (only when Validator.dynamic)
 }
 
 var statePool = sync.Pool{New: func() any { return new(state) }}
@@ -51,7 +53,8 @@ func putState(s *state) {
 	s.v, s.data, s.fatal = nil, nil, nil
 	s.problems = s.problems[:0]
 	s.nerr, s.silent, s.depth, s.steps = 0, 0, 0, 0
-	s.path, s.buf, s.hashes, s.present = s.path[:0], s.buf[:0], s.hashes[:0], s.present[:0]
+	s.path, s.buf, s.hashes, s.present, s.pend = s.path[:0], s.buf[:0], s.hashes[:0], s.present[:0], s.pend[:0]
+	s.scope = s.scope[:0]
 	statePool.Put(s)
 }
 

@@ -7,6 +7,9 @@ type Validator struct {
 	opts Options
 	// hasDefaults reports whether ApplyDefaults has anything to insert.
 	hasDefaults bool
+	// dynamic: some $dynamicRef resolves through the dynamic scope, which
+	// Validate then tracks.
+	dynamic bool
 }
 
 // Compile parses and checks a JSON Schema (draft 2020-12) and compiles it
@@ -30,7 +33,7 @@ func Compile(raw []byte, opts *Options) (*Validator, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &Validator{root: root, opts: o, hasDefaults: c.hasDefaults}
+	v := &Validator{root: root, opts: o, hasDefaults: c.hasDefaults, dynamic: c.dynamic}
 	if err := c.checkDefaults(v); err != nil {
 		return nil, err
 	}

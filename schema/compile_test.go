@@ -1,0 +1,49 @@
+package schema
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestCompileErrors(t *testing.T) {
+	tests := []struct {
+		schema string
+		opts   *Options
+		want   string
+	}{
+		{`{"properties":{"unit":{"pattern":"(?=x)"}}}`, nil, `schema /properties/unit: keyword "pattern": pattern "(?=x)" is not supported by Go's regexp (RE2)`},
+		{`{"$ref":"#"}`, nil, `schema root: keyword "$ref": references loop back`},
+		{`{"$defs":{"a":{"allOf":[{"$ref":"#/$defs/b"}]},"b":{"anyOf":[{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"}`, nil, `references loop back`},
+		{`{"$ref":"#/$defs/missing"}`, nil, `schema root: keyword "$ref": cannot resolve "#/$defs/missing"`},
+		{`{"$ref":"https://json-schema.org/draft/2020-12/schema"}`, nil, `only references within the document are supported`},
+		{`{"$ref":"other.json"}`, &Options{Strict: true}, `only references within the document are supported`},
+		{`{"type":"strin"}`, nil, `schema root: keyword "type": unknown type "strin"`},
+		{`{"minLength":-1}`, nil, `must be a non-negative integer`},
+		{`{"multipleOf":0}`, nil, `must be greater than 0`},
+		{`{"properties":{"a":{"x-custom":1}}}`, &Options{Strict: true}, `schema /properties/a: keyword "x-custom": is not a known keyword`},
+		{`{"dependencies":{}}`, &Options{Strict: true}, `keyword "dependencies": is not enforced by the validator`},
+		{`{"format":"int32"}`, &Options{Strict: true, AssertFormat: true}, `format "int32" is not checked by the validator`},
+		{`{"properties":{"d":{"type":"integer","maximum":14,"default":20}}}`, &Options{Strict: true}, `schema /properties/d: keyword "default": default 20 does not match its own schema: arguments must be at most 14`},
+		{`{"items":[{"type":"string"}]}`, nil, `use prefixItems for a tuple`},
+		{`{"pattern":"` + strings.Repeat("a", 5000) + `"}`, nil, `pattern is longer than 4096 bytes`},
+		{`{"pattern":"a{1000}b{1000}c{1000}d{1000}e{1000}f{1000}"}`, nil, `is too complex (`},
+		{`{`, nil, `schema root: not valid JSON`},
+		{`{"description":"` + strings.Repeat("x", 8<<20) + `"}`, nil, `schema is larger than 8388608 bytes`},
+		{`[]`, nil, `a schema must be an object or a boolean`},
+	}
+	for _, tc := range tests {
+		_, err := Compile([]byte(tc.schema), tc.opts)
+		var se *SchemaError
+		if !errors.As(err, &se) {
+			t.Errorf("Compile(%.60s) = %v, want a *SchemaError", tc.schema, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Compile(%.60s)\n got %q\nwant it to contain %q", tc.schema, err, tc.want)
+		}
+	}
+	// Non-strict: unknown keywords and annotations are fine.
+	mustCompile(t, `{"x-custom":1,"title":"t","description":"d","examples":[1],"deprecated":true,"$comment":"c","properties":{"d":{"type":"integer","maximum":14,"default":20}}}`, nil)
+	mustCompile(t, `{"title":"t","description":"d","default":{},"examples":[1],"deprecated":true,"readOnly":true,"writeOnly":false,"$comment":"c","$schema":"https://json-schema.org/draft/2020-12/schema","contentMediaType":"text/plain","contentEncoding":"base64"}`, &Options{Strict: true})
+}

@@ -1,0 +1,45 @@
+package schema
+
+import "testing"
+
+func TestEqualAndHash(t *testing.T) {
+	tests := []struct {
+		a, b  string
+		equal bool
+	}{
+		{`1`, `1.0`, true},
+		{`1`, `1e0`, true},
+		{`100`, `1e2`, true},
+		{`-0`, `0.0`, true},
+		{`0.1`, `0.10`, true},
+		{`1`, `-1`, false},
+		{`1`, `true`, false},
+		{`"a"`, `"\u0061"`, true},
+		{`"\ud83d\ude00"`, `"😀"`, true},
+		{`"a"`, `"b"`, false},
+		{`[1,[2]]`, `[1.0, [2.0]]`, true},
+		{`[1,2]`, `[2,1]`, false},
+		{`[]`, `[[]]`, false},
+		{`{"a":1,"b":[true]}`, `{ "b" : [true] , "a" : 1.0 }`, true},
+		{`{"a":1}`, `{"a":1,"b":2}`, false},
+		{`{"a":1}`, `{"b":1}`, false},
+		{`{}`, `[]`, false},
+		{`null`, `false`, false},
+	}
+	for _, tc := range tests {
+		if got := equalT([]byte(tc.a), 0, []byte(tc.b), 0); got != tc.equal {
+			t.Errorf("equalT(%s, %s) = %v", tc.a, tc.b, got)
+		}
+		ea, ha := hashValue([]byte(tc.a), 0)
+		eb, hb := hashValue([]byte(tc.b), 0)
+		if ea != len(tc.a) || eb != len(tc.b) {
+			t.Errorf("hashValue ends at %d/%d, want %d/%d", ea, eb, len(tc.a), len(tc.b))
+		}
+		if tc.equal && ha != hb {
+			t.Errorf("equal values %s and %s hash differently", tc.a, tc.b)
+		}
+		if !tc.equal && ha == hb {
+			t.Errorf("different values %s and %s hash the same", tc.a, tc.b)
+		}
+	}
+}
