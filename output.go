@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/toolnexus/toolnexus/internal/argtype"
 	"github.com/toolnexus/toolnexus/schema"
 )
 
@@ -77,15 +78,15 @@ func RegisterOutput[In, Out any](r *Registry, name, description string, fn func(
 // outputSchemaFor returns the reflected schema of the output type t and
 // its compiled validator.
 func outputSchemaFor(t reflect.Type) (json.RawMessage, *schema.Validator, error) {
-	info, err := typeInfoFor(t)
+	info, err := argtype.For(t)
 	if err != nil {
 		return nil, nil, err
 	}
-	v, err := schema.Compile(info.schema, nil)
+	v, err := schema.Compile(info.Schema, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	return info.schema, v, nil
+	return info.Schema, v, nil
 }
 
 // structuredResult marshals out, checks it and builds the Result.

@@ -92,6 +92,10 @@ type ServerStatus struct {
 	// "name: note"; today only "description cut from N to 1024
 	// characters" (toolnexus.MaxDescriptionLength).
 	Notes []string `json:"notes,omitempty"`
+	// Unchecked lists tools whose arguments are not fully checked locally
+	// before the call goes to the server (toolnexus.CheckArguments), each
+	// as "name: what is not checked". The server still checks them.
+	Unchecked []string `json:"unchecked,omitempty"`
 	// ServerInfo is the name and version the server reported, "name version".
 	ServerInfo string `json:"server_info,omitempty"`
 }
@@ -235,7 +239,11 @@ type builtTool struct {
 //   - Source: "mcp"; Timeout: the server's Timeout.
 //   - OutputSchema: the server's outputSchema, re-encoded (keys sorted),
 //     or nil when it declares none.
-//   - Handler: calls the tool on the server (tools/call). A result with
+//   - Handler: checks the arguments locally against InputSchema with
+//     toolnexus.CheckArguments (every problem in one error result, no
+//     round trip; what cannot be checked locally is listed in
+//     ServerStatus.Unchecked), then calls the tool on the server
+//     (tools/call). A result with
 //     isError becomes an error Result whose Output is its content as text
 //     joined by "\n" (non-text blocks as their [toolnexus.Part.Summary],
 //     e.g. "[image: image/png, 1234 bytes]"). Otherwise Output is the
@@ -881,7 +889,6 @@ func (c *conn) tool(lt listedTool, name string) (tool toolnexus.Tool, note strin
 		InputSchema: schema,
 		Source:      "mcp",
 		Timeout:     c.cfg.timeout(),
-		Handler:     toolHandler{conn: c, tool: t.Name},
 	}
 	if t.OutputSchema != nil {
 		b, err := json.Marshal(t.OutputSchema)
@@ -889,6 +896,13 @@ func (c *conn) tool(lt listedTool, name string) (tool toolnexus.Tool, note strin
 			return toolnexus.Tool{}, "", fmt.Errorf("output schema: %v", err)
 		}
 		out.OutputSchema = b
+	}
+	// Arguments are checked locally against the server's schema first;
+	// what the engine cannot check is reported, never a refused tool.
+	var unchecked string
+	out.Handler, unchecked = toolnexus.CheckArguments(name, schema, toolHandler{conn: c, tool: t.Name})
+	if unchecked != "" {
+		c.status.Unchecked = append(c.status.Unchecked, t.Name+": "+unchecked)
 	}
 	if a := t.Annotations; a != nil {
 		out.Annotations = &toolnexus.Annotations{
