@@ -53,6 +53,13 @@ type Tool struct {
 	// expiry the Result is an error that says "timed out after <Timeout>".
 	Timeout time.Duration
 
+	// NeedsApproval makes every call of the tool wait for an [Approver]
+	// (Options.Approver, or one attached with [WithApprover]), asked after
+	// the arguments are checked (typed tools: and decoded), before the
+	// handler runs. Without an approver the call is a pending request of
+	// kind [PendingKindApproval]; it never runs unapproved.
+	NeedsApproval bool
+
 	// Handler runs the tool. It receives arguments that are one JSON object
 	// (never empty, never null: those are replaced by {}).
 	Handler Handler
