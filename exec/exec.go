@@ -179,6 +179,13 @@ type Options struct {
 	// several at once, and the tool waits for it. Events are never sent to
 	// the model.
 	OnEvent func(call Call, ev toolnexus.Event)
+
+	// Approver decides the calls of tools with Tool.NeedsApproval, with
+	// the call's ID in ApprovalRequest.CallID; nil leaves them to the
+	// registry's Options.Approver (and, without one, makes them pending
+	// requests of kind toolnexus.PendingKindApproval). See
+	// toolnexus.WithApprover.
+	Approver toolnexus.Approver
 }
 
 // Executor runs a model's tool calls against a [toolnexus.Registry]: in
@@ -411,6 +418,15 @@ func (e *Executor) run(ctx context.Context, call Call) (r Result) {
 	}
 	if e.opts.OnEvent != nil {
 		ctx = toolnexus.WithEvents(ctx, eventsFor(e.opts.OnEvent, call))
+	}
+	ctx = toolnexus.WithApprover(ctx, call.ID, e.opts.Approver)
+	if b := batchFrom(ctx); b != nil {
+		key := b.key(call)
+		if done, ok := b.done(key); ok {
+			return done
+		}
+		ctx = b.withAnswers(ctx)
+		defer func() { b.record(key, r) }()
 	}
 	if call.malformed != "" {
 		r.Output = validUTF8("the tool call could not be read: " + call.malformed)
