@@ -376,8 +376,10 @@ func (s *Server) handler(name string) mcpsdk.ToolHandler {
 		if req.Params != nil {
 			args = req.Params.Arguments
 		}
-		res := s.reg.Execute(toolnexus.WithEvents(ctx, sessionEvents(ctx, req, name)), name, args)
-		return callResult(res), nil
+		run := func(ctx context.Context) toolnexus.Result {
+			return s.reg.Execute(toolnexus.WithEvents(ctx, sessionEvents(ctx, req, name)), name, args)
+		}
+		return askPerson(ctx, req, name, run), nil
 	}
 }
 
