@@ -25,6 +25,9 @@ SCENARIOS=(
   tools-call-mixed-content
   tools-call-with-logging
   tools-call-with-progress
+  tools-call-elicitation
+  elicitation-sep1034-defaults
+  elicitation-sep1330-enums
 )
 
 work="$(mktemp -d)"

@@ -74,7 +74,8 @@ func canElicit(req *mcpsdk.CallToolRequest) bool {
 // accepted form into an Answer. Questions become one property per
 // question ("q1", "q2", ...), a string whose options are an enum (an
 // array of enum strings when several may be chosen); approvals become one
-// boolean "approve"; other kinds one string "answer".
+// boolean "approve"; forms (toolnexus.PendingKindForm) send their schema
+// as it is; other kinds one string "answer".
 func formFor(p *toolnexus.PendingRequest) (map[string]any, func(map[string]any) toolnexus.Answer) {
 	switch p.Kind {
 	case toolnexus.PendingKindQuestion:
@@ -128,6 +129,18 @@ func formFor(p *toolnexus.PendingRequest) (map[string]any, func(map[string]any) 
 				data, _ := json.Marshal(map[string]any{"answers": answers})
 				return toolnexus.Answer{ID: p.ID, OK: true, Data: data}
 			}
+	case toolnexus.PendingKindForm:
+		var d struct {
+			Schema map[string]any `json:"schema"`
+		}
+		_ = json.Unmarshal(p.Data, &d)
+		if d.Schema == nil {
+			d.Schema = map[string]any{"type": "object", "properties": map[string]any{}}
+		}
+		return d.Schema, func(c map[string]any) toolnexus.Answer {
+			data, _ := json.Marshal(c)
+			return toolnexus.Answer{ID: p.ID, OK: true, Data: data}
+		}
 	case toolnexus.PendingKindApproval:
 		return map[string]any{"type": "object", "properties": map[string]any{
 				"approve": map[string]any{"type": "boolean", "title": "Approve", "description": p.Prompt}},

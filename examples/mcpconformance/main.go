@@ -3,7 +3,10 @@
 // (@modelcontextprotocol/conformance): test_simple_text,
 // test_image_content, test_audio_content, test_embedded_resource,
 // test_multiple_content_types, test_tool_with_logging,
-// test_tool_with_progress and test_error_handling. It registers them
+// test_tool_with_progress, test_error_handling, and the elicitation tools
+// test_elicitation, test_elicitation_sep1034_defaults and
+// test_elicitation_sep1330_enums (pending requests of kind form, which
+// package mcp turns into elicitation). It registers them
 // through toolnexus's public API only, so the suite checks what any
 // toolnexus tool gets from the mcp package.
 //
@@ -18,7 +21,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -112,6 +118,20 @@ func newRegistry() (*toolnexus.Registry, error) {
 				}
 				return "Tool with progress executed successfully", nil
 			}),
+		toolnexus.RegisterResult(reg, "test_elicitation", "Asks the user for a username and an email address.",
+			func(ctx context.Context, a struct {
+				Message string `json:"message" validate:"required"`
+			}) toolnexus.Result {
+				return form(ctx, "test_elicitation", a.Message, elicitationSchema, "User response: action=accept, content=")
+			}),
+		toolnexus.RegisterResult(reg, "test_elicitation_sep1034_defaults", "Asks for a form whose fields have defaults (SEP-1034).",
+			func(ctx context.Context, _ none) toolnexus.Result {
+				return form(ctx, "sep1034", "Please review the defaults.", sep1034Schema, "Elicitation completed: action=accept, content=")
+			}),
+		toolnexus.RegisterResult(reg, "test_elicitation_sep1330_enums", "Asks for a form with the five enum kinds (SEP-1330).",
+			func(ctx context.Context, _ none) toolnexus.Result {
+				return form(ctx, "sep1330", "Please choose.", sep1330Schema, "Elicitation completed: action=accept, content=")
+			}),
 		toolnexus.Register(reg, "test_error_handling", "Always fails.",
 			func(context.Context, none) (string, error) {
 				return "", errors.New("This tool intentionally returns an error for testing")
@@ -119,6 +139,40 @@ func newRegistry() (*toolnexus.Registry, error) {
 	}
 	return reg, errors.Join(errs...)
 }
+
+// form asks the person to fill in schema (a pending request of kind
+// form); once answered it returns prefix and the filled-in JSON.
+func form(ctx context.Context, id, message, schema, prefix string) toolnexus.Result {
+	sum := sha256.Sum256([]byte(message))
+	id = "form_" + id + "_" + hex.EncodeToString(sum[:8])
+	if a, ok := toolnexus.AnswerFor(ctx, id); ok {
+		if !a.OK {
+			return toolnexus.AnswerOutput(a)
+		}
+		return toolnexus.Result{Output: prefix + string(a.Data)}
+	}
+	return toolnexus.PendingResult("waiting for the user", toolnexus.PendingRequest{
+		ID: id, Kind: toolnexus.PendingKindForm, Prompt: message, Data: json.RawMessage(`{"schema":` + schema + `}`)})
+}
+
+// The conformance suite's requested schemas.
+const (
+	elicitationSchema = `{"type":"object","properties":{` +
+		`"username":{"type":"string","description":"User's response"},` +
+		`"email":{"type":"string","description":"User's email address"}},"required":["username","email"]}`
+	sep1034Schema = `{"type":"object","properties":{` +
+		`"name":{"type":"string","default":"John Doe"},` +
+		`"age":{"type":"integer","default":30},` +
+		`"score":{"type":"number","default":95.5},` +
+		`"status":{"type":"string","enum":["active","inactive","pending"],"default":"active"},` +
+		`"verified":{"type":"boolean","default":true}}}`
+	sep1330Schema = `{"type":"object","properties":{` +
+		`"untitledSingle":{"type":"string","enum":["option1","option2","option3"]},` +
+		`"titledSingle":{"type":"string","oneOf":[{"const":"value1","title":"First Option"},{"const":"value2","title":"Second Option"},{"const":"value3","title":"Third Option"}]},` +
+		`"legacyEnum":{"type":"string","enum":["opt1","opt2","opt3"],"enumNames":["Option One","Option Two","Option Three"]},` +
+		`"untitledMulti":{"type":"array","items":{"type":"string","enum":["option1","option2","option3"]}},` +
+		`"titledMulti":{"type":"array","items":{"anyOf":[{"const":"value1","title":"First Choice"},{"const":"value2","title":"Second Choice"},{"const":"value3","title":"Third Choice"}]}}}}`
+)
 
 // sleep waits d or until ctx is done; it reports whether d passed.
 func sleep(ctx context.Context, d time.Duration) bool {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"io"
 	"strings"
 	"sync"
@@ -38,6 +39,10 @@ func TestServer(t *testing.T) {
 			progress = append(progress, r.Params.Progress)
 			mu.Unlock()
 		},
+		ElicitationHandler: func(_ context.Context, r *mcpsdk.ElicitRequest) (*mcpsdk.ElicitResult, error) {
+			schema, _ := json.Marshal(r.Params.RequestedSchema)
+			return &mcpsdk.ElicitResult{Action: "accept", Content: map[string]any{"name": string(schema[:9])}}, nil
+		},
 		LoggingMessageHandler: func(_ context.Context, r *mcpsdk.LoggingMessageRequest) {
 			mu.Lock()
 			logs = append(logs, r.Params.Data.(string))
@@ -63,6 +68,12 @@ func TestServer(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		return res
+	}
+	// A form tool asks through elicitation, with its schema as it is (the
+	// go-sdk client fills in the defaults the person left out).
+	if res := call("test_elicitation_sep1034_defaults", nil); res.IsError || len(res.Content) != 1 ||
+		res.Content[0].(*mcpsdk.TextContent).Text != `Elicitation completed: action=accept, content={"age":30,"name":"{\"propert","score":95.5,"status":"active","verified":true}` {
+		t.Errorf("test_elicitation_sep1034_defaults = %+v", res.Content[0])
 	}
 	kinds := func(res *mcpsdk.CallToolResult) string {
 		var k []string
