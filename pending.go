@@ -168,3 +168,8 @@ func AnswerOutput(a Answer) Result {
 // properties). The Answer's Data is the filled-in object. Served over MCP
 // (package mcp), the schema is sent to the client as it is.
 const PendingKindForm = "form"
+
+// PendingKindURL is the [PendingRequest.Kind] of a request to open a web
+// page and finish something there (MCP URL-mode elicitation): Data is
+// {"url":"https://…"}. An OK Answer says the person did it.
+const PendingKindURL = "url"

@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
@@ -156,4 +158,43 @@ func formFor(p *toolnexus.PendingRequest) (map[string]any, func(map[string]any) 
 			data, _ := json.Marshal(c["answer"])
 			return toolnexus.Answer{ID: p.ID, OK: true, Data: data}
 		}
+}
+
+// elicitationHandler hands a server's elicitation request to answer as a
+// pending request (see LoadOptions.Answer).
+func elicitationHandler(server string, answer func(context.Context, string, toolnexus.PendingRequest) (toolnexus.Answer, error)) func(context.Context, *mcpsdk.ElicitRequest) (*mcpsdk.ElicitResult, error) {
+	return func(ctx context.Context, req *mcpsdk.ElicitRequest) (*mcpsdk.ElicitResult, error) {
+		ep := req.Params
+		if ep == nil {
+			return &mcpsdk.ElicitResult{Action: "cancel"}, nil
+		}
+		p := toolnexus.PendingRequest{Prompt: ep.Message}
+		var data []byte
+		if ep.Mode == "url" {
+			p.Kind = toolnexus.PendingKindURL
+			data, _ = json.Marshal(map[string]string{"url": ep.URL})
+		} else {
+			p.Kind = toolnexus.PendingKindForm
+			data, _ = json.Marshal(map[string]any{"schema": ep.RequestedSchema})
+		}
+		p.Data = data
+		sum := sha256.Sum256(append([]byte(ep.Message+"\x00"+ep.ElicitationID+"\x00"), data...))
+		p.ID = "elicit_" + hex.EncodeToString(sum[:8])
+		a, err := answer(ctx, server, p)
+		switch {
+		case err != nil:
+			return &mcpsdk.ElicitResult{Action: "cancel"}, nil
+		case !a.OK:
+			return &mcpsdk.ElicitResult{Action: "decline"}, nil
+		case p.Kind == toolnexus.PendingKindURL:
+			return &mcpsdk.ElicitResult{Action: "accept"}, nil
+		}
+		var content map[string]any
+		if len(a.Data) > 0 {
+			if err := json.Unmarshal(a.Data, &content); err != nil {
+				return &mcpsdk.ElicitResult{Action: "cancel"}, nil
+			}
+		}
+		return &mcpsdk.ElicitResult{Action: "accept", Content: content}, nil
+	}
 }

@@ -155,6 +155,17 @@ type LoadOptions struct {
 	// were cut: "[... N bytes truncated ...]".
 	MaxOutputBytes int
 
+	// Answer, if non-nil, lets servers ask the person: our client then
+	// advertises elicitation (form and URL modes), and each
+	// elicitation/create request is handed to Answer as a pending request
+	// of kind toolnexus.PendingKindForm (Data {"schema":…}, the requested
+	// schema) or toolnexus.PendingKindURL (Data {"url":…}), with Prompt
+	// the server's message and server the server's config name. An OK
+	// Answer accepts (a form's content is the Answer's Data, a JSON
+	// object); a not OK Answer declines; an error cancels. nil: no
+	// elicitation is advertised and servers cannot ask.
+	Answer func(ctx context.Context, server string, p toolnexus.PendingRequest) (toolnexus.Answer, error)
+
 	// dial, if non-nil, gives the transport of a server by name instead of
 	// its config (tests: in-memory servers).
 	dial func(name string) mcpsdk.Transport
@@ -548,16 +559,22 @@ func (c *conn) handshake(ctx context.Context, transport mcpsdk.Transport) error 
 	if c.opts.Logger != nil {
 		c.drops.next = c.opts.Logger.Handler()
 	}
-	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "toolnexus", Version: "dev"}, &mcpsdk.ClientOptions{
+	copts := &mcpsdk.ClientOptions{
 		Logger:       slog.New(c.drops),
-		Capabilities: &mcpsdk.ClientCapabilities{}, // no roots, sampling or elicitation
+		Capabilities: &mcpsdk.ClientCapabilities{}, // no roots or sampling; elicitation only with an answerer
 		ToolListChangedHandler: func(context.Context, *mcpsdk.ToolListChangedRequest) {
 			select { // the relist loop lists again; never block the session
 			case c.relist <- struct{}{}:
 			default:
 			}
 		},
-	})
+	}
+	if c.opts.Answer != nil {
+		copts.Capabilities.Elicitation = &mcpsdk.ElicitationCapabilities{
+			Form: &mcpsdk.FormElicitationCapabilities{}, URL: &mcpsdk.URLElicitationCapabilities{}}
+		copts.ElicitationHandler = elicitationHandler(c.cfg.Name, c.opts.Answer)
+	}
+	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "toolnexus", Version: "dev"}, copts)
 	type connected struct {
 		s   *mcpsdk.ClientSession
 		err error
