@@ -79,13 +79,14 @@ func testQuestionElicitation(t *testing.T, version string) {
 	var ran atomic.Int32
 	cs := elicitSession(t, version, func(_ context.Context, r *mcpsdk.ElicitRequest) (*mcpsdk.ElicitResult, error) {
 		asked = r.Params
-		return &mcpsdk.ElicitResult{Action: "accept", Content: map[string]any{"q1": "blue"}}, nil
+		return &mcpsdk.ElicitResult{Action: "accept", Content: map[string]any{"q1": "blue", "q2": []any{"x", "z"}}}, nil
 	}, &ran)
-	out, isErr := callText(t, cs, "question", `{"questions":[{"question":"Which color?","options":["red","blue"]}]}`)
+	out, isErr := callText(t, cs, "question", `{"questions":[{"question":"Which color?","options":["red","blue"]},{"question":"Which letters?","header":"Letters","options":["x","y","z"],"multiple":true}]}`)
 	require.False(t, isErr, out)
-	require.Equal(t, `{"answers":[["blue"]]}`, out)
+	require.Equal(t, `{"answers":[["blue"],["x","z"]]}`, out)
 	schema, _ := json.Marshal(asked.RequestedSchema)
-	require.JSONEq(t, `{"type":"object","required":["q1"],"properties":{"q1":{"type":"string","title":"Which color?","description":"Which color?","enum":["red","blue"]}}}`, string(schema))
+	require.JSONEq(t, `{"type":"object","required":["q1","q2"],"properties":{"q1":{"type":"string","title":"Which color?","description":"Which color?","enum":["red","blue"]},`+
+		`"q2":{"type":"array","title":"Letters","description":"Which letters?","items":{"type":"string","enum":["x","y","z"]}}}}`, string(schema))
 }
 
 func TestServeApprovalElicitation(t *testing.T) {
