@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -154,6 +155,7 @@ type callOpts struct {
 	kit    kitFlags
 	asJSON bool
 	save   string
+	yes    bool
 }
 
 var callCommand = &command{
@@ -170,12 +172,19 @@ var callCommand = &command{
 		"prints each text part as it is and each image, audio or file as one line\n" +
 		"such as [image: image/png, 12345 bytes]; --save DIR also writes those\n" +
 		"bytes to files in DIR. When standard error is a terminal, the tool's\n" +
-		"progress and log lines are shown there while it runs.",
+		"progress and log lines are shown there while it runs.\n\n" +
+		"A tool that waits for a person (a question, an approval) asks on the\n" +
+		"terminal: standard error shows the prompt and its numbered options, and\n" +
+		"standard input gives one answer a line; --yes approves every approval.\n" +
+		"When standard input is not a terminal (or gave the arguments), the\n" +
+		"pending request is printed as JSON ({\"id\",\"kind\",\"prompt\",\"data\"}) on\n" +
+		"standard output and the exit status is 3.",
 	flags: func(fs *flag.FlagSet) any {
 		o := &callOpts{}
 		o.kit.register(fs)
 		fs.BoolVar(&o.asJSON, "json", false, `print the whole result as JSON ({"output":...,"content":[...],"structured":...,"is_error":...,"metadata":...}; part data in base64) on standard output`)
 		fs.StringVar(&o.save, "save", "", "write the bytes of image, audio and file parts to files in `DIR`")
+		fs.BoolVar(&o.yes, "yes", false, "approve every call that needs approval")
 		return o
 	},
 	run: func(e *env, opts any, args []string) int {
@@ -208,6 +217,33 @@ var callCommand = &command{
 			ctx = toolnexus.WithEvents(ctx, fn)
 		}
 		res := tk.Execute(ctx, args[0], raw)
+		var in *bufio.Reader
+		for round := 0; round < 8; round++ {
+			p, ok := toolnexus.PendingFrom(res)
+			if !ok {
+				break
+			}
+			var a toolnexus.Answer
+			switch {
+			case o.yes && p.Kind == toolnexus.PendingKindApproval:
+				a = toolnexus.Answer{ID: p.ID, OK: true}
+			case (len(args) < 2 || args[1] != "-") && isTerminalReader(e.stdin):
+				if in == nil {
+					in = bufio.NewReader(e.stdin)
+				}
+				if a, err = askPerson(in, e.stderr, p); err != nil {
+					done()
+					return fail(e, err)
+				}
+			default:
+				done()
+				b, _ := json.Marshal(p)
+				fmt.Fprintf(e.stdout, "%s\n", b)
+				return exitPending
+			}
+			ctx = toolnexus.WithAnswer(ctx, a)
+			res = tk.Execute(ctx, args[0], raw)
+		}
 		done()
 		if o.asJSON {
 			b, err := json.Marshal(res)
