@@ -42,10 +42,10 @@ const (
 
 // env is what a command runs with; tests swap the streams.
 type env struct {
-	ctx   context.Context
-	stdin io.Reader
-	stdout      io.Writer
-	stderr      io.Writer
+	ctx    context.Context
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
 }
 
 // command is one subcommand. New commands (serve, for MCP) are added to
