@@ -82,29 +82,36 @@ func (c *capture) body(t *testing.T) []byte {
 // and reaches the API through the SDK as the same JSON.
 func TestAnthropicRichToolResult(t *testing.T) {
 	e := richExecutor(t)
-	reply := `[{"type":"tool_use","id":"toolu_1","name":"chart","input":{}},` +
-		`{"type":"tool_use","id":"toolu_2","name":"report","input":{}},` +
-		`{"type":"tool_use","id":"toolu_3","name":"sum","input":{"a":41}}]`
-	msg, err := e.AnthropicJSON(context.Background(), []byte(reply))
+	calls := `{"type":"tool_use","id":"toolu_1","name":"chart","input":{}},` +
+		`{"type":"tool_use","id":"toolu_2","name":"report","input":{}}`
+	msg, err := e.AnthropicJSON(context.Background(), []byte(`[`+calls+`,{"type":"tool_use","id":"toolu_3","name":"sum","input":{"a":41}}]`))
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The SDK holds a string "content" as one text block, so the
+	// structured (string) result is checked apart from the round trip.
+	var sum anthropic.MessageParam
+	all, _ := json.Marshal(msg)
+	if err := json.Unmarshal(all, &sum); err != nil || sum.OfUser == nil || len(sum.OfUser.Content) != 3 {
+		t.Fatalf("not read as a user message with 3 blocks: %v\n%s", err, all)
+	}
+	if s := sum.OfUser.Content[2].OfToolResult.Content[0].OfText; s == nil || s.Text != `{"sum":42}` {
+		t.Fatalf("structured result not read as text: %s", all)
+	}
+	msg.Content = msg.Content[:2]
 	ours, _ := json.Marshal(msg)
 	user := roundTrip[anthropic.MessageParam](t, "anthropic", ours)
-	blocks := user.Content[0].OfToolResult.Content
+	blocks := user.OfUser.Content[0].OfToolResult.Content
 	if len(blocks) != 2 || blocks[1].OfImage == nil || blocks[1].OfImage.Source.OfBase64 == nil ||
 		blocks[1].OfImage.Source.OfBase64.MediaType != "image/png" {
 		t.Fatalf("image block not read by the SDK: %s", ours)
 	}
-	if doc := user.Content[1].OfToolResult.Content[0].OfDocument; doc == nil || doc.Source.OfBase64 == nil {
+	if doc := user.OfUser.Content[1].OfToolResult.Content[0].OfDocument; doc == nil || doc.Source.OfBase64 == nil {
 		t.Fatalf("document block not read by the SDK: %s", ours)
-	}
-	if s := user.Content[2].OfToolResult.Content[0].OfText; s == nil || s.Text != `{"sum":42}` {
-		t.Fatalf("structured result not read as text: %s", ours)
 	}
 
 	var assistant anthropic.MessageParam
-	if err := json.Unmarshal([]byte(`{"role":"assistant","content":`+reply+`}`), &assistant); err != nil {
+	if err := json.Unmarshal([]byte(`{"role":"assistant","content":[`+calls+`]}`), &assistant); err != nil {
 		t.Fatal(err)
 	}
 	c := newCapture(t, anthropicResponse)
