@@ -45,8 +45,8 @@ type Approval struct {
 type ApprovalRequest struct {
 	// Tool is the registry name of the tool.
 	Tool string
-	// CallID is the provider's id of the call when it runs through exec
-	// (attached with [WithApprover]), else "".
+	// CallID is the id attached with [WithApprover] (exec attaches the
+	// provider's call id when its Options.Approver is set), else "".
 	CallID string
 	// Arguments are the checked arguments, one JSON object ({} for none).
 	Arguments json.RawMessage

@@ -181,7 +181,8 @@ type Options struct {
 	OnEvent func(call Call, ev toolnexus.Event)
 
 	// Approver decides the calls of tools with Tool.NeedsApproval, with
-	// the call's ID in ApprovalRequest.CallID; nil leaves them to the
+	// the call's ID in ApprovalRequest.CallID (the registry's approver,
+	// used when this is nil, gets CallID ""); nil leaves them to the
 	// registry's Options.Approver (and, without one, makes them pending
 	// requests of kind toolnexus.PendingKindApproval). See
 	// toolnexus.WithApprover.
@@ -419,7 +420,9 @@ func (e *Executor) run(ctx context.Context, call Call) (r Result) {
 	if e.opts.OnEvent != nil {
 		ctx = toolnexus.WithEvents(ctx, eventsFor(e.opts.OnEvent, call))
 	}
-	ctx = toolnexus.WithApprover(ctx, call.ID, e.opts.Approver)
+	if e.opts.Approver != nil { // only then: attaching costs 2 allocations a call
+		ctx = toolnexus.WithApprover(ctx, call.ID, e.opts.Approver)
+	}
 	if b := batchFrom(ctx); b != nil {
 		key := b.key(call)
 		if done, ok := b.done(key); ok {
