@@ -64,6 +64,17 @@
 //
 //	invalid arguments for "get_weather": "unit" must be one of [celsius fahrenheit]; "days" must be at most 14
 //
+// # Rich results
+//
+// Besides Output, a Result may carry content parts (Result.Content: text,
+// images, audio, files, resource links, embedded resources; see [Part] and
+// its helpers such as [ImagePart]) and a structured value
+// (Result.Structured). [NewOutputTool] and [RegisterOutput] make tools
+// whose function returns a typed value: its schema is Tool.OutputSchema
+// and each value is checked against it before it leaves. A running handler
+// reports progress and log lines with [ReportProgress] and [Log]; the
+// caller receives them through [WithEvents] (the MCP server and exec do).
+//
 // # Errors
 //
 // Result.Output is for the model; Result.Err is for the Go caller: an

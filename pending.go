@@ -161,3 +161,15 @@ func AnswerOutput(a Answer) Result {
 	}
 	return Result{Output: buf.String()}
 }
+
+// PendingKindForm is the [PendingRequest.Kind] of a tool that asks a person
+// to fill in a form: Data is {"schema":{…}}, a flat JSON Schema object of
+// the MCP elicitation kind (string, number, integer, boolean and enum
+// properties). The Answer's Data is the filled-in object. Served over MCP
+// (package mcp), the schema is sent to the client as it is.
+const PendingKindForm = "form"
+
+// PendingKindURL is the [PendingRequest.Kind] of a request to open a web
+// page and finish something there (MCP URL-mode elicitation): Data is
+// {"url":"https://…"}. An OK Answer says the person did it.
+const PendingKindURL = "url"

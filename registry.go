@@ -53,6 +53,11 @@ type Options struct {
 	// Timeout limits every call of a tool whose own Tool.Timeout is zero;
 	// zero means no limit. On expiry the Result says "timed out after 30s".
 	Timeout time.Duration
+
+	// Approver decides the calls of tools with Tool.NeedsApproval; nil
+	// means none (such calls become pending requests). An approver
+	// attached to the context with [WithApprover] takes precedence.
+	Approver Approver
 }
 
 // Registry holds tools by name and executes them.
@@ -74,6 +79,8 @@ type entry struct {
 	tool  Tool
 	typed bool // handler checks the arguments itself (typed tools)
 	site  string
+	// approver is Options.Approver, for tools with NeedsApproval.
+	approver Approver
 }
 
 type snapshot struct {
@@ -125,7 +132,7 @@ func (r *Registry) Add(tools ...Tool) error {
 		if t.Source == "" {
 			t.Source = "native"
 		}
-		prepared = append(prepared, &entry{tool: t, typed: typed, site: site})
+		prepared = append(prepared, &entry{tool: t, typed: typed, site: site, approver: r.opts.Approver})
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -443,6 +450,22 @@ func call(ctx context.Context, e *entry, args json.RawMessage) (res Result) {
 	if e.tool.Handler == nil {
 		return Result{Output: fmt.Sprintf("tool %q has no handler", e.tool.Name), IsError: true,
 			Err: fmt.Errorf("tool %q has no handler", e.tool.Name)}
+	}
+	if e.tool.NeedsApproval {
+		g := &approvalGate{tool: e.tool.Name, approver: e.approver}
+		if a, callID := approverFrom(ctx); a != nil || callID != "" {
+			g.callID = callID
+			if a != nil {
+				g.approver = a
+			}
+		}
+		if !e.typed {
+			if r, stop := g.approve(ctx, args, nil); stop {
+				return r
+			}
+		} else {
+			ctx = context.WithValue(ctx, gateKey{}, g)
+		}
 	}
 	res = e.tool.Handler.Call(ctx, args)
 	if res.IsError && strings.TrimSpace(res.Output) == "" {

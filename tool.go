@@ -32,6 +32,13 @@ type Tool struct {
 	// declared). For typed tools it is reflected from the argument struct.
 	InputSchema json.RawMessage
 
+	// OutputSchema is the JSON Schema of the tool's structured result (MCP
+	// "outputSchema"): a JSON object whose "type" is "object", or nil when
+	// the tool declares none. Tools made by [NewOutputTool] carry the
+	// schema reflected from their output type, and every structured result
+	// they return has been checked against it.
+	OutputSchema json.RawMessage
+
 	// Annotations are optional behaviour hints (MCP tool annotations). nil
 	// means none.
 	Annotations *Annotations
@@ -45,6 +52,13 @@ type Tool struct {
 	// default (Options.Timeout), and a negative value means no limit. On
 	// expiry the Result is an error that says "timed out after <Timeout>".
 	Timeout time.Duration
+
+	// NeedsApproval makes every call of the tool wait for an [Approver]
+	// (Options.Approver, or one attached with [WithApprover]), asked after
+	// the arguments are checked (typed tools: and decoded), before the
+	// handler runs. Without an approver the call is a pending request of
+	// kind [PendingKindApproval]; it never runs unapproved.
+	NeedsApproval bool
 
 	// Handler runs the tool. It receives arguments that are one JSON object
 	// (never empty, never null: those are replaced by {}).
@@ -62,13 +76,26 @@ type Annotations struct {
 	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
 }
 
-// Result is the outcome of one tool execution. Output is always what the
-// model gets to read; Err is for the Go caller only.
+// Result is the outcome of one tool execution. Output (with Content and
+// Structured, when set) is what the model gets to read; Err is for the Go
+// caller only.
 type Result struct {
 	// Output is the text handed back to the model. For an error result it is
 	// written for the model to correct itself: JSON field names, the rule
 	// broken, the allowed values; never Go type names or stack traces.
 	Output string `json:"output"`
+
+	// Content, when not empty, is the result as content parts (text,
+	// images, audio, files, resources; see [Part]) for providers that take
+	// them. Output is then the text form for providers that take only
+	// text; when Output is "" that text is [ContentText] of Content (see
+	// [Result.Text]). nil for a plain text result.
+	Content []Part `json:"content,omitempty"`
+
+	// Structured, when not nil, is the structured result as one JSON
+	// value (MCP "structuredContent"); Output then holds the same JSON
+	// text. Typed-output tools ([NewOutputTool]) set both.
+	Structured json.RawMessage `json:"structured,omitempty"`
 
 	// IsError reports a failed call (unknown tool, invalid arguments, handler
 	// error, panic, timeout, cancellation).

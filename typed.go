@@ -185,6 +185,11 @@ func (h *typedHandler[A]) Call(ctx context.Context, args json.RawMessage) Result
 	if len(errs) > 0 {
 		return problemsResult(h.name, errs)
 	}
+	if g := gateFor(ctx, h.name); g != nil {
+		if r, stop := g.approve(ctx, args, a); stop {
+			return r
+		}
+	}
 	return h.fn(ctx, a)
 }
 

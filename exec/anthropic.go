@@ -41,13 +41,17 @@ type AnthropicMessage struct {
 }
 
 // AnthropicToolResult is one tool_result content block. Content is the
-// result Output as a string (valid UTF-8); IsError is set, and emitted,
-// only for failures.
+// result as text (valid UTF-8; see [toolnexus.Result.Text]); IsError is
+// set, and emitted, only for failures. When the result has content parts
+// other than text, Blocks holds them as text, image and document blocks
+// and "content" is that array instead of the string (see "Rich results"
+// in the package doc).
 type AnthropicToolResult struct {
-	Type      string `json:"type"` // always "tool_result"
-	ToolUseID string `json:"tool_use_id"`
-	Content   string `json:"content"`
-	IsError   bool   `json:"is_error,omitempty"`
+	Type      string                 `json:"type"` // always "tool_result"
+	ToolUseID string                 `json:"tool_use_id"`
+	Content   string                 `json:"content"`
+	IsError   bool                   `json:"is_error,omitempty"`
+	Blocks    []AnthropicResultBlock `json:"-"`
 }
 
 // Anthropic runs the tool_use blocks of an Anthropic assistant message's
@@ -73,7 +77,7 @@ func (e *Executor) Anthropic(ctx context.Context, content []AnthropicContentBloc
 	}, results)
 	for i := range results {
 		msg.Content[i] = AnthropicToolResult{Type: "tool_result", ToolUseID: content[idx[i]].ID,
-			Content: results[i].Output, IsError: results[i].IsError}
+			Content: results[i].Text(), IsError: results[i].IsError, Blocks: anthropicBlocks(&results[i])}
 	}
 	return msg, e.batchErr(ctx, results)
 }

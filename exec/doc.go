@@ -118,6 +118,42 @@
 // Gemini with the "error" key; the OpenAI APIs have no flag, so the content
 // starts with [ErrorPrefix] ("error: ").
 //
+// # Rich results
+//
+// A result with content parts ([toolnexus.Result.Content]) reaches each
+// provider in its native shape; a part a provider cannot take goes as its
+// text stand-in ([toolnexus.Part.Summary], e.g. "[image: image/png, 12345
+// bytes]"). A result without parts other than text keeps the plain string
+// shapes above.
+//
+//   - Anthropic: tool_result "content" is an array of text blocks, image
+//     blocks (base64 source for image/jpeg, image/png, image/gif and
+//     image/webp data; url source for an http(s) image URL) and document
+//     blocks (application/pdf as base64 or url source, text/plain data as
+//     a text source; title the file name). Audio and other parts are text
+//     blocks holding the stand-in; empty text parts are left out.
+//   - OpenAI Responses: function_call_output "output" is an array of
+//     input_text, input_image (image_url: a data: URL for image data, or
+//     the image URL) and input_file (filename with file_data as a data:
+//     URL, or file_url). Audio and other parts are input_text stand-ins.
+//   - OpenAI Chat Completions: tool messages take text only, so "content"
+//     is [toolnexus.Result.Text]: text parts as they are, every other part
+//     as its stand-in, one per line.
+//   - Gemini: functionResponse "parts" holds image, audio, file and binary
+//     resource data as inlineData (mimeType, base64 data, displayName the
+//     part's Name) and URL parts as fileData (fileUri); "response"
+//     {"output": …} holds the text parts and the stand-ins of the rest.
+//     Which MIME types the model reads is the API's call.
+//
+// A structured result ([toolnexus.Result.Structured], as typed-output
+// tools return) goes as its JSON text to OpenAI and Anthropic, and to
+// Gemini as the JSON value itself: {"output": {…}}. Error results are
+// always text.
+//
+// [Options.OnEvent] receives the progress reports and log lines of
+// running tools ([toolnexus.ReportProgress], [toolnexus.Log]); they never
+// reach the model.
+//
 // # Hooks and logging
 //
 // [Options.Before] can rewrite a call's arguments or answer it without

@@ -171,6 +171,22 @@ type Options struct {
 	// so what the model is answered is what ran. A host may use it to stop
 	// the stream early.
 	OnInvalidPartial func(call Call, problem string)
+
+	// OnEvent, if non-nil, receives the progress reports and log lines a
+	// running tool sends with toolnexus.ReportProgress and toolnexus.Log,
+	// with the call (ID and Name as the model sent them), for example to
+	// draw a progress bar. It runs on the tool's goroutine, possibly on
+	// several at once, and the tool waits for it. Events are never sent to
+	// the model.
+	OnEvent func(call Call, ev toolnexus.Event)
+
+	// Approver decides the calls of tools with Tool.NeedsApproval, with
+	// the call's ID in ApprovalRequest.CallID (the registry's approver,
+	// used when this is nil, gets CallID ""); nil leaves them to the
+	// registry's Options.Approver (and, without one, makes them pending
+	// requests of kind toolnexus.PendingKindApproval). See
+	// toolnexus.WithApprover.
+	Approver toolnexus.Approver
 }
 
 // Executor runs a model's tool calls against a [toolnexus.Registry]: in
@@ -401,6 +417,20 @@ func (e *Executor) run(ctx context.Context, call Call) (r Result) {
 		call.malformed = joinProblems(call.malformed,
 			fmt.Sprintf("the call id is %d bytes, more than the limit of %d", len(call.ID), MaxCallIDBytes))
 	}
+	if e.opts.OnEvent != nil {
+		ctx = toolnexus.WithEvents(ctx, eventsFor(e.opts.OnEvent, call))
+	}
+	if e.opts.Approver != nil { // only then: attaching costs 2 allocations a call
+		ctx = toolnexus.WithApprover(ctx, call.ID, e.opts.Approver)
+	}
+	if b := batchFrom(ctx); b != nil {
+		key := b.key(call)
+		if done, ok := b.done(key); ok {
+			return done
+		}
+		ctx = b.withAnswers(ctx)
+		defer func() { b.record(key, r) }()
+	}
 	if call.malformed != "" {
 		r.Output = validUTF8("the tool call could not be read: " + call.malformed)
 		r.IsError, r.Err = true, fmt.Errorf("%w: %s", ErrMalformedCall, call.malformed)
@@ -437,6 +467,13 @@ func (e *Executor) run(ctx context.Context, call Call) (r Result) {
 	r.Duration = time.Since(start)
 	e.log(ctx, call.Arguments, &r)
 	return r
+}
+
+// eventsFor passes a call's events to fn with the call as the model sent
+// it.
+func eventsFor(fn func(Call, toolnexus.Event), call Call) func(toolnexus.Event) {
+	c := Call{ID: call.ID, Name: call.Name, Arguments: call.Arguments}
+	return func(ev toolnexus.Event) { fn(c, ev) }
 }
 
 // before runs the Before hook on a copy of call and returns the call as

@@ -48,15 +48,21 @@ type GeminiFunctionCall struct {
 //
 // ID and Name are the call's (ID omitted when the call had none; such calls
 // are matched by position). Response has exactly one key: "output" with the
-// result Output, or "error" with it for failures; the value is a valid
-// UTF-8 string. Response has the type of genai.FunctionResponse.Response,
-// so it can be copied over as is. Source: Gemini API reference,
-// "FunctionResponse" ("Use "output" key to specify function output and
-// "error" key to specify error details").
+// result as text ([toolnexus.Result.Text]), or "error" with it for
+// failures; the value is a valid UTF-8 string, except for a structured
+// result, whose "output" is the structured JSON value itself (a
+// json.RawMessage). Parts, omitted when empty, holds the result's images,
+// audio and files as inline data or file URIs, and "output" then holds its
+// text parts (see "Rich results" in the package doc). Response and Parts
+// have the JSON shape of genai.FunctionResponse's fields of the same
+// names. Source: Gemini API reference, "FunctionResponse" ("Use "output"
+// key to specify function output and "error" key to specify error
+// details"; "parts": multimodal function responses).
 type GeminiFunctionResponse struct {
-	ID       string         `json:"id,omitempty"`
-	Name     string         `json:"name"`
-	Response map[string]any `json:"response"`
+	ID       string                       `json:"id,omitempty"`
+	Name     string                       `json:"name"`
+	Response map[string]any               `json:"response"`
+	Parts    []GeminiFunctionResponsePart `json:"parts,omitempty"`
 }
 
 // Gemini runs the functionCall parts of a Gemini model content and returns
@@ -88,12 +94,9 @@ func (e *Executor) Gemini(ctx context.Context, parts []GeminiPart) (GeminiConten
 
 // geminiAnswer is the functionResponse part answering fc with r.
 func geminiAnswer(fc *GeminiFunctionCall, r *Result) GeminiPart {
-	key := "output"
-	if r.IsError {
-		key = "error"
-	}
+	resp, media := geminiResponse(r)
 	return GeminiPart{FunctionResponse: &GeminiFunctionResponse{ID: fc.ID, Name: fc.Name,
-		Response: map[string]any{key: r.Output}}}
+		Response: resp, Parts: media}}
 }
 
 // GeminiJSON is [Executor.Gemini] on raw JSON bytes: a content object

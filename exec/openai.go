@@ -58,8 +58,10 @@ type OpenAIFunctionCall struct {
 //
 //	{"role":"tool","tool_call_id":"call_1","content":"22C"}
 //
-// Role is always "tool". Content is the result Output, valid UTF-8,
-// prefixed with [ErrorPrefix] for failures. json.Marshal output is
+// Role is always "tool". Content is the result as text
+// ([toolnexus.Result.Text]: images, audio and files become bracketed
+// stand-ins such as "[image: image/png, 12345 bytes]", a structured result
+// its JSON), valid UTF-8, prefixed with [ErrorPrefix] for failures. json.Marshal output is
 // byte-stable. Source: OpenAI API reference, Chat Completions, request body
 // messages[] "Tool message".
 type OpenAIToolMessage struct {
@@ -154,9 +156,9 @@ func chatCall(tc *OpenAIToolCall) Call {
 // openAIContent is the content of a tool message or function_call_output.
 func openAIContent(r *Result) string {
 	if r.IsError {
-		return ErrorPrefix + r.Output
+		return ErrorPrefix + r.Text()
 	}
-	return r.Output
+	return r.Text()
 }
 
 // ResponsesItem is one item of an OpenAI Responses "output" array, with the
@@ -183,13 +185,19 @@ type ResponsesItem struct {
 //	{"type":"function_call_output","call_id":"call_1","output":"22C"}
 //
 // Type is always "function_call_output"; CallID is the call's call_id;
-// Output is the result Output, valid UTF-8, prefixed with [ErrorPrefix] for
-// failures. Source: OpenAI API reference, Responses, request body input[]
+// Output is the result as text ([toolnexus.Result.Text]), valid UTF-8,
+// prefixed with [ErrorPrefix] for failures. Source: OpenAI API reference, Responses, request body input[]
 // "Function tool call output".
 type ResponsesOutput struct {
 	Type   string `json:"type"`
 	CallID string `json:"call_id"`
 	Output string `json:"output"`
+
+	// Parts, when not nil, is the result's content as input_text,
+	// input_image and input_file parts, and "output" is that array
+	// instead of the Output string (see "Rich results" in the package
+	// doc). Output still holds the text form.
+	Parts []ResponsesContentPart `json:"-"`
 }
 
 // Responses runs the function_call items of an OpenAI Responses output
@@ -213,7 +221,8 @@ func (e *Executor) Responses(ctx context.Context, items []ResponsesItem) ([]Resp
 	}, results)
 	out := make([]ResponsesOutput, len(results))
 	for i := range results {
-		out[i] = ResponsesOutput{Type: "function_call_output", CallID: items[idx[i]].CallID, Output: openAIContent(&results[i])}
+		out[i] = ResponsesOutput{Type: "function_call_output", CallID: items[idx[i]].CallID,
+			Output: openAIContent(&results[i]), Parts: responsesParts(&results[i])}
 	}
 	return out, e.batchErr(ctx, results)
 }

@@ -101,12 +101,12 @@ func TestEverythingServer(t *testing.T) {
 		{"everything_echo", `{"message":"hello from toolnexus"}`, "Echo: hello from toolnexus"},
 		{"everything_get-sum", `{"a":2,"b":40}`, "The sum of 2 and 40 is 42."},
 		{"everything_get-structured-content", `{"location":"Chicago"}`, `{"conditions":"Light rain / drizzle","humidity":82,"temperature":36}`},
-		{"everything_get-tiny-image", `{}`, "[image image/png, 4033 bytes]"},
+		{"everything_get-tiny-image", `{}`, "[image: image/png, 4033 bytes]"},
 	}
 	for _, c := range calls {
 		res := reg.Execute(ctx, c.tool, json.RawMessage(c.args))
-		t.Logf("%s -> %q", c.tool, res.Output)
-		if res.IsError || !strings.Contains(res.Output, c.want) {
+		t.Logf("%s -> %q", c.tool, res.Text())
+		if res.IsError || !strings.Contains(res.Text(), c.want) {
 			t.Errorf("Execute(%s, %s) = %+v, want output containing %q", c.tool, c.args, res, c.want)
 		}
 	}

@@ -155,6 +155,17 @@ type LoadOptions struct {
 	// were cut: "[... N bytes truncated ...]".
 	MaxOutputBytes int
 
+	// Answer, if non-nil, lets servers ask the person: our client then
+	// advertises elicitation (form and URL modes), and each
+	// elicitation/create request is handed to Answer as a pending request
+	// of kind toolnexus.PendingKindForm (Data {"schema":…}, the requested
+	// schema) or toolnexus.PendingKindURL (Data {"url":…}), with Prompt
+	// the server's message and server the server's config name. An OK
+	// Answer accepts (a form's content is the Answer's Data, a JSON
+	// object); a not OK Answer declines; an error cancels. nil: no
+	// elicitation is advertised and servers cannot ask.
+	Answer func(ctx context.Context, server string, p toolnexus.PendingRequest) (toolnexus.Answer, error)
+
 	// dial, if non-nil, gives the transport of a server by name instead of
 	// its config (tests: in-memory servers).
 	dial func(name string) mcpsdk.Transport
@@ -238,25 +249,31 @@ type builtTool struct {
 //   - InputSchema: the server's inputSchema bytes, unchanged except for
 //     whitespace (compacted).
 //   - Source: "mcp"; Timeout: the server's Timeout.
+//   - OutputSchema: the server's outputSchema, re-encoded (keys sorted),
+//     or nil when it declares none.
 //   - Handler: checks the arguments locally against InputSchema with
 //     toolnexus.CheckArguments (every problem in one error result, no
 //     round trip; what cannot be checked locally is listed in
 //     ServerStatus.Unchecked), then calls the tool on the server
 //     (tools/call). A result with
-//     isError becomes an error Result whose Output is its text parts
-//     joined by "\n"; a result with structuredContent has that content as
-//     JSON text for Output; otherwise Output is the text parts joined by
-//     "\n" (images, audio and resources are described in brackets, e.g.
-//     "[image image/png, 1234 bytes]"). Control characters other than
-//     "\n" and "\t" (ANSI escapes included) are shown escaped, as "\x1b",
-//     "\r" or "\u009b" ("\r\n" becomes "\n"), and the Output is capped at
-//     MaxOutputBytes with a note saying how many bytes were cut. A
-//     protocol error (unknown tool, server gone, a result that does not
-//     decode) is an error Result too; its Output is short and names no Go
-//     types (the server's own error message, `MCP server "x": connection
-//     closed`, `MCP server "x" sent an invalid tools/call result`), and
-//     Err keeps the Go error. Metadata has "mcp_server" and "mcp_tool"
-//     (the names the server uses).
+//     isError becomes an error Result whose Output is its content as text
+//     joined by "\n" (non-text blocks as their [toolnexus.Part.Summary],
+//     e.g. "[image: image/png, 1234 bytes]"). Otherwise Output is the
+//     text blocks joined by "\n"; when the result has an image, audio,
+//     resource_link or resource block, Content holds every block as a
+//     [toolnexus.Part] in order (text included), so providers that take
+//     images get the image; structuredContent is kept as Structured
+//     (re-encoded JSON), and as Output too when there is no text block.
+//     A protocol error (unknown tool,
+//     server gone, a result that does not decode) is an error Result too;
+//     its Output is short and names no Go types (the server's own error
+//     message, `MCP server "x": connection closed`, `MCP server "x" sent
+//     an invalid tools/call result`), and Err keeps the Go error.
+//     Metadata has "mcp_server" and "mcp_tool" (the names the server uses).
+//     Control characters other than "\n" and "\t" (ANSI escapes included)
+//     in Output are shown escaped, as "\x1b", "\r" or "\u009b" ("\r\n"
+//     becomes "\n"), and the Output is capped at MaxOutputBytes with a
+//     note saying how many bytes were cut.
 //
 // A tool the registry would refuse (Registry.Add fails for it alone: an
 // invalid schema, a duplicate key, too deep) is left out and listed in
@@ -543,16 +560,22 @@ func (c *conn) handshake(ctx context.Context, transport mcpsdk.Transport) error 
 	if c.opts.Logger != nil {
 		c.drops.next = c.opts.Logger.Handler()
 	}
-	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "toolnexus", Version: "dev"}, &mcpsdk.ClientOptions{
+	copts := &mcpsdk.ClientOptions{
 		Logger:       slog.New(c.drops),
-		Capabilities: &mcpsdk.ClientCapabilities{}, // no roots, sampling or elicitation
+		Capabilities: &mcpsdk.ClientCapabilities{}, // no roots or sampling; elicitation only with an answerer
 		ToolListChangedHandler: func(context.Context, *mcpsdk.ToolListChangedRequest) {
 			select { // the relist loop lists again; never block the session
 			case c.relist <- struct{}{}:
 			default:
 			}
 		},
-	})
+	}
+	if c.opts.Answer != nil {
+		copts.Capabilities.Elicitation = &mcpsdk.ElicitationCapabilities{
+			Form: &mcpsdk.FormElicitationCapabilities{}, URL: &mcpsdk.URLElicitationCapabilities{}}
+		copts.ElicitationHandler = elicitationHandler(c.cfg.Name, c.opts.Answer)
+	}
+	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "toolnexus", Version: "dev"}, copts)
 	type connected struct {
 		s   *mcpsdk.ClientSession
 		err error
@@ -888,6 +911,13 @@ func (c *conn) tool(lt listedTool, name string) (tool toolnexus.Tool, note, unch
 		Source:      "mcp",
 		Timeout:     c.cfg.timeout(),
 	}
+	if t.OutputSchema != nil {
+		b, err := json.Marshal(t.OutputSchema)
+		if err != nil {
+			return toolnexus.Tool{}, "", "", fmt.Errorf("output schema: %v", err)
+		}
+		out.OutputSchema = b
+	}
 	// Arguments are checked locally against the server's schema first;
 	// what the engine cannot check is reported, never a refused tool.
 	out.Handler, unchecked = toolnexus.CheckArguments(name, schema, toolHandler{conn: c, tool: t.Name})
@@ -951,21 +981,17 @@ func (h toolHandler) call(ctx context.Context, args json.RawMessage) toolnexus.R
 		err = fmt.Errorf("MCP server %q: tool %q: %w", server, h.tool, err)
 		return toolnexus.Result{Output: out, IsError: true, Err: err, Metadata: meta}
 	}
-	text := contentText(res.Content)
 	if res.IsError {
+		text := toolnexus.ContentText(partsFromMCP(res.Content))
 		if text == "" {
 			text = "the tool reported an error without a message"
 		}
 		return toolnexus.Result{Output: text, IsError: true, Metadata: meta,
 			Err: &ToolError{Server: server, Tool: h.tool, Message: text}}
 	}
-	if res.StructuredContent != nil {
-		b, err := json.Marshal(res.StructuredContent)
-		if err == nil {
-			return toolnexus.Result{Output: string(b), Metadata: meta}
-		}
-	}
-	return toolnexus.Result{Output: text, Metadata: meta}
+	out := resultFromMCP(res)
+	out.Metadata = meta
+	return out
 }
 
 // callErrorText is the model-facing text for a tools/call that failed
@@ -1001,33 +1027,6 @@ func (c *conn) liveSession() *mcpsdk.ClientSession {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.session
-}
-
-// contentText joins the text of content blocks with "\n"; blocks that are
-// not text are described in brackets.
-func contentText(content []mcpsdk.Content) string {
-	parts := make([]string, 0, len(content))
-	for _, c := range content {
-		switch c := c.(type) {
-		case *mcpsdk.TextContent:
-			parts = append(parts, c.Text)
-		case *mcpsdk.ImageContent:
-			parts = append(parts, fmt.Sprintf("[image %s, %d bytes]", c.MIMEType, len(c.Data)))
-		case *mcpsdk.AudioContent:
-			parts = append(parts, fmt.Sprintf("[audio %s, %d bytes]", c.MIMEType, len(c.Data)))
-		case *mcpsdk.ResourceLink:
-			parts = append(parts, fmt.Sprintf("[resource %s]", c.URI))
-		case *mcpsdk.EmbeddedResource:
-			switch r := c.Resource; {
-			case r == nil:
-			case r.Text != "":
-				parts = append(parts, r.Text)
-			default:
-				parts = append(parts, fmt.Sprintf("[resource %s %s, %d bytes]", r.URI, r.MIMEType, len(r.Blob)))
-			}
-		}
-	}
-	return strings.Join(parts, "\n")
 }
 
 // Tools returns the current tools of every connected server, sorted by

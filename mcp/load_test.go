@@ -147,7 +147,7 @@ func TestLoadStdio(t *testing.T) {
 		{"test_echo", `{"text":"hi there"}`, "hi there", false},
 		{"test_add", `{"a":2,"b":3.5}`, "5.5", false},
 		{"test_fail", `{}`, "first problem\nsecond problem", true},
-		{"test_structured", ``, `{"a":[true],"z":1}`, false},
+		{"test_structured", ``, "see structured content", false}, // Structured checked below
 		{"test_get_weather_v2", `{"zeta":"z","alpha":1}`, `{"zeta":"z","alpha":1}`, false},
 		{longName, `{}`, "long", false},
 	}
@@ -159,6 +159,10 @@ func TestLoadStdio(t *testing.T) {
 		if res.Metadata["mcp_server"] != "test" {
 			t.Errorf("Execute(%s) metadata = %v", c.tool, res.Metadata)
 		}
+	}
+	// structuredContent is kept beside the text, and is what a model reads.
+	if res := reg.Execute(ctx, "test_structured", nil); string(res.Structured) != `{"a":[true],"z":1}` || res.Text() != `{"a":[true],"z":1}` {
+		t.Errorf("test_structured: Structured %s, Text %q", res.Structured, res.Text())
 	}
 	// Arguments are checked locally against the server's schema: every
 	// problem in one message, without a round trip.

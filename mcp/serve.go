@@ -129,12 +129,19 @@ type ServerOptions struct {
 // official Go SDK (github.com/modelcontextprotocol/go-sdk/mcp):
 //
 //   - tools/list returns every registry tool, sorted by name, with its name,
-//     title, description, annotations and input schema. The schema bytes
-//     are passed through unchanged (a nil schema is sent as
-//     {"type":"object"}).
-//   - tools/call runs [toolnexus.Registry.Execute] and returns the Result's
-//     Output as one text content block, with isError set when the Result is
-//     an error. Invalid arguments, handler errors, panics and timeouts are
+//     title, description, annotations, input schema and, when the tool has
+//     one, output schema (outputSchema). The schema bytes are passed
+//     through unchanged (a nil input schema is sent as {"type":"object"}).
+//   - tools/call runs [toolnexus.Registry.Execute] and returns the Result:
+//     its content parts as MCP text, image, audio, resource_link and
+//     resource content (a plain result is one text block holding its
+//     Output), its Structured value as structuredContent beside a text
+//     block holding the same JSON, and isError set when the Result is an
+//     error. While the tool runs, its [toolnexus.ReportProgress] calls
+//     become notifications/progress to the calling client (when the
+//     request carried a progressToken) and its [toolnexus.Log] lines become
+//     notifications/message (logger: the tool name; sent at or above the
+//     level the client set with logging/setLevel, none before it did). Invalid arguments, handler errors, panics and timeouts are
 //     therefore tool results the model can read, never protocol errors.
 //     Calling a tool the server does not list is a JSON-RPC error
 //     (-32602, "unknown tool"), as the MCP specification requires.
@@ -194,8 +201,9 @@ func NewServer(reg *toolnexus.Registry, opts *ServerOptions) *Server {
 		Instructions: o.Instructions,
 		Logger:       o.Logger,
 		// Advertise tools (with list_changed) even while the registry is
-		// empty, and nothing else.
-		Capabilities: &mcpsdk.ServerCapabilities{Tools: &mcpsdk.ToolCapabilities{ListChanged: true}},
+		// empty, and logging, and nothing else.
+		Capabilities: &mcpsdk.ServerCapabilities{Tools: &mcpsdk.ToolCapabilities{ListChanged: true},
+			Logging: &mcpsdk.LoggingCapabilities{}}, // handlers' toolnexus.Log lines
 	})
 	s.cancel = reg.OnChange(s.sync)
 	s.sync()
@@ -310,7 +318,8 @@ func (s *Server) addTool(t toolnexus.Tool) (err error) {
 
 // sameAdvertised reports whether a and b look the same in tools/list.
 func sameAdvertised(a, b toolnexus.Tool) bool {
-	if a.Title != b.Title || a.Description != b.Description || string(a.InputSchema) != string(b.InputSchema) {
+	if a.Title != b.Title || a.Description != b.Description || string(a.InputSchema) != string(b.InputSchema) ||
+		string(a.OutputSchema) != string(b.OutputSchema) {
 		return false
 	}
 	switch {
@@ -346,6 +355,9 @@ func sdkTool(t toolnexus.Tool) *mcpsdk.Tool {
 		Description: t.Description,
 		InputSchema: schema,
 	}
+	if len(t.OutputSchema) > 0 {
+		out.OutputSchema = t.OutputSchema
+	}
 	if a := t.Annotations; a != nil {
 		out.Annotations = &mcpsdk.ToolAnnotations{
 			Title:           a.Title,
@@ -364,11 +376,10 @@ func (s *Server) handler(name string) mcpsdk.ToolHandler {
 		if req.Params != nil {
 			args = req.Params.Arguments
 		}
-		res := s.reg.Execute(ctx, name, args)
-		return &mcpsdk.CallToolResult{
-			Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: res.Output}},
-			IsError: res.IsError,
-		}, nil
+		run := func(ctx context.Context) toolnexus.Result {
+			return s.reg.Execute(toolnexus.WithEvents(ctx, sessionEvents(ctx, req, name)), name, args)
+		}
+		return askPerson(ctx, req, name, run), nil
 	}
 }
 

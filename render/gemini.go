@@ -47,7 +47,9 @@ type GeminiOptions struct {
 	// "parametersJsonSchema" (full JSON Schema: $ref, $defs, type arrays,
 	// additionalProperties) instead of the rewritten "parameters". The two
 	// fields are mutually exclusive in the API (genai FunctionDeclaration).
-	// A nil schema is sent as {"type":"object"}.
+	// A nil schema is sent as {"type":"object"}. A tool's OutputSchema,
+	// when set, is sent unchanged as "responseJsonSchema"; one that is not
+	// a valid UTF-8 JSON object is a *SchemaError.
 	JSONSchema bool
 
 	// RecursionDepth is how many times one $ref may be inlined inside its
@@ -82,6 +84,10 @@ type GeminiFunctionDeclaration struct {
 	Description          string          `json:"description"`
 	Parameters           json.RawMessage `json:"parameters,omitempty"`           // OpenAPI subset, see Gemini
 	ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema,omitempty"` // full JSON Schema, see GeminiOptions
+	// ResponseJSONSchema is the tool's OutputSchema, unchanged, with
+	// GeminiOptions.JSONSchema (genai.FunctionDeclaration.ResponseJsonSchema:
+	// the schema of the function's response); nil otherwise.
+	ResponseJSONSchema json.RawMessage `json:"responseJsonSchema,omitempty"`
 }
 
 // GeminiTool is one Gemini tool (genai.Tool) holding function declarations.
@@ -196,6 +202,12 @@ func GeminiWith(tools []toolnexus.Tool, opts GeminiOptions) (GeminiTools, error)
 				return nil, &SchemaError{Renderer: "render.Gemini", Tool: t.Name, Msg: msg, Err: ErrUnsupportedSchema}
 			}
 			d.ParametersJSONSchema = s
+			if o := tools[i].OutputSchema; len(o) > 0 {
+				if msg := schemaProblem(o); msg != "" {
+					return nil, &SchemaError{Renderer: "render.Gemini", Tool: t.Name, Msg: "output schema: " + msg, Err: ErrUnsupportedSchema}
+				}
+				d.ResponseJSONSchema = o
+			}
 		} else {
 			p, err := cache.get(schemaOf(t), func(in []byte) (json.RawMessage, error) {
 				return geminiSchema(in, depth, opts.PropertyOrdering)
@@ -275,6 +287,9 @@ func (d GeminiFunctionDeclaration) AppendJSON(dst []byte) []byte {
 	}
 	if len(d.ParametersJSONSchema) > 0 {
 		dst = append(append(dst, `,"parametersJsonSchema":`...), d.ParametersJSONSchema...)
+	}
+	if len(d.ResponseJSONSchema) > 0 {
+		dst = append(append(dst, `,"responseJsonSchema":`...), d.ResponseJSONSchema...)
 	}
 	return append(dst, '}')
 }

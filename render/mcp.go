@@ -9,17 +9,21 @@ import (
 
 // MCPTool is one tool of an MCP "tools/list" result:
 //
-//	{"name":…,"title":…,"description":…,"inputSchema":{…},"annotations":{…}}
+//	{"name":…,"title":…,"description":…,"inputSchema":{…},"outputSchema":{…},"annotations":{…}}
 //
-// "title" is omitted when empty and "annotations" when nil. Source: MCP
+// "title" is omitted when empty, "outputSchema" when the tool has none and
+// "annotations" when nil. Source: MCP
 // specification 2025-06-18 and 2025-11-25, "Tools" (Tool, ToolAnnotations);
 // go-sdk type mcp.Tool.
 type MCPTool struct {
-	Name        string                 `json:"name"`
-	Title       string                 `json:"title,omitempty"`
-	Description string                 `json:"description"`
-	InputSchema json.RawMessage        `json:"inputSchema"` // JSON Schema (2020-12) object
-	Annotations *toolnexus.Annotations `json:"annotations,omitempty"`
+	Name        string          `json:"name"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"` // JSON Schema (2020-12) object
+	// OutputSchema is the tool's Tool.OutputSchema (JSON Schema of its
+	// structuredContent), nil when it has none.
+	OutputSchema json.RawMessage        `json:"outputSchema,omitempty"`
+	Annotations  *toolnexus.Annotations `json:"annotations,omitempty"`
 }
 
 // MCPTools is the "tools" array of an MCP tools/list result. Its
@@ -34,6 +38,9 @@ type MCPTools []MCPTool
 // (title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint),
 // each omitted when zero as encoding/json's omitempty would.
 //
+// The tool's OutputSchema, when not nil, is "outputSchema", bytes shared;
+// one that is not a valid UTF-8 JSON object is left out.
+//
 // Like [OpenAI], a schema that is not a valid UTF-8 JSON object (only
 // possible in a hand-built slice) is replaced by {"type":"object"} so the
 // output stays valid JSON; call [CheckSchemas] first to get an error. MCP
@@ -43,6 +50,9 @@ func MCP(tools []toolnexus.Tool) MCPTools {
 	for i := range tools {
 		t := &tools[i]
 		out[i] = MCPTool{Name: t.Name, Title: t.Title, Description: t.Description, Annotations: t.Annotations}
+		if len(t.OutputSchema) > 0 && schemaProblem(t.OutputSchema) == "" {
+			out[i].OutputSchema = t.OutputSchema
+		}
 	}
 	passThroughAll(tools, func(i int, s json.RawMessage) { out[i].InputSchema = s })
 	return out
@@ -73,6 +83,9 @@ func (t MCPTool) AppendJSON(dst []byte) []byte {
 	dst = jsonx.AppendString(dst, t.Description)
 	dst = append(dst, `,"inputSchema":`...)
 	dst = appendSchema(dst, t.InputSchema)
+	if len(t.OutputSchema) > 0 {
+		dst = append(append(dst, `,"outputSchema":`...), t.OutputSchema...)
+	}
 	if a := t.Annotations; a != nil {
 		dst = appendAnnotations(append(dst, `,"annotations":`...), a)
 	}

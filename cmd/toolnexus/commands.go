@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/builtin"
 	"github.com/toolnexus/toolnexus/mcp"
 	"github.com/toolnexus/toolnexus/skill"
@@ -163,23 +165,37 @@ var toolsCommand = &command{
 type callOpts struct {
 	kit    kitFlags
 	asJSON bool
+	save   string
+	yes    bool
 }
 
 var callCommand = &command{
 	name:     "call",
 	maxArgs:  2,
 	argsHint: " (quote the JSON arguments as one word)",
-	args:     "NAME [ARGS_JSON | -] [--skills DIR]... [--mcp FILE] [--openapi FILE_OR_URL]... [--openapi-base-url URL] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--json]",
+	args:     "NAME [ARGS_JSON | -] [--skills DIR]... [--mcp FILE] [--openapi FILE_OR_URL]... [--openapi-base-url URL] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--json] [--save DIR]",
 	summary:  "execute one tool and print its output",
 	detail: "Builds the toolkit and executes the tool NAME with the JSON object ARGS_JSON\n" +
 		"(default {}; - reads it from standard input), exactly as a model's tool call\n" +
 		"would run. The output goes to standard output. When the result is an error\n" +
 		"(unknown tool, invalid arguments, a failed call) its message goes to\n" +
-		"standard error and the exit status is 1.",
+		"standard error and the exit status is 1. A result with content parts\n" +
+		"prints each text part as it is and each image, audio or file as one line\n" +
+		"such as [image: image/png, 12345 bytes]; --save DIR also writes those\n" +
+		"bytes to files in DIR. When standard error is a terminal, the tool's\n" +
+		"progress and log lines are shown there while it runs.\n\n" +
+		"A tool that waits for a person (a question, an approval) asks on the\n" +
+		"terminal: standard error shows the prompt and its numbered options, and\n" +
+		"standard input gives one answer a line; --yes approves every approval.\n" +
+		"When standard input is not a terminal (or gave the arguments), the\n" +
+		"pending request is printed as JSON ({\"id\",\"kind\",\"prompt\",\"data\"}) on\n" +
+		"standard output and the exit status is 3.",
 	flags: func(fs *flag.FlagSet) any {
 		o := &callOpts{}
 		o.kit.register(fs)
-		fs.BoolVar(&o.asJSON, "json", false, `print the whole result as JSON ({"output":...,"is_error":...,"metadata":...}) on standard output`)
+		fs.BoolVar(&o.asJSON, "json", false, `print the whole result as JSON ({"output":...,"content":[...],"structured":...,"is_error":...,"metadata":...}; part data in base64) on standard output`)
+		fs.StringVar(&o.save, "save", "", "write the bytes of image, audio and file parts to files in `DIR`")
+		fs.BoolVar(&o.yes, "yes", false, "approve every call that needs approval")
 		return o
 	},
 	run: func(e *env, opts any, args []string) int {
@@ -204,19 +220,50 @@ var callCommand = &command{
 			return fail(e, err)
 		}
 		defer tk.Close()
-		res := tk.Execute(e.ctx, args[0], raw)
+		ctx := e.ctx
+		done := func() {}
+		if isTerminal(e.stderr) {
+			var fn func(toolnexus.Event)
+			fn, done = progressPrinter(e.stderr, args[0])
+			ctx = toolnexus.WithEvents(ctx, fn)
+		}
+		res := tk.Execute(ctx, args[0], raw)
+		var in *bufio.Reader
+		for round := 0; round < 8; round++ {
+			p, ok := toolnexus.PendingFrom(res)
+			if !ok {
+				break
+			}
+			var a toolnexus.Answer
+			switch {
+			case o.yes && p.Kind == toolnexus.PendingKindApproval:
+				a = toolnexus.Answer{ID: p.ID, OK: true}
+			case (len(args) < 2 || args[1] != "-") && isTerminalReader(e.stdin):
+				if in == nil {
+					in = bufio.NewReader(e.stdin)
+				}
+				if a, err = askPerson(in, e.stderr, p); err != nil {
+					done()
+					return fail(e, err)
+				}
+			default:
+				done()
+				b, _ := json.Marshal(p)
+				fmt.Fprintf(e.stdout, "%s\n", b)
+				return exitPending
+			}
+			ctx = toolnexus.WithAnswer(ctx, a)
+			res = tk.Execute(ctx, args[0], raw)
+		}
+		done()
 		if o.asJSON {
 			b, err := json.Marshal(res)
 			if err != nil {
 				return fail(e, err)
 			}
 			fmt.Fprintf(e.stdout, "%s\n", b)
-		} else {
-			w := e.stdout
-			if res.IsError {
-				w = e.stderr
-			}
-			io.WriteString(w, withNewline(res.Output))
+		} else if err := printResult(e.stdout, e.stderr, args[0], res, o.save); err != nil {
+			return fail(e, err)
 		}
 		if res.IsError {
 			return exitFail

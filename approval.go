@@ -1,0 +1,155 @@
+package toolnexus
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+)
+
+// PendingKindApproval is the [PendingRequest.Kind] of a call of a tool with
+// Tool.NeedsApproval that no approver decided: a person is asked to
+// approve or deny it. Its Data is {"tool":"name","arguments":{…}}, the
+// checked arguments; its ID is "approval_" and 16 hex digits derived from
+// the tool name and the arguments, so a re-run of the same call finds the
+// [Answer] meant for it (OK approves; not OK denies, with the answer's Data
+// as the reason when it is a JSON string).
+const PendingKindApproval = "approval"
+
+// Decision is an [Approver]'s verdict on one call.
+type Decision int
+
+const (
+	// Later leaves the call undecided: it becomes a pending request of
+	// kind PendingKindApproval. The zero Decision means Later too, so an
+	// approver that forgets to decide never lets a call run.
+	Later Decision = iota
+	// Approve runs the call.
+	Approve
+	// Deny answers the call with an error result that carries the reason.
+	Deny
+)
+
+// Approval is what an [Approver] returns.
+type Approval struct {
+	// Decision is Approve, Deny or Later (any other value counts as Later).
+	Decision Decision
+	// Reason, for Deny, is shown to the model: the error result's Output
+	// is `tool "name" was denied: <Reason>` ("tool "name" was denied"
+	// when Reason is "").
+	Reason string
+}
+
+// ApprovalRequest describes one call waiting for approval.
+type ApprovalRequest struct {
+	// Tool is the registry name of the tool.
+	Tool string
+	// CallID is the id attached with [WithApprover] (exec attaches the
+	// provider's call id when its Options.Approver is set), else "".
+	CallID string
+	// Arguments are the checked arguments, one JSON object ({} for none).
+	Arguments json.RawMessage
+	// Args is, for a typed tool, its decoded argument value (the tool's
+	// argument type, e.g. a struct); nil for raw tools.
+	Args any
+}
+
+// Approver decides whether a call of a tool with Tool.NeedsApproval runs.
+// It is called on the call's goroutine, after the arguments are checked
+// (and, for typed tools, decoded and validated), at most once per call. A
+// panic in it is the call's internal error; the handler does not run.
+type Approver func(ctx context.Context, req ApprovalRequest) Approval
+
+type approverKey struct{}
+
+type approverValue struct {
+	a      Approver
+	callID string
+}
+
+// WithApprover returns a copy of ctx whose calls of tools with
+// NeedsApproval are decided by a (instead of Options.Approver; a nil a
+// keeps Options.Approver) and reported with callID in
+// ApprovalRequest.CallID. exec attaches its Options.Approver this way.
+func WithApprover(ctx context.Context, callID string, a Approver) context.Context {
+	return context.WithValue(ctx, approverKey{}, approverValue{a: a, callID: callID})
+}
+
+func approverFrom(ctx context.Context) (Approver, string) {
+	v, _ := ctx.Value(approverKey{}).(approverValue)
+	return v.a, v.callID
+}
+
+// gateKey carries the approvalGate of a typed tool's call to its handler,
+// which asks it once the arguments are decoded.
+type gateKey struct{}
+
+type approvalGate struct {
+	tool     string
+	callID   string
+	approver Approver
+}
+
+// gateFor returns the gate a typed handler of tool must pass, or nil.
+func gateFor(ctx context.Context, tool string) *approvalGate {
+	g, _ := ctx.Value(gateKey{}).(*approvalGate)
+	if g == nil || g.tool != tool {
+		return nil
+	}
+	return g
+}
+
+// ApprovalID is the [PendingRequest.ID] of the approval of a call of tool
+// with the (normalized, checked) arguments args.
+func ApprovalID(tool string, args json.RawMessage) string {
+	h := sha256.New()
+	h.Write([]byte(tool))
+	h.Write([]byte{0})
+	h.Write(args)
+	return "approval_" + hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// approve decides one call: stop is false when the handler may run,
+// otherwise r is the call's result (denied or pending). An answer
+// attached with WithAnswer for this call's ApprovalID decides first.
+func (g *approvalGate) approve(ctx context.Context, args json.RawMessage, decoded any) (r Result, stop bool) {
+	id := ApprovalID(g.tool, args)
+	if a, ok := AnswerFor(ctx, id); ok {
+		if a.OK {
+			return Result{}, false
+		}
+		var reason string
+		_ = json.Unmarshal(a.Data, &reason)
+		return denied(g.tool, reason), true
+	}
+	var v Approval
+	if g.approver != nil {
+		v = g.approver(ctx, ApprovalRequest{Tool: g.tool, CallID: g.callID, Arguments: args, Args: decoded})
+	}
+	switch v.Decision {
+	case Approve:
+		return Result{}, false
+	case Deny:
+		return denied(g.tool, v.Reason), true
+	}
+	data, _ := json.Marshal(struct {
+		Tool      string          `json:"tool"`
+		Arguments json.RawMessage `json:"arguments"`
+	}{g.tool, args})
+	p := PendingRequest{ID: id, Kind: PendingKindApproval, Data: data,
+		Prompt: fmt.Sprintf("Allow the tool %q to run with the arguments %s?", g.tool, args)}
+	return PendingResult(fmt.Sprintf("waiting for a person to approve the call of %q", g.tool), p), true
+}
+
+// ErrDenied is the Result.Err (wrapped) of a call an approver or a person
+// denied.
+var ErrDenied = fmt.Errorf("toolnexus: call denied")
+
+func denied(tool, reason string) Result {
+	out := fmt.Sprintf("tool %q was denied", tool)
+	if reason != "" {
+		out += ": " + reason
+	}
+	return Result{Output: out, IsError: true, Err: fmt.Errorf("%w: tool %q: %s", ErrDenied, tool, reason)}
+}

@@ -1,0 +1,122 @@
+package exec
+
+import (
+	"context"
+	"slices"
+	"sync"
+
+	"github.com/toolnexus/toolnexus"
+)
+
+// Batch remembers the calls of one model reply across answers, so that a
+// reply whose calls wait for a person (questions, approvals) can be run
+// again once answered without running the other calls twice.
+//
+// Run the reply with a context from [WithBatch] (any method: RunAll,
+// OpenAIChat, Responses, Anthropic, Gemini, their JSON forms), then read
+// [Batch.Pending]. When it is not empty, pass the answers to
+// [Batch.Answer] and run the same reply again with [Executor.Resume]:
+// calls that finished the first time are not run again (their recorded
+// results are used as they were), and only the pending calls run, with
+// every answer given so far attached (toolnexus.WithAnswer). The messages
+// of the last run are the same bytes as those of one run whose answers
+// were attached up front.
+//
+// A call is known by its id, name and arguments; two calls of one reply
+// alike in all three (possible only without ids) share one result on a
+// resume. A Batch is safe for concurrent use.
+type Batch struct {
+	mu      sync.Mutex
+	results map[string]Result
+	pending map[string]toolnexus.PendingRequest // by call key
+	answers []toolnexus.Answer
+}
+
+// NewBatch returns an empty Batch.
+func NewBatch() *Batch {
+	return &Batch{results: map[string]Result{}, pending: map[string]toolnexus.PendingRequest{}}
+}
+
+type batchKey struct{}
+
+// WithBatch returns a copy of ctx under which the Executor records each
+// call's result in b and reuses the results b already holds.
+func WithBatch(ctx context.Context, b *Batch) context.Context {
+	return context.WithValue(ctx, batchKey{}, b)
+}
+
+func batchFrom(ctx context.Context) *Batch {
+	b, _ := ctx.Value(batchKey{}).(*Batch)
+	return b
+}
+
+// Pending returns the pending requests of the calls still waiting, sorted
+// by call id (then name and arguments), so the order does not depend on
+// which call finished first. Empty when every call finished.
+func (b *Batch) Pending() []toolnexus.PendingRequest {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	keys := make([]string, 0, len(b.pending))
+	for k := range b.pending {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := make([]toolnexus.PendingRequest, 0, len(keys))
+	for _, k := range keys {
+		if p, ok := b.pending[k]; ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Answer adds answers for the next run; a later answer with the same ID
+// wins.
+func (b *Batch) Answer(answers ...toolnexus.Answer) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.answers = append(b.answers, answers...)
+}
+
+// Resume is run(WithBatch(ctx, b)) after b.Answer(answers...): run is the
+// provider method to repeat, for example
+//
+//	msgs, err := exec.Resume(ctx, b, answers, func(ctx context.Context) ([]exec.OpenAIToolMessage, error) {
+//		return e.OpenAIChatJSON(ctx, reply)
+//	})
+func Resume[T any](ctx context.Context, b *Batch, answers []toolnexus.Answer, run func(context.Context) (T, error)) (T, error) {
+	b.Answer(answers...)
+	return run(WithBatch(ctx, b))
+}
+
+func (b *Batch) key(c Call) string {
+	return c.ID + "\x00" + c.Name + "\x00" + string(c.Arguments)
+}
+
+func (b *Batch) done(key string) (Result, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r, ok := b.results[key]
+	return r, ok
+}
+
+func (b *Batch) withAnswers(ctx context.Context) context.Context {
+	b.mu.Lock()
+	answers := b.answers
+	b.mu.Unlock()
+	for _, a := range answers {
+		ctx = toolnexus.WithAnswer(ctx, a)
+	}
+	return ctx
+}
+
+func (b *Batch) record(key string, r Result) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if p, ok := toolnexus.PendingFrom(r.Result); ok {
+		b.pending[key] = *p
+		return
+	}
+	delete(b.pending, key)
+	b.results[key] = r
+}
