@@ -157,7 +157,7 @@ func (h *typedHandler[A]) Call(ctx context.Context, args json.RawMessage) Result
 				return problemsResult(h.name, errs)
 			}
 		}
-		return h.fn(ctx, a)
+		return h.run(ctx, args, a)
 	}
 	a = *new(A)
 	target = h.target(&a)
@@ -185,6 +185,13 @@ func (h *typedHandler[A]) Call(ctx context.Context, args json.RawMessage) Result
 	if len(errs) > 0 {
 		return problemsResult(h.name, errs)
 	}
+	return h.run(ctx, args, a)
+}
+
+// run asks for approval when the tool needs it (see [Tool.NeedsApproval]),
+// then calls the function with the checked and decoded arguments. Both
+// decode paths of Call end here, so no call reaches fn unapproved.
+func (h *typedHandler[A]) run(ctx context.Context, args json.RawMessage, a A) Result {
 	if g := gateFor(ctx, h.name); g != nil {
 		if r, stop := g.approve(ctx, args, a); stop {
 			return r
