@@ -22,6 +22,12 @@ import (
 // arguments: 1 MiB.
 const DefaultMaxArgumentBytes = 1 << 20
 
+// DefaultMaxOutputBytes is the default limit on the size of one call's
+// Output: 1 MiB. It is a backstop above the built-in tools' own, smarter
+// cap (builtin.DefaultMaxOutputBytes, 32 KiB, which keeps a head and a
+// tail), so their outputs reach the model as they made them.
+const DefaultMaxOutputBytes = 1 << 20
+
 // MaxDescriptionLength is the longest tool description accepted, in
 // characters (runes): 1024, the OpenAI Chat Completions limit on
 // function.description.
@@ -33,6 +39,15 @@ type Options struct {
 	// zero means DefaultMaxArgumentBytes (1 MiB). Larger arguments give an
 	// error result and the handler does not run.
 	MaxArgumentBytes int
+
+	// MaxOutputBytes limits the size of the Output of one call, note
+	// included, in bytes; zero means DefaultMaxOutputBytes (1 MiB) and a
+	// negative value means no limit. It applies to every tool (typed, raw,
+	// MCP-loaded, built-in) and to error results. A longer Output keeps its
+	// first bytes, cut on a UTF-8 character boundary, followed by the note
+	// "\n[output truncated: N of M bytes cut]" (M the full size); a limit
+	// smaller than the note gives the note alone.
+	MaxOutputBytes int
 
 	// Timeout limits every call of a tool whose own Tool.Timeout is zero;
 	// zero means no limit. On expiry the Result says "timed out after 30s".
@@ -266,13 +281,38 @@ func (r *Registry) Names() []string {
 // never be cancelled and no timeout, the handler runs on the caller's
 // goroutine (the fast path), where runtime.Goexit ends the caller's
 // goroutine as it would from any function. Output is always valid UTF-8
-// (invalid bytes become U+FFFD).
+// (invalid bytes become U+FFFD) and at most Options.MaxOutputBytes long
+// (see there for the note on a cut Output).
 func (r *Registry) Execute(ctx context.Context, name string, args json.RawMessage) Result {
 	e, ok := r.load().byName[name]
 	if !ok {
 		return r.unknown(name)
 	}
-	return r.run(ctx, e, args)
+	return capOutput(r.run(ctx, e, args), r.opts.MaxOutputBytes)
+}
+
+// capOutput applies Options.MaxOutputBytes (limit) to res.Output, which is
+// valid UTF-8.
+func capOutput(res Result, limit int) Result {
+	if limit == 0 {
+		limit = DefaultMaxOutputBytes
+	}
+	if limit < 0 || len(res.Output) <= limit {
+		return res
+	}
+	total := len(res.Output)
+	// The note for any cut is no longer than the note for cutting all.
+	keep := max(limit-len(truncationNote(total, total)), 0)
+	for keep > 0 && !utf8.RuneStart(res.Output[keep]) {
+		keep--
+	}
+	res.Output = res.Output[:keep] + truncationNote(total-keep, total)
+	return res
+}
+
+// truncationNote is appended to an Output cut by capOutput.
+func truncationNote(cut, total int) string {
+	return fmt.Sprintf("\n[output truncated: %d of %d bytes cut]", cut, total)
 }
 
 func (r *Registry) unknown(name string) Result {

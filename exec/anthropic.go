@@ -91,10 +91,7 @@ func (e *Executor) AnthropicJSON(ctx context.Context, raw []byte) (AnthropicMess
 // ParseAnthropic extracts the content blocks from raw JSON bytes in any of
 // the forms [Executor.AnthropicJSON] accepts.
 func ParseAnthropic(raw []byte) ([]AnthropicContentBlock, error) {
-	if v, ok := fastAnthropic(raw); ok {
-		return v, nil
-	}
-	return slowAnthropic(raw)
+	return parseReply(raw, fastAnthropic, slowAnthropic, markDeepAnthropic)
 }
 
 // slowAnthropic is ParseAnthropic with encoding/json, for whatever the fast path

@@ -47,6 +47,30 @@
 // model habit), are unwrapped exactly one level. A string holding anything
 // else, or a string holding a string, is an error result.
 //
+// # Streaming replies
+//
+// [Executor.OpenAIChatStream], [Executor.ResponsesStream],
+// [Executor.AnthropicStream] and [Executor.GeminiStream] read a streamed
+// reply (the server-sent-events body of a request with stream: true, or
+// Gemini's streamGenerateContent?alt=sse) and start each call as soon as
+// its own arguments are complete, not at the end of the stream: at the
+// next call's first delta or the finish_reason (Chat), at
+// response.output_item.done (Responses), at content_block_stop
+// (Anthropic), with the chunk that holds it (Gemini). The answers keep
+// call order and equal, byte for byte, those the non-streaming methods
+// give for the same reply sent whole. Hosts that read the stream
+// themselves (to show the text as it comes) feed each event's data to an
+// [OpenAIChatFeed], [ResponsesFeed], [AnthropicFeed] or [GeminiFeed] and
+// Close it.
+//
+// A stream that does not finish as its provider finishes one (cut off, an
+// error event, a malformed event) gives an error wrapping
+// [ErrStreamIncomplete] together with the answers: the calls completed
+// before that point ran, and a call whose arguments were still streaming
+// never runs on partial arguments; it is answered with an error result.
+// One event, and the call data kept from one stream, are limited by
+// [Options.MaxStreamBytes] (16 MiB by default); more is the same error.
+//
 // # Reading replies
 //
 // The Parse* functions (and so the *JSON methods) read a reply in one pass
@@ -78,6 +102,15 @@
 // Chat and Responses arguments may be the JSON object itself instead of a
 // string holding it, as some OpenAI-compatible servers send them.
 //
+// Two more faults cost only their own call, answered the same way: a
+// value nested more than [MaxReplyDepth] (10,000) levels, the limit of
+// encoding/json, which would otherwise refuse the whole reply (`"input"
+// is nested more than 10000 levels deep`; a reply, or a stream's event,
+// with such a value is read once more with that value cut out), and a
+// call id over
+// [MaxCallIDBytes] (256 bytes), which is still echoed unchanged so that
+// the provider can pair the answer with its call.
+//
 // # Errors sent to the model
 //
 // The Output of a failed call is written for the model to correct itself
@@ -89,7 +122,9 @@
 //
 // [Options.Before] can rewrite a call's arguments or answer it without
 // running the tool (approval, caching, sandboxing); [Options.After] can
-// rewrite a result (redaction, truncation). [Options.Logger] gets one
+// rewrite a result (redaction, truncation). Tool outputs are already cut
+// to the registry's [toolnexus.Options.MaxOutputBytes] (1 MiB by
+// default), with a note saying how much was cut. [Options.Logger] gets one
 // log/slog record per call with the tool name, call id, duration and error
 // status, never argument values or outputs unless [Options.LogArguments]
 // or [Options.LogOutput] is set.

@@ -20,6 +20,19 @@ import (
 // same time when Options.Concurrency is zero.
 const DefaultConcurrency = 4
 
+// MaxCallIDBytes is the longest call id a call may have: 256 bytes.
+// Providers make ids of 9 to about 60 bytes (OpenAI "call_…", Anthropic
+// "toolu_…", Responses "fc_…"); a longer one comes from a broken or
+// hostile peer. Such a call does not run: it is answered with an error
+// result wrapping [ErrMalformedCall] (`the tool call could not be read:
+// the call id is 10485760 bytes, more than the limit of 256`) and no hook
+// runs. The id is still echoed, unchanged, in the answer: it is the only
+// way the provider can pair the answer with its call (a changed id fails
+// the whole next request, and the host echoes the assistant turn, id
+// included, anyway); a host that would rather drop such a reply checks
+// the ids itself. Logs show at most the first MaxCallIDBytes bytes.
+const MaxCallIDBytes = 256
+
 // ErrNotStarted is wrapped by the Result.Err of a call that was never
 // started because the context was done first (cancelled or past its
 // deadline). The context's cause is wrapped too, so errors.Is(err,
@@ -136,6 +149,28 @@ type Options struct {
 	// LogOutput adds the result Output to each log record (attribute
 	// "output"). Off by default.
 	LogOutput bool
+
+	// MaxStreamBytes limits, for the streaming methods and feeds, the size
+	// of one server-sent event and the call data (ids, names, arguments)
+	// kept from one stream, in bytes; zero means DefaultMaxStreamBytes
+	// (16 MiB). Over it the stream is incomplete (see
+	// [ErrStreamIncomplete]).
+	MaxStreamBytes int
+
+	// OnInvalidPartial, if non-nil, is the early report of the streaming
+	// methods and feeds (OpenAI Chat, Responses, Anthropic; Gemini sends
+	// calls whole): it is called at most once per call, on the goroutine
+	// that reads the stream, as soon as the arguments streamed so far
+	// break the tool's schema: the tool is unknown (`unknown tool "x"`),
+	// the arguments do not start with a JSON object, or a first-level key
+	// is not a property of a tool whose schema has
+	// "additionalProperties": false (`unknown property "x"; allowed: a,
+	// b`). call holds the id, the
+	// name and the arguments so far. It is a report only: the call still
+	// runs when its arguments are complete and gets its usual error result,
+	// so what the model is answered is what ran. A host may use it to stop
+	// the stream early.
+	OnInvalidPartial func(call Call, problem string)
 }
 
 // Executor runs a model's tool calls against a [toolnexus.Registry]: in
@@ -362,6 +397,10 @@ func (e *Executor) run(ctx context.Context, call Call) (r Result) {
 		defer cancel()
 	}
 	call.Arguments = unwrapArguments(call.Arguments)
+	if len(call.ID) > MaxCallIDBytes {
+		call.malformed = joinProblems(call.malformed,
+			fmt.Sprintf("the call id is %d bytes, more than the limit of %d", len(call.ID), MaxCallIDBytes))
+	}
 	if call.malformed != "" {
 		r.Output = validUTF8("the tool call could not be read: " + call.malformed)
 		r.IsError, r.Err = true, fmt.Errorf("%w: %s", ErrMalformedCall, call.malformed)
@@ -481,6 +520,19 @@ func unwrapArguments(a json.RawMessage) json.RawMessage {
 	return json.RawMessage(s)
 }
 
+// logID is a call id as logged: at most MaxCallIDBytes bytes, cut on a
+// UTF-8 boundary and marked with "…" when longer.
+func logID(id string) string {
+	if len(id) <= MaxCallIDBytes {
+		return id
+	}
+	n := MaxCallIDBytes
+	for n > 0 && !utf8.RuneStart(id[n]) {
+		n--
+	}
+	return validUTF8(id[:n]) + "…"
+}
+
 // errorKind classifies an error result for logs without revealing content.
 func errorKind(r *Result) string {
 	err := r.Err
@@ -524,7 +576,7 @@ func (e *Executor) log(ctx context.Context, args json.RawMessage, r *Result) {
 	attrs := make([]slog.Attr, 0, 7)
 	attrs = append(attrs,
 		slog.String("tool", r.Name),
-		slog.String("call_id", r.ID),
+		slog.String("call_id", logID(r.ID)),
 		slog.Duration("duration", r.Duration),
 		slog.Bool("is_error", r.IsError))
 	if r.IsError {

@@ -81,17 +81,19 @@ func (e *Executor) Gemini(ctx context.Context, parts []GeminiPart) (GeminiConten
 			malformed: joinProblems(parts[idx[i]].problem, fc.problem)}
 	}, results)
 	for i := range results {
-		key := "output"
-		if results[i].IsError {
-			key = "error"
-		}
-		fc := parts[idx[i]].FunctionCall
-		out.Parts[i] = GeminiPart{FunctionResponse: &GeminiFunctionResponse{
-			ID: fc.ID, Name: fc.Name,
-			Response: map[string]any{key: results[i].Output},
-		}}
+		out.Parts[i] = geminiAnswer(parts[idx[i]].FunctionCall, &results[i])
 	}
 	return out, e.batchErr(ctx, results)
+}
+
+// geminiAnswer is the functionResponse part answering fc with r.
+func geminiAnswer(fc *GeminiFunctionCall, r *Result) GeminiPart {
+	key := "output"
+	if r.IsError {
+		key = "error"
+	}
+	return GeminiPart{FunctionResponse: &GeminiFunctionResponse{ID: fc.ID, Name: fc.Name,
+		Response: map[string]any{key: r.Output}}}
 }
 
 // GeminiJSON is [Executor.Gemini] on raw JSON bytes: a content object
@@ -109,10 +111,7 @@ func (e *Executor) GeminiJSON(ctx context.Context, raw []byte) (GeminiContent, e
 // ParseGemini extracts the parts from raw JSON bytes in any of the forms
 // [Executor.GeminiJSON] accepts.
 func ParseGemini(raw []byte) ([]GeminiPart, error) {
-	if v, ok := fastGemini(raw); ok {
-		return v, nil
-	}
-	return slowGemini(raw)
+	return parseReply(raw, fastGemini, slowGemini, markDeepGemini)
 }
 
 // slowGemini is ParseGemini with encoding/json, for whatever the fast path

@@ -107,10 +107,7 @@ func (e *Executor) OpenAIChatJSON(ctx context.Context, raw []byte) ([]OpenAITool
 // ParseOpenAIChat extracts the tool calls from raw JSON bytes in any of
 // the forms [Executor.OpenAIChatJSON] accepts.
 func ParseOpenAIChat(raw []byte) ([]OpenAIToolCall, error) {
-	if v, ok := fastChat(raw); ok {
-		return v, nil
-	}
-	return slowOpenAIChat(raw)
+	return parseReply(raw, fastChat, slowOpenAIChat, markDeepChat)
 }
 
 // slowOpenAIChat is ParseOpenAIChat with encoding/json, for whatever the fast path
@@ -234,10 +231,7 @@ func (e *Executor) ResponsesJSON(ctx context.Context, raw []byte) ([]ResponsesOu
 // ParseResponses extracts the output items from raw JSON bytes in any of
 // the forms [Executor.ResponsesJSON] accepts.
 func ParseResponses(raw []byte) ([]ResponsesItem, error) {
-	if v, ok := fastResponses(raw); ok {
-		return v, nil
-	}
-	return slowResponses(raw)
+	return parseReply(raw, fastResponses, slowResponses, markDeepResponses)
 }
 
 // slowResponses is ParseResponses with encoding/json, for whatever the fast path

@@ -1,0 +1,316 @@
+package exec
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+)
+
+// DefaultMaxStreamBytes is the default of [Options.MaxStreamBytes]: 16 MiB.
+const DefaultMaxStreamBytes = 16 << 20
+
+// ErrStreamIncomplete is wrapped by the error a streaming method returns
+// (and by the Result.Err of each call it could not run) when the stream
+// did not finish as its provider finishes one: it was cut off, the
+// provider sent an error event, an event was not valid JSON of the
+// expected shape, or it went over [Options.MaxStreamBytes]. Calls whose
+// arguments were complete before that point ran and have their results;
+// a call whose arguments were not complete never runs, and its Output
+// says `tool "x" was not run: the stream ended before its arguments were
+// complete`.
+var ErrStreamIncomplete = errors.New("exec: stream incomplete")
+
+// maxStream is Options.MaxStreamBytes with its default.
+func (e *Executor) maxStream() int {
+	if e.opts.MaxStreamBytes > 0 {
+		return e.opts.MaxStreamBytes
+	}
+	return DefaultMaxStreamBytes
+}
+
+// sseReader reads server-sent events (the WHATWG "event stream"
+// format): lines ending in CRLF, LF or CR; "data:" lines, joined with
+// "\n", are an event's data; a blank line ends the event; comments
+// (":"), "event:", "id:" and "retry:" lines are skipped, since every
+// provider here repeats the event type in the data. An event whose data
+// would exceed max bytes is an error, not unbounded growth; an event not
+// ended by a blank line when the body ends is dropped, as the format
+// requires.
+type sseReader struct {
+	r       *bufio.Reader
+	max     int
+	data    []byte // the current event's data
+	hasData bool
+	line    []byte
+	skipLF  bool // the last line ended with CR: a following LF is part of it
+}
+
+func newSSEReader(r io.Reader, max int) *sseReader {
+	return &sseReader{r: bufio.NewReaderSize(r, 32<<10), max: max}
+}
+
+// next returns the data of the next event; it is valid until the next
+// call. At the end of the body it returns io.EOF.
+func (s *sseReader) next() ([]byte, error) {
+	s.data, s.hasData = s.data[:0], false
+	for {
+		line, err := s.readLine()
+		if err != nil {
+			return nil, err
+		}
+		if len(line) == 0 {
+			if s.hasData {
+				return s.data, nil
+			}
+			continue
+		}
+		field, value := line, []byte(nil)
+		for i, c := range line {
+			if c == ':' {
+				field, value = line[:i], line[i+1:]
+				if len(value) > 0 && value[0] == ' ' {
+					value = value[1:]
+				}
+				break
+			}
+		}
+		if string(field) != "data" {
+			continue // comment, event, id, retry, unknown
+		}
+		if s.hasData {
+			s.data = append(s.data, '\n')
+		}
+		if len(s.data)+len(value) > s.max {
+			return nil, fmt.Errorf("%w: an event is larger than the limit of %d bytes", ErrStreamIncomplete, s.max)
+		}
+		s.data, s.hasData = append(s.data, value...), true
+	}
+}
+
+// readLine returns the next line without its ending, or an error (io.EOF
+// at the end of the body, also for a last line without an ending).
+func (s *sseReader) readLine() ([]byte, error) {
+	s.line = s.line[:0]
+	for {
+		b, err := s.r.ReadByte()
+		if err != nil {
+			if err == io.EOF {
+				return nil, io.EOF
+			}
+			return nil, fmt.Errorf("%w: reading the stream: %w", ErrStreamIncomplete, err)
+		}
+		if s.skipLF {
+			s.skipLF = false
+			if b == '\n' {
+				continue
+			}
+		}
+		switch b {
+		case '\r':
+			s.skipLF = true
+			return s.line, nil
+		case '\n':
+			return s.line, nil
+		}
+		if len(s.line) >= s.max {
+			return nil, fmt.Errorf("%w: an event is larger than the limit of %d bytes", ErrStreamIncomplete, s.max)
+		}
+		s.line = append(s.line, b)
+		// Copy the rest of the buffered line in one step.
+		if buf, _ := s.r.Peek(s.r.Buffered()); len(buf) > 0 {
+			n := 0
+			for n < len(buf) && buf[n] != '\r' && buf[n] != '\n' {
+				n++
+			}
+			if len(s.line)+n > s.max {
+				n = s.max - len(s.line) + 1
+			}
+			if n > 0 {
+				s.line = append(s.line, buf[:n]...)
+				_, _ = s.r.Discard(n)
+				if len(s.line) > s.max {
+					return nil, fmt.Errorf("%w: an event is larger than the limit of %d bytes", ErrStreamIncomplete, s.max)
+				}
+			}
+		}
+	}
+}
+
+// feedAll reads the SSE body r and feeds each event's data to feed; it
+// stops at the first error (io.EOF is not one).
+// It also stops, with an error wrapping ctx's, when ctx is done.
+func feedAll(ctx context.Context, r io.Reader, max int, feed func([]byte) error) error {
+	s := newSSEReader(r, max)
+	for {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("%w: %w", ErrStreamIncomplete, context.Cause(ctx))
+		}
+		data, err := s.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := feed(data); err != nil {
+			return err
+		}
+	}
+}
+
+// streamCalls runs the calls of one streamed reply as their arguments
+// complete: add registers a call (in call order), start runs it, finish
+// waits for all and answers the calls never started.
+type streamCalls struct {
+	e    *Executor
+	ctx  context.Context
+	sem  chan struct{} // nil: no limit, or Concurrency 1 (run inline)
+	wg   sync.WaitGroup
+	res  []*Result
+	run  []bool
+	kept int   // bytes of call data kept (ids, names, arguments)
+	err  error // why the stream is incomplete; the first reason
+
+	closed   bool                 // finish was called
+	partials []*partialArgs       // for Options.OnInvalidPartial, by call
+	tools    map[string]*toolKeys // for Options.OnInvalidPartial, by name
+}
+
+func newStreamCalls(ctx context.Context, e *Executor) *streamCalls {
+	s := &streamCalls{e: e, ctx: ctx}
+	if c := e.opts.Concurrency; c > 1 || c == 0 {
+		if c == 0 {
+			c = DefaultConcurrency
+		}
+		s.sem = make(chan struct{}, c)
+	}
+	return s
+}
+
+// add registers a call not yet complete and returns its position.
+func (s *streamCalls) add() int {
+	s.res = append(s.res, new(Result))
+	s.run = append(s.run, false)
+	return len(s.res) - 1
+}
+
+// keep counts n more bytes of call data against the limit.
+func (s *streamCalls) keep(n int) error {
+	s.kept += n
+	if max := s.e.maxStream(); s.kept > max {
+		return fmt.Errorf("%w: the calls' data is larger than the limit of %d bytes", ErrStreamIncomplete, max)
+	}
+	return nil
+}
+
+// start runs call i, now complete, unless it already runs.
+func (s *streamCalls) start(i int, call Call) {
+	if s.run[i] {
+		return
+	}
+	s.run[i] = true
+	res := s.res[i]
+	if s.e.opts.Concurrency == 1 {
+		*res = s.e.Run(s.ctx, call)
+		return
+	}
+	s.wg.Add(1)
+	go func() {
+		finished := false
+		defer func() {
+			if !finished { // runtime.Goexit in a hook or the handler
+				*res = s.e.goexited(s.ctx, call)
+			}
+			s.wg.Done()
+		}()
+		presizeStack(i)
+		if s.sem != nil {
+			s.sem <- struct{}{}
+			defer func() { <-s.sem }()
+		}
+		*res = s.e.Run(s.ctx, call)
+		finished = true
+	}()
+}
+
+// unmarshalEvent decodes one event's data into v. An event holding a
+// value nested more than MaxReplyDepth levels (which encoding/json
+// refuses whole) is decoded with that value cut out (see cutDeep), and
+// deep is true: the caller marks the calls that held one, so that only
+// they fail.
+func unmarshalEvent(data []byte, v any) (deep bool, err error) {
+	err = json.Unmarshal(data, v)
+	if err == nil {
+		return false, nil
+	}
+	cut, ok := cutDeep(data)
+	if !ok {
+		return false, err
+	}
+	return true, json.Unmarshal(cut, v)
+}
+
+// errFeedClosed is returned by Feed after Close.
+var errFeedClosed = errors.New("exec: Feed called after Close")
+
+// usable is the error Feed returns before reading an event: the reason
+// the stream is incomplete, or errFeedClosed.
+func (s *streamCalls) usable() error {
+	if s.closed {
+		return errFeedClosed
+	}
+	return s.err
+}
+
+// fail records why the stream is incomplete (the first reason wins).
+func (s *streamCalls) fail(err error) error {
+	if s.err == nil {
+		s.err = err
+	}
+	return s.err
+}
+
+// finish waits for the started calls and answers the others; name(i)
+// and id(i) are the call's as far as the stream got. The error is the
+// stream's (wrapping ErrStreamIncomplete) or, failing that, ctx's if a
+// call was cut short by it.
+func (s *streamCalls) finish(ids func(i int) (id, name string)) ([]Result, error) {
+	s.wg.Wait()
+	s.closed = true
+	for i := range s.res {
+		if !s.run[i] {
+			s.fail(fmt.Errorf("%w: the stream ended before the arguments of every call were complete", ErrStreamIncomplete))
+		}
+	}
+	out := make([]Result, len(s.res))
+	for i, r := range s.res {
+		if s.run[i] {
+			out[i] = *r
+			continue
+		}
+		id, name := ids(i)
+		out[i] = s.e.cutOff(s.ctx, Call{ID: id, Name: name}, s.err)
+	}
+	if s.err != nil {
+		return out, s.err
+	}
+	return out, s.e.batchErr(s.ctx, out)
+}
+
+// cutOff is the result of a call whose arguments the stream never
+// completed.
+func (e *Executor) cutOff(ctx context.Context, call Call, why error) Result {
+	r := Result{ID: call.ID, Name: call.Name}
+	r.Output = validUTF8(fmt.Sprintf("tool %q was not run: the stream ended before its arguments were complete", call.Name))
+	r.IsError = true
+	if why == nil {
+		why = ErrStreamIncomplete
+	}
+	r.Err = fmt.Errorf("tool %q: %w", call.Name, why)
+	e.log(ctx, nil, &r)
+	return r
+}

@@ -1,0 +1,148 @@
+package exec
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// AnthropicStream is [Executor.Anthropic] on a streamed Messages reply
+// (stream: true): it reads the server-sent events of body r and runs each
+// tool_use block as soon as its content_block_stop arrives (see
+// [AnthropicFeed]). The message equals, byte for byte, what
+// [Executor.Anthropic] gives for the same message sent whole (each
+// tool_use input being its input_json_delta fragments joined), tool_result
+// blocks in tool_use order. The stream is finished by message_stop; errors
+// and incomplete streams as for [Executor.OpenAIChatStream].
+func (e *Executor) AnthropicStream(ctx context.Context, r io.Reader) (AnthropicMessage, error) {
+	f := e.NewAnthropicFeed(ctx)
+	if err := feedAll(ctx, r, e.maxStream(), f.Feed); err != nil {
+		f.s.fail(err)
+	}
+	return f.Close()
+}
+
+// AnthropicFeed is the incremental form of [Executor.AnthropicStream]:
+// Feed each event's data, then Close. A tool_use block is registered by
+// content_block_start, gets its input from the input_json_delta
+// fragments of content_block_delta events (none: the input of
+// content_block_start, {}), and starts at its content_block_stop. ping,
+// text and thinking blocks, message_start and message_delta are skipped;
+// message_stop finishes the stream and an error event makes it
+// incomplete. Used by one goroutine, as [OpenAIChatFeed].
+type AnthropicFeed struct {
+	s       *streamCalls
+	blocks  []AnthropicContentBlock
+	partial [][]byte
+	byIndex map[int]int // content block index → position in blocks
+	started []bool
+	done    bool
+}
+
+// NewAnthropicFeed returns an empty feed whose calls run with ctx.
+func (e *Executor) NewAnthropicFeed(ctx context.Context) *AnthropicFeed {
+	return &AnthropicFeed{s: newStreamCalls(ctx, e), byIndex: map[int]int{}}
+}
+
+type anthropicEvent struct {
+	Type         string          `json:"type"`
+	Index        int             `json:"index"`
+	ContentBlock json.RawMessage `json:"content_block"`
+	Delta        struct {
+		Type        string          `json:"type"`
+		PartialJSON json.RawMessage `json:"partial_json"`
+	} `json:"delta"`
+	Error json.RawMessage `json:"error"`
+}
+
+// Feed takes the data of one server-sent event (its "type" says which
+// event it is). Errors as for [OpenAIChatFeed.Feed].
+func (f *AnthropicFeed) Feed(data []byte) error {
+	if err := f.s.usable(); err != nil {
+		return err
+	}
+	var ev anthropicEvent
+	deep, err := unmarshalEvent(data, &ev)
+	if err != nil {
+		return f.s.fail(fmt.Errorf("%w: an event is not a Messages stream event: %v", ErrStreamIncomplete, err))
+	}
+	switch ev.Type {
+	case "content_block_start":
+		var b AnthropicContentBlock
+		if err := json.Unmarshal(ev.ContentBlock, &b); err != nil || b.Type != "tool_use" {
+			return nil
+		}
+		if deep {
+			markDeepAnthropic(&b)
+		}
+		if _, ok := f.byIndex[ev.Index]; ok {
+			return f.s.fail(fmt.Errorf("%w: content block %d started twice", ErrStreamIncomplete, ev.Index))
+		}
+		f.byIndex[ev.Index] = len(f.blocks)
+		f.blocks = append(f.blocks, b)
+		f.partial = append(f.partial, nil)
+		f.started = append(f.started, false)
+		f.s.add()
+		return f.keep(len(b.ID) + len(b.Name) + len(b.Input))
+	case "content_block_delta":
+		pos, ok := f.byIndex[ev.Index]
+		if !ok || ev.Delta.Type != "input_json_delta" {
+			return nil
+		}
+		if f.started[pos] {
+			return f.s.fail(fmt.Errorf("%w: content block %d got more input after it stopped", ErrStreamIncomplete, ev.Index))
+		}
+		var frag string
+		if err := json.Unmarshal(ev.Delta.PartialJSON, &frag); err != nil {
+			return f.s.fail(fmt.Errorf("%w: content block %d: partial_json is not a string", ErrStreamIncomplete, ev.Index))
+		}
+		f.partial[pos] = append(f.partial[pos], frag...)
+		if err := f.keep(len(frag)); err != nil {
+			return err
+		}
+		b := &f.blocks[pos]
+		f.s.partial(pos, b.ID, b.Name, frag, func() string { return string(f.partial[pos]) })
+	case "content_block_stop":
+		if pos, ok := f.byIndex[ev.Index]; ok && !f.started[pos] {
+			f.start(pos)
+		}
+	case "message_stop":
+		f.done = true
+	case "error":
+		return f.s.fail(fmt.Errorf("%w: the provider sent an error: %s", ErrStreamIncomplete, ev.Error))
+	}
+	return nil
+}
+
+func (f *AnthropicFeed) keep(n int) error {
+	if err := f.s.keep(n); err != nil {
+		return f.s.fail(err)
+	}
+	return nil
+}
+
+func (f *AnthropicFeed) start(pos int) {
+	f.started[pos] = true
+	b := &f.blocks[pos]
+	if len(f.partial[pos]) > 0 {
+		b.Input = f.partial[pos]
+	}
+	f.partial[pos] = nil
+	f.s.start(pos, Call{ID: b.ID, Name: b.Name, Arguments: b.Input, malformed: b.problem})
+}
+
+// Close ends the feed: it waits for the calls and returns the user
+// message answering them, tool_result blocks in tool_use order.
+func (f *AnthropicFeed) Close() (AnthropicMessage, error) {
+	if !f.done {
+		f.s.fail(fmt.Errorf("%w: the stream ended before message_stop", ErrStreamIncomplete))
+	}
+	results, err := f.s.finish(func(i int) (string, string) { return f.blocks[i].ID, f.blocks[i].Name })
+	msg := AnthropicMessage{Role: "user", Content: make([]AnthropicToolResult, len(results))}
+	for i := range results {
+		msg.Content[i] = AnthropicToolResult{Type: "tool_result", ToolUseID: f.blocks[i].ID,
+			Content: results[i].Output, IsError: results[i].IsError}
+	}
+	return msg, err
+}

@@ -1,0 +1,170 @@
+package exec
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// This file holds the early report of streamed calls whose partial
+// arguments can no longer be valid (Options.OnInvalidPartial).
+
+// partialArgs follows one call's arguments as they stream in: a scanner
+// over the top level of the JSON text, kept between fragments, that
+// picks out the first-level keys.
+type partialArgs struct {
+	done    bool // reported, or nothing more to check
+	started bool
+	depth   int
+	inStr   bool
+	esc     bool
+	isKey   bool
+	wantKey bool
+	key     []byte
+}
+
+// maxKeyCheck is the longest key checked; longer ones are never
+// reported (no schema names such a property).
+const maxKeyCheck = 256
+
+// feed scans frag and returns the first problem found, or "". known
+// reports whether a first-level key is allowed ("" if so, else the
+// problem).
+func (p *partialArgs) feed(frag string, known func(key string) string) string {
+	for i := 0; i < len(frag) && !p.done; i++ {
+		c := frag[i]
+		if !p.started {
+			switch c {
+			case ' ', '\t', '\n', '\r':
+				continue
+			case '{':
+				p.started, p.depth, p.wantKey = true, 1, true
+				continue
+			case '"':
+				p.done = true // a string holding the arguments: checked when complete
+				return ""
+			}
+			p.done = true
+			return "the arguments do not start with a JSON object"
+		}
+		if p.inStr {
+			switch {
+			case p.esc:
+				p.esc = false
+				p.isKey = false // keys with escapes are not checked
+			case c == '\\':
+				p.esc = true
+			case c == '"':
+				p.inStr = false
+				if p.isKey {
+					if problem := known(string(p.key)); problem != "" {
+						p.done = true
+						return problem
+					}
+				}
+			case p.isKey && len(p.key) < maxKeyCheck:
+				p.key = append(p.key, c)
+			default:
+				p.isKey = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			p.inStr, p.isKey, p.key = true, p.depth == 1 && p.wantKey, p.key[:0]
+		case '{', '[':
+			p.depth++
+		case '}', ']':
+			p.depth--
+			if p.depth == 0 {
+				p.done = true
+			}
+		case ':':
+			if p.depth == 1 {
+				p.wantKey = false
+			}
+		case ',':
+			if p.depth == 1 {
+				p.wantKey = true
+			}
+		}
+	}
+	return ""
+}
+
+// toolKeys is what the early report knows of a tool: whether it exists,
+// and the first-level properties if its schema allows no others.
+type toolKeys struct {
+	exists bool
+	closed bool // "additionalProperties": false
+	props  map[string]bool
+	list   string
+}
+
+// keysOf reads the tool's schema once per stream.
+func (s *streamCalls) keysOf(name string) *toolKeys {
+	if k, ok := s.tools[name]; ok {
+		return k
+	}
+	k := &toolKeys{}
+	if t, ok := s.e.registry().Get(name); ok {
+		k.exists = true
+		var sch struct {
+			Properties           map[string]json.RawMessage `json:"properties"`
+			AdditionalProperties json.RawMessage            `json:"additionalProperties"`
+		}
+		if json.Unmarshal(t.InputSchema, &sch) == nil && string(sch.AdditionalProperties) == "false" {
+			k.closed, k.props = true, map[string]bool{}
+			names := make([]string, 0, len(sch.Properties))
+			for p := range sch.Properties {
+				k.props[p] = true
+				names = append(names, p)
+			}
+			sort.Strings(names)
+			k.list = strings.Join(names, ", ")
+		}
+	}
+	if s.tools == nil {
+		s.tools = map[string]*toolKeys{}
+	}
+	s.tools[name] = k
+	return k
+}
+
+// partial takes a fragment of call i's arguments (id and name as known so
+// far, args the arguments so far, frag included) and calls
+// Options.OnInvalidPartial once if they can no longer be valid.
+func (s *streamCalls) partial(i int, id, name, frag string, args func() string) {
+	hook := s.e.opts.OnInvalidPartial
+	if hook == nil || name == "" {
+		return
+	}
+	for len(s.partials) <= i {
+		s.partials = append(s.partials, nil)
+	}
+	p := s.partials[i]
+	if p == nil {
+		p = &partialArgs{}
+		s.partials[i] = p
+	}
+	if p.done {
+		return
+	}
+	k := s.keysOf(name)
+	problem := ""
+	if !k.exists {
+		p.done = true
+		problem = fmt.Sprintf("unknown tool %q", name)
+	} else {
+		problem = p.feed(frag, func(key string) string {
+			if k.closed && !k.props[key] {
+				return fmt.Sprintf("unknown property %q; allowed: %s", key, k.list)
+			}
+			return ""
+		})
+	}
+	if problem != "" {
+		hook(Call{ID: id, Name: name, Arguments: json.RawMessage(args())}, problem)
+	}
+}

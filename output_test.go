@@ -1,0 +1,98 @@
+package toolnexus_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/toolnexus/toolnexus"
+)
+
+// outputTool is a raw tool that returns out (or fails with it).
+func outputTool(name, out string, fail bool) toolnexus.Tool {
+	return toolnexus.Tool{Name: name, Description: "returns a fixed output",
+		Handler: toolnexus.HandlerFunc(func(context.Context, json.RawMessage) (string, error) {
+			if fail {
+				return "", errors.New(out)
+			}
+			return out, nil
+		})}
+}
+
+func TestMaxOutputBytes(t *testing.T) {
+	e200 := strings.Repeat("é", 100) // 200 bytes, 2 per character
+	cases := []struct {
+		name  string
+		limit int
+		out   string
+		fail  bool
+		want  string
+	}{
+		// 60 - len(note) = 19 bytes would split an é: 18 are kept.
+		{"cut on a character boundary", 60, e200, false,
+			strings.Repeat("é", 9) + "\n[output truncated: 182 of 200 bytes cut]"},
+		{"error results too", 60, e200, true,
+			strings.Repeat("é", 9) + "\n[output truncated: 182 of 200 bytes cut]"},
+		{"exactly at the limit", 200, e200, false, e200},
+		{"limit smaller than the note", 10, e200, false, "\n[output truncated: 200 of 200 bytes cut]"},
+		{"negative: no limit", -1, strings.Repeat("x", 3<<20), false, strings.Repeat("x", 3<<20)},
+		// Each \xff becomes U+FFFD (3 bytes): 120 bytes, 41 of note.
+		{"invalid UTF-8 is repaired before the cut", 50, strings.Repeat("\xffa", 30), false,
+			"\uFFFDa\uFFFDa\n[output truncated: 112 of 120 bytes cut]"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			reg := toolnexus.NewRegistryWith(toolnexus.Options{MaxOutputBytes: c.limit})
+			if err := reg.Add(outputTool("big", c.out, c.fail)); err != nil {
+				t.Fatal(err)
+			}
+			res := reg.Execute(context.Background(), "big", nil)
+			if res.IsError != c.fail {
+				t.Errorf("IsError = %v, want %v", res.IsError, c.fail)
+			}
+			if res.Output != c.want {
+				t.Errorf("Output = %.200q\nwant     %.200q", res.Output, c.want)
+			}
+			if c.limit > 0 && len(res.Output) > max(c.limit, len(c.want)) {
+				t.Errorf("len(Output) = %d, over the limit %d", len(res.Output), c.limit)
+			}
+		})
+	}
+}
+
+// TestMaxOutputBytesDefault: with zero Options a 10 MiB output (the size
+// an MCP tool was seen passing through) is cut to DefaultMaxOutputBytes,
+// typed tools included.
+func TestMaxOutputBytesDefault(t *testing.T) {
+	big := strings.Repeat("日本語", 10<<20/9+1) // 3 bytes a character
+	reg := toolnexus.NewRegistry()
+	if err := reg.Add(outputTool("raw", big, false)); err != nil {
+		t.Fatal(err)
+	}
+	type noArgs struct{}
+	if err := toolnexus.Register(reg, "typed", "returns a lot", func(context.Context, noArgs) (string, error) {
+		return big, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"raw", "typed"} {
+		res := reg.Execute(context.Background(), name, nil)
+		if res.IsError || len(res.Output) > toolnexus.DefaultMaxOutputBytes || !utf8.ValidString(res.Output) {
+			t.Fatalf("%s: IsError %v, %d bytes, valid UTF-8 %v", name, res.IsError, len(res.Output), utf8.ValidString(res.Output))
+		}
+		i := strings.LastIndexByte(res.Output, '\n')
+		kept, note := res.Output[:i], res.Output[i:]
+		if !strings.HasPrefix(big, kept) || len(kept) < toolnexus.DefaultMaxOutputBytes-64 {
+			t.Fatalf("%s: kept %d bytes, not a prefix of the output or too short", name, len(kept))
+		}
+		want := "\n[output truncated: " + itoa(len(big)-len(kept)) + " of " + itoa(len(big)) + " bytes cut]"
+		if note != want {
+			t.Fatalf("%s: note %q, want %q", name, note, want)
+		}
+	}
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
