@@ -22,41 +22,45 @@
 // Registration fails with a Go error, never a later panic: an invalid name
 // ([ErrInvalidName]), a taken name ([ErrDuplicateTool]), a description over
 // 1024 characters, or an argument type that cannot be a JSON object schema
-// ([ErrInvalidSchema]: not a struct, a chan/func/complex field, a jsonschema
-// tag written as prose). Raw tools with a hand-written schema go through
-// [Registry.Add].
+// the runtime enforces ([ErrInvalidSchema]: not a struct, a chan/func/complex
+// field, a jsonschema tag written as prose, a type that decodes JSON its own
+// way without a JSONSchema method, time.Duration, url.URL, validate
+// "required" on a bool or number, a keyword the schema engine cannot
+// enforce). Raw tools with a hand-written schema go through [Registry.Add];
+// [CheckArguments] opts them in to the same checking.
 //
 // # Schemas and tags
 //
 // WeatherArgs above reflects to
 //
 //	{"type":"object","properties":{
-//	  "city":{"type":"string","description":"City name"},
+//	  "city":{"type":"string","description":"City name","minLength":1},
 //	  "unit":{"type":"string","enum":["celsius","fahrenheit"]},
 //	  "days":{"type":"integer","maximum":14,"minimum":1}},
 //	 "required":["city"],"additionalProperties":false}
 //
 // Tags: json (names; omitempty/omitzero make a property optional),
-// invopop/jsonschema's jsonschema and jsonschema_description, and
-// go-playground/validator's validate, whose rules also become schema
-// keywords (oneof → enum, min/max/len → bounds, email/url/uuid → format) so
-// the model sees the rules it is held to. A property is required unless its
-// json tag has omitempty or omitzero; the schema and Execute agree on it.
-// Recursive types use $defs/$ref. Schemas are computed once per type.
+// invopop/jsonschema's jsonschema, jsonschema_description and
+// jsonschema_extras, and go-playground/validator's validate, whose rules
+// also become schema keywords (oneof → enum, min/max/len → bounds,
+// email/url/uuid → format, required on a string → minLength 1) so the model
+// sees the rules it is held to. A property is required unless its json tag
+// has omitempty or omitzero; the schema and Execute agree on it. Types with
+// a JSONSchema method keep their schema; the standard types that decode
+// themselves get the schema of the JSON they accept (time.Time, json.Number,
+// netip.Addr, big.Int, ...). Recursive types use $defs/$ref. Schemas are
+// computed once per type, and compiled once by package schema.
 //
 // # Executing tool calls
 //
 // [Registry.Execute] runs one call and always returns a Result. Arguments
 // "", whitespace and null mean {}; otherwise they must be one JSON object.
-// Keys match exactly (a key differing only in case is refused with a
-// did-you-mean), unknown keys are refused, every missing required property
-// is named, JSON types are checked with their paths, null is accepted for
-// optional properties (as absent), and the schema's keywords (enum, bounds,
-// lengths, pattern, item counts, the common formats) are enforced — also
-// those that come only from a jsonschema tag — in one allocation-free pass
-// over the bytes. The validator then runs only for rules that pass does not
-// mirror exactly (formats, cross-field rules, ...). All problems come back
-// in one message such as
+// A typed tool then applies the schema's defaults (to absent or null
+// optional properties), checks the arguments against its compiled schema
+// (exact keys, unknown and repeated keys, required properties, JSON types
+// with their paths, and every keyword shown), decodes them, and runs the
+// validator for the rules the schema cannot say (cross-field, ...). All
+// problems come back in one message such as
 //
 //	invalid arguments for "get_weather": "unit" must be one of [celsius fahrenheit]; "days" must be at most 14
 //

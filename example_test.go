@@ -26,7 +26,7 @@ func ExampleRegister() {
 	tool, _ := reg.Get("get_weather")
 	fmt.Println(string(tool.InputSchema))
 	// Output:
-	// {"type":"object","properties":{"city":{"type":"string","description":"City name"},"unit":{"type":"string","enum":["celsius","fahrenheit"]},"days":{"type":"integer","maximum":14,"minimum":1}},"required":["city"],"additionalProperties":false}
+	// {"type":"object","properties":{"city":{"type":"string","description":"City name","minLength":1},"unit":{"type":"string","enum":["celsius","fahrenheit"]},"days":{"type":"integer","maximum":14,"minimum":1}},"required":["city"],"additionalProperties":false}
 }
 
 func ExampleRegistry_Execute() {

@@ -1,5 +1,15 @@
 package toolnexus
 
-import "reflect"
+import (
+	"reflect"
+
+	"github.com/go-playground/validator/v10"
+
+	"github.com/toolnexus/toolnexus/internal/argtype"
+)
 
 func reflectTypeFor[T any]() reflect.Type { return reflect.TypeFor[T]() }
+
+// typeInfoFor and validate give the tests the machinery behind typed tools.
+func typeInfoFor(t reflect.Type) (*argtype.Info, error) { return argtype.For(t) }
+func validate() *validator.Validate                     { return argtype.Validator() }

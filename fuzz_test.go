@@ -17,6 +17,7 @@ func FuzzExecute(f *testing.F) {
 		``, `null`, `{}`, `{"city":"Paris"}`, `{"city":"Paris","unit":"celsius","days":3}`,
 		`{"City":"x"}`, `[1]`, `{"city":"a"}{}`, `{"city":"\u00e9\ud83d\ude00"}`, `{"city":"a","days":1e400}`,
 		`{"name":"a","stops":[{"city":"b","lat":1,"lon":2}]}`, `{"name":"a","children":[{"name":"b","parent":null}]}`,
+		`{"ip":"::1","p":"10.0.0.0/8","bi":1e2,"br":"1/3","n":1.5,"kind":"fixed","tags":["a","a"]}`,
 		`{"city":"` + "\xff" + `"}`, `{"a":[[[[[[[[[[]]]]]]]]]]}`, `{"city":"x","days":-0.0}`,
 	} {
 		f.Add([]byte(seed))
@@ -25,9 +26,11 @@ func FuzzExecute(f *testing.F) {
 	MustRegister(r, "get_weather", "", weatherFn)
 	MustRegister(r, "plan_trip", "", tripFn)
 	MustRegister(r, "tree", "", func(_ context.Context, n node) (string, error) { return n.Name, nil })
+	MustRegister(r, "std", "", noop[stdArgs]) // types that decode themselves, big numbers, defaults-free
+	MustRegister(r, "paint", "", noop[paintArgs])
 	ctx := context.Background()
 	f.Fuzz(func(t *testing.T, args []byte) {
-		for _, name := range []string{"get_weather", "plan_trip", "tree"} {
+		for _, name := range []string{"get_weather", "plan_trip", "tree", "std", "paint"} {
 			res := r.Execute(ctx, name, json.RawMessage(args))
 			if res.IsError {
 				if res.Output == "" || res.Err == nil {
@@ -43,4 +46,12 @@ func FuzzExecute(f *testing.F) {
 			}
 		}
 	})
+}
+
+// paintArgs carries keywords from jsonschema tags, extras and defaults.
+type paintArgs struct {
+	Color string   `json:"color,omitempty" jsonschema:"enum=red,enum=green,default=red"`
+	Kind  string   `json:"kind,omitempty" jsonschema_extras:"const=fixed"`
+	Tags  []string `json:"tags,omitempty" jsonschema:"uniqueItems=true,maxItems=3"`
+	Level int8     `json:"level,omitempty" jsonschema:"default=2,minimum=1"`
 }

@@ -14,14 +14,14 @@ type mirroredArgs struct {
 	Kind  string    `json:"kind,omitempty" validate:"omitempty,oneof=a bb 'c d'"`
 	Level int       `json:"level" validate:"gte=-3,lt=10"`
 	Ratio float64   `json:"ratio,omitempty" validate:"omitempty,gt=0,lte=1"`
-	On    bool      `json:"on" validate:"required"`
+	On    *bool     `json:"on" validate:"required"`
 	Tags  []string  `json:"tags,omitempty" validate:"omitempty,max=3,dive,required,len=2"`
 	Nums  []int8    `json:"nums" validate:"required,min=1,dive,min=1,max=9"`
 	Sub   mirrorSub `json:"sub"`
 }
 
 type mirrorSub struct {
-	Code uint16 `json:"code" validate:"required,oneof=1 7 300"`
+	Code uint16 `json:"code" validate:"oneof=1 7 300"`
 }
 
 func FuzzMirroredNeverLooser(f *testing.F) {
@@ -40,7 +40,7 @@ func FuzzMirroredNeverLooser(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	if info.needValidator {
+	if info.NeedValidator {
 		f.Fatal("mirroredArgs must not need the validator")
 	}
 	f.Fuzz(func(t *testing.T, args []byte) {

@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/toolnexus/toolnexus/internal/argtype"
 	"github.com/toolnexus/toolnexus/internal/jsonx"
 )
 
@@ -102,8 +103,9 @@ func (r *Registry) load() *snapshot {
 // whose root "type" is "object" (ErrInvalidSchema).
 //
 // Add does not validate arguments against InputSchema: Execute only
-// guarantees the handler gets one JSON object within the size limit. Tools
-// made by [NewTool] carry a typed handler and get the full checks.
+// guarantees the handler gets one JSON object within the size limit, unless
+// the Handler is wrapped by [CheckArguments] (opt-in). Tools made by
+// [NewTool] carry a typed handler and get the full checks.
 //
 // Either all tools are added or, on any error, none is. Tools must not be
 // modified after this call.
@@ -261,11 +263,13 @@ func (r *Registry) Names() []string {
 //
 // Arguments "", whitespace and null mean {}. Anything else must be exactly
 // one JSON object within Options.MaxArgumentBytes. For typed tools the
-// arguments are then checked key by key against the reflected schema
-// (exact key names, required properties, JSON types), decoded, validated
-// with the `validate` tags, and the handler is called. Every failure is an
-// error result (IsError true) whose Output names the field and the rule and
-// whose Err holds the Go cause:
+// schema's defaults are then applied, the arguments are checked against the
+// compiled schema (every problem, with its JSON path), decoded, validated
+// with the `validate` rules the schema cannot express, and the handler is
+// called. Every failure is an error result (IsError true) whose Output
+// names the field and the rule and whose Err holds the Go cause; a handler
+// error with empty text gets the Output `tool "x" failed without an error
+// message`:
 //
 //   - unknown tool: ErrUnknownTool; the Output lists the available tools
 //   - invalid arguments: *ArgumentError (several joined with errors.Join)
@@ -359,8 +363,8 @@ func (r *Registry) run(ctx context.Context, e *entry, args json.RawMessage) Resu
 	}
 	args = normalizeArgs(args)
 	if !e.typed {
-		if ae := checkObject(name, args); ae != nil {
-			return argumentsResult(name, []*ArgumentError{ae})
+		if p := argtype.CheckObject(args); p != nil {
+			return problemsResult(name, []*argtype.Problem{p})
 		}
 	}
 	timeout := e.tool.Timeout
@@ -440,7 +444,13 @@ func call(ctx context.Context, e *entry, args json.RawMessage) (res Result) {
 		return Result{Output: fmt.Sprintf("tool %q has no handler", e.tool.Name), IsError: true,
 			Err: fmt.Errorf("tool %q has no handler", e.tool.Name)}
 	}
-	return e.tool.Handler.Call(ctx, args)
+	res = e.tool.Handler.Call(ctx, args)
+	if res.IsError && strings.TrimSpace(res.Output) == "" {
+		// Anthropic refuses an is_error result with empty content, and the
+		// model could not correct itself from it anyway.
+		res.Output = fmt.Sprintf("tool %q failed without an error message", e.tool.Name)
+	}
+	return res
 }
 
 // normalizeArgs maps "", whitespace and null to {}.
@@ -489,7 +499,7 @@ func checkObjectSchema(raw json.RawMessage) error {
 	if !utf8.Valid(raw) {
 		return errors.New("schema is not valid UTF-8")
 	}
-	if s := checkObject("schema", raw); s != nil {
+	if s := argtype.CheckObject(raw); s != nil {
 		msg := strings.NewReplacer("arguments are", "the schema is", "arguments have", "the schema has", "arguments", "the schema").Replace(s.Msg)
 		return errors.New(strings.TrimSuffix(msg, " (send exactly one JSON object)"))
 	}

@@ -114,12 +114,3 @@ func (f HandlerFunc) Call(ctx context.Context, args json.RawMessage) Result {
 	}
 	return Result{Output: out}
 }
-
-// ResultHandlerFunc adapts a function that builds its own [Result] (for
-// example to attach Metadata) to a [Handler].
-type ResultHandlerFunc func(ctx context.Context, args json.RawMessage) Result
-
-// Call implements [Handler].
-func (f ResultHandlerFunc) Call(ctx context.Context, args json.RawMessage) Result {
-	return f(ctx, args)
-}

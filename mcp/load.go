@@ -92,6 +92,10 @@ type ServerStatus struct {
 	// "name: note"; today only "description cut from N to 1024
 	// characters" (toolnexus.MaxDescriptionLength).
 	Notes []string `json:"notes,omitempty"`
+	// Unchecked lists tools whose arguments are not fully checked locally
+	// before the call goes to the server (toolnexus.CheckArguments), each
+	// as "name: what is not checked". The server still checks them.
+	Unchecked []string `json:"unchecked,omitempty"`
 	// ServerInfo is the name and version the server reported, "name version".
 	ServerInfo string `json:"server_info,omitempty"`
 }
@@ -210,10 +214,11 @@ type listedTool struct {
 
 // builtTool is the outcome of conn.tool for one registry name.
 type builtTool struct {
-	name string
-	tool toolnexus.Tool
-	note string
-	err  error
+	name      string
+	tool      toolnexus.Tool
+	note      string
+	unchecked string
+	err       error
 }
 
 // Load starts (or connects to) every enabled server in cfg at the same
@@ -233,7 +238,11 @@ type builtTool struct {
 //   - InputSchema: the server's inputSchema bytes, unchanged except for
 //     whitespace (compacted).
 //   - Source: "mcp"; Timeout: the server's Timeout.
-//   - Handler: calls the tool on the server (tools/call). A result with
+//   - Handler: checks the arguments locally against InputSchema with
+//     toolnexus.CheckArguments (every problem in one error result, no
+//     round trip; what cannot be checked locally is listed in
+//     ServerStatus.Unchecked), then calls the tool on the server
+//     (tools/call). A result with
 //     isError becomes an error Result whose Output is its text parts
 //     joined by "\n"; a result with structuredContent has that content as
 //     JSON text for Output; otherwise Output is the text parts joined by
@@ -817,7 +826,7 @@ func (s *Servers) rebuildLocked() {
 	names := ToolNames(refs)
 	var out []toolnexus.Tool
 	for _, c := range s.conns {
-		c.status.Tools, c.status.Notes = nil, nil
+		c.status.Tools, c.status.Notes, c.status.Unchecked = nil, nil, nil
 		c.status.Skipped = slices.Clone(c.skipped)
 		seen := map[string]bool{}
 		for i := range c.listed {
@@ -831,7 +840,7 @@ func (s *Servers) rebuildLocked() {
 			name := names[ToolRef{Server: c.cfg.Name, Tool: t.tool.Name}]
 			if t.built == nil || t.built.name != name {
 				b := &builtTool{name: name}
-				b.tool, b.note, b.err = c.tool(*t, name)
+				b.tool, b.note, b.unchecked, b.err = c.tool(*t, name)
 				t.built = b
 			}
 			tool, note, err := t.built.tool, t.built.note, t.built.err
@@ -841,6 +850,9 @@ func (s *Servers) rebuildLocked() {
 			}
 			if note != "" {
 				c.status.Notes = append(c.status.Notes, label+": "+note)
+			}
+			if u := t.built.unchecked; u != "" {
+				c.status.Unchecked = append(c.status.Unchecked, label+": "+u)
 			}
 			out = append(out, tool)
 			c.status.Tools = append(c.status.Tools, tool.Name)
@@ -854,12 +866,12 @@ func (s *Servers) rebuildLocked() {
 // tool makes the registry tool for one listed tool, and checks it the way
 // Registry.Add does (the error is the registry's). note says what was
 // changed to make it fit ("" for nothing).
-func (c *conn) tool(lt listedTool, name string) (tool toolnexus.Tool, note string, err error) {
+func (c *conn) tool(lt listedTool, name string) (tool toolnexus.Tool, note, unchecked string, err error) {
 	t := lt.tool
 	schema := lt.schema
 	if schema == nil {
 		if schema, err = json.Marshal(t.InputSchema); err != nil {
-			return toolnexus.Tool{}, "", fmt.Errorf("input schema: %v", err)
+			return toolnexus.Tool{}, "", "", fmt.Errorf("input schema: %v", err)
 		}
 	}
 	desc := t.Description
@@ -875,8 +887,10 @@ func (c *conn) tool(lt listedTool, name string) (tool toolnexus.Tool, note strin
 		InputSchema: schema,
 		Source:      "mcp",
 		Timeout:     c.cfg.timeout(),
-		Handler:     toolHandler{conn: c, tool: t.Name},
 	}
+	// Arguments are checked locally against the server's schema first;
+	// what the engine cannot check is reported, never a refused tool.
+	out.Handler, unchecked = toolnexus.CheckArguments(name, schema, toolHandler{conn: c, tool: t.Name})
 	if a := t.Annotations; a != nil {
 		out.Annotations = &toolnexus.Annotations{
 			Title:           a.Title,
@@ -888,9 +902,9 @@ func (c *conn) tool(lt listedTool, name string) (tool toolnexus.Tool, note strin
 	}
 	// A registry of its own per tool: Add's checks, at constant cost.
 	if err := toolnexus.NewRegistry().Add(out); err != nil {
-		return toolnexus.Tool{}, "", err
+		return toolnexus.Tool{}, "", "", err
 	}
-	return out, note, nil
+	return out, note, unchecked, nil
 }
 
 // ToolError is the Go cause (Result.Err) of an MCP tool result that had
@@ -1035,6 +1049,7 @@ func (s *Servers) Status() []ServerStatus {
 		st.Tools = slices.Clone(st.Tools)
 		st.Skipped = slices.Clone(st.Skipped)
 		st.Notes = slices.Clone(st.Notes)
+		st.Unchecked = slices.Clone(st.Unchecked)
 		out[i] = st
 	}
 	return out

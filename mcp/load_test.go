@@ -160,10 +160,11 @@ func TestLoadStdio(t *testing.T) {
 			t.Errorf("Execute(%s) metadata = %v", c.tool, res.Metadata)
 		}
 	}
-	// The SDK server validates typed arguments: an error result, not a crash.
-	res := reg.Execute(ctx, "test_echo", json.RawMessage(`{"text":5}`))
-	if !res.IsError || !strings.Contains(res.Output, "text") {
-		t.Errorf("echo with bad args = %+v, want an error result naming text", res)
+	// Arguments are checked locally against the server's schema: every
+	// problem in one message, without a round trip.
+	res := reg.Execute(ctx, "test_echo", json.RawMessage(`{"text":5,"x":1}`))
+	if want := `invalid arguments for "test_echo": "text" must be a string, got a number; unknown property "x"; allowed: text`; res.Output != want || !errors.Is(res.Err, toolnexus.ErrInvalidArguments) {
+		t.Errorf("echo with bad args = %+v, want the local check's %q", res, want)
 	}
 	res = reg.Execute(ctx, "test_fail", nil)
 	var te *ToolError

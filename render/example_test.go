@@ -152,7 +152,7 @@ func ExampleCheckSchemas() {
 	_, err = render.OpenAIWith(tools, render.OpenAIOptions{})
 	fmt.Println(err)
 	// Output:
-	// [{"type":"function","function":{"name":"broken","description":"","parameters":{"type":"object"}}}]
+	// [{"type":"function","function":{"name":"broken","description":"","parameters":{"type":"object","properties":{}}}}]
 	// render.CheckSchemas: tool "broken": schema root: the schema is not valid JSON true
 	// render.OpenAIWith: tool "broken": schema root: the schema is not valid JSON
 }

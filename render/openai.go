@@ -44,8 +44,13 @@ type OpenAITools []OpenAITool
 // OpenAI renders tools for the OpenAI Chat Completions API: one
 // {"type":"function","function":{"name","description","parameters"}} entry
 // per tool, in the order given. The parameters are the tool's InputSchema
-// bytes, shared, not copied ({"type":"object"} when nil). Rendering
-// allocates one slice for the whole list.
+// bytes, shared, not copied, except that an object root without
+// "properties" gets "properties":{} (OpenAI answers such a schema with 400
+// "object schema missing properties"), so a tool without a schema sends
+// {"type":"object","properties":{}}. A root oneOf, anyOf or allOf, which
+// OpenAI refuses, is sent unchanged here; [OpenAIWith] reports it as a
+// *SchemaError wrapping [ErrUnsupportedSchema]. Rendering allocates one
+// slice for the whole list.
 //
 // OpenAI has no error result, yet its output is always valid JSON and
 // valid UTF-8: a schema that is not a valid UTF-8 JSON object (possible
@@ -62,7 +67,7 @@ func OpenAI(tools []toolnexus.Tool) OpenAITools {
 			Name: t.Name, Description: t.Description,
 		}}
 	}
-	passThroughAll(tools, func(i int, s json.RawMessage) { out[i].Function.Parameters = s })
+	openAIParamsAll(tools, func(i int, s json.RawMessage) { out[i].Function.Parameters = s })
 	return out
 }
 
@@ -93,7 +98,7 @@ func (t OpenAITool) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `,"description":`...)
 	dst = jsonx.AppendString(dst, f.Description)
 	dst = append(dst, `,"parameters":`...)
-	dst = appendSchema(dst, f.Parameters)
+	dst = appendOpenAISchema(dst, f.Parameters)
 	if f.Strict != nil {
 		if *f.Strict {
 			dst = append(dst, `,"strict":true`...)
@@ -181,7 +186,8 @@ func OpenAIStrict(tools []toolnexus.Tool) (OpenAITools, error) {
 // OpenAIOptions its output equals [OpenAI]'s, but a tool name outside
 // ^[a-zA-Z0-9_-]{1,64}$ (OpenAI's function.name rule) is an error wrapping
 // [ErrUnsupportedName], and a schema that is not a valid UTF-8 JSON object
-// a *SchemaError wrapping [ErrUnsupportedSchema] (see [CheckSchemas]). With
+// (see [CheckSchemas]) or whose root has oneOf, anyOf or allOf a
+// *SchemaError wrapping [ErrUnsupportedSchema] naming the tool. With
 // Strict it is [OpenAIStrict]'s, and every entry carries an explicit
 // "strict" (true, or false for a Fallback tool).
 func OpenAIWith(tools []toolnexus.Tool, opts OpenAIOptions) (OpenAITools, error) {
@@ -212,6 +218,9 @@ func openAIChecked(tools []toolnexus.Tool, renderer string) (OpenAITools, error)
 		}
 	}
 	if err := checkSchemas(tools, renderer); err != nil {
+		return nil, err
+	}
+	if err := checkOpenAIRoots(tools, renderer); err != nil {
 		return nil, err
 	}
 	return OpenAI(tools), nil

@@ -3,7 +3,6 @@ package render
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 
@@ -103,43 +102,6 @@ func TestAppendJSONMatchesMarshal(t *testing.T) {
 	}
 }
 
-func TestMCPAnnotationsMatchEncodingJSON(t *testing.T) {
-	yes, no := true, false
-	for _, a := range []*toolnexus.Annotations{
-		{}, {Title: "T <x>"}, {ReadOnlyHint: true}, {DestructiveHint: &no}, {DestructiveHint: &yes, IdempotentHint: true},
-		{Title: "all", ReadOnlyHint: true, DestructiveHint: &no, IdempotentHint: true, OpenWorldHint: &yes},
-	} {
-		want, _ := json.Marshal(a)
-		if got := appendAnnotations(nil, a); string(got) != string(want) {
-			t.Errorf("annotations %+v: got %s, want %s", a, got, want)
-		}
-	}
-}
-
-func TestAnthropicRootRules(t *testing.T) {
-	for _, c := range []struct {
-		schema, msg string
-	}{
-		{`{"type":"object","anyOf":[{"required":["a"]},{"required":["b"]}]}`, `/anyOf: Anthropic does not support anyOf at the top level`},
-		{`{"oneOf":[{"type":"object"}],"type":"object"}`, `/oneOf: Anthropic does not support oneOf`},
-		{` { "allOf" : [ ] , "type" : "object" } `, `/allOf: Anthropic does not support allOf`},
-		{`{"type":"string"}`, `/type: input_schema must have "type":"object"`},
-		{`{"properties":{"type":"object"}}`, `/type: input_schema must have "type":"object"`},
-		{`[1]`, `schema root: the schema is not a JSON object`},
-		{`{"type":"object"`, `schema root: the schema is not valid JSON`},
-	} {
-		_, err := Anthropic([]toolnexus.Tool{{Name: "ok"}, {Name: "bad", InputSchema: json.RawMessage(c.schema)}})
-		if !errors.Is(err, ErrUnsupportedSchema) || !strings.Contains(err.Error(), `render.Anthropic: tool "bad": `+c.msg) {
-			t.Errorf("%s: err = %v, want %q", c.schema, err, c.msg)
-		}
-	}
-	// Nested composition and keys that merely contain the words are fine.
-	ok := `{"type":"object","properties":{"anyOf":{"type":"string"},"x":{"anyOf":[{"type":"string"}]}},"description":"\"anyOf\":"}`
-	if _, err := Anthropic([]toolnexus.Tool{{Name: "t", InputSchema: json.RawMessage(ok)}}); err != nil {
-		t.Errorf("nested anyOf rejected: %v", err)
-	}
-}
-
 func geminiParams(t *testing.T, schema string, opts GeminiOptions) string {
 	t.Helper()
 	out, err := GeminiWith([]toolnexus.Tool{{Name: "t", InputSchema: json.RawMessage(schema)}}, opts)
@@ -147,106 +109,6 @@ func geminiParams(t *testing.T, schema string, opts GeminiOptions) string {
 		t.Fatal(err)
 	}
 	return string(out[0].FunctionDeclarations[0].Parameters)
-}
-
-func TestGeminiRewrites(t *testing.T) {
-	for _, c := range []struct {
-		name, in, want string
-		opts           GeminiOptions
-	}{
-		{"nullable via anyOf", `{"type":"object","properties":{"a":{"anyOf":[{"type":"integer"},{"type":"null"}]}}}`,
-			`{"type":"OBJECT","properties":{"a":{"nullable":true,"anyOf":[{"type":"INTEGER"}]}}}`, GeminiOptions{}},
-		{"several types", `{"type":"object","properties":{"a":{"type":["string","integer","null"],"description":"d"}}}`,
-			`{"type":"OBJECT","properties":{"a":{"nullable":true,"anyOf":[{"type":"STRING"},{"type":"INTEGER"}],"description":"d"}}}`, GeminiOptions{}},
-		{"enum only, null inside", `{"type":"object","properties":{"a":{"enum":["x",null]}}}`,
-			`{"type":"OBJECT","properties":{"a":{"type":"STRING","nullable":true,"enum":["x"]}}}`, GeminiOptions{}},
-		{"bool enum", `{"type":"object","properties":{"a":{"enum":[true],"description":"Flag."}}}`,
-			`{"type":"OBJECT","properties":{"a":{"type":"BOOLEAN","description":"Flag. Allowed values: true."}}}`, GeminiOptions{}},
-		{"nullable any", `{"type":"object","properties":{"a":{"type":"null"},"b":{"description":"Payload","nullable":true}}}`,
-			`{"type":"OBJECT","properties":{"a":{"type":"NULL"},"b":{"type":"STRING","nullable":true,"description":"Payload. Any JSON value."}}}`, GeminiOptions{}},
-		{"root ref and sibling description", `{"type":"object","properties":{"p":{"$ref":"#/$defs/P","description":"outer"}},"required":["p","gone"],"$defs":{"P":{"type":"object","description":"inner","properties":{"x":{"type":"string","format":"uri"}}}}}`,
-			`{"type":"OBJECT","properties":{"p":{"type":"OBJECT","description":"outer","properties":{"x":{"type":"STRING"}}}},"required":["p"]}`, GeminiOptions{}},
-		{"recursion depth 1", `{"type":"object","properties":{"n":{"$ref":"#/$defs/N"}},"$defs":{"N":{"type":"object","description":"A node","properties":{"next":{"$ref":"#/$defs/N"}}}}}`,
-			`{"type":"OBJECT","properties":{"n":{"type":"OBJECT","description":"A node","properties":{"next":{"type":"OBJECT","description":"A node"}}}}}`, GeminiOptions{RecursionDepth: 1}},
-		{"self reference #", `{"type":"object","properties":{"sub":{"$ref":"#"},"v":{"type":"string"}}}`,
-			`{"type":"OBJECT","properties":{"sub":{"type":"OBJECT","properties":{"sub":{"type":"OBJECT"},"v":{"type":"STRING"}}},"v":{"type":"STRING"}}}`, GeminiOptions{RecursionDepth: 1}},
-		{"array without items", `{"type":"object","properties":{"a":{"type":"array","maxItems":3}}}`,
-			`{"type":"OBJECT","properties":{"a":{"type":"ARRAY","maxItems":3,"items":{"type":"STRING","description":"Any JSON value."}}}}`, GeminiOptions{}},
-		{"map and empty object", `{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"integer"},"properties":{}}},"required":["m"]}`,
-			`{"type":"OBJECT","properties":{"m":{"type":"OBJECT"}},"required":["m"]}`, GeminiOptions{}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			if got := geminiParams(t, c.in, c.opts); got != c.want {
-				t.Errorf("\n got %s\nwant %s", got, c.want)
-			}
-		})
-	}
-}
-
-func TestGeminiPropertyOrdering(t *testing.T) {
-	in := `{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"object","properties":{"y":{"type":"integer"},"b":{"type":"integer"}}},"one":{"type":"object","properties":{"x":{"type":"string"}}}},"required":["z"]}`
-	want := `{"type":"OBJECT","properties":{"z":{"type":"STRING"},"a":{"type":"OBJECT","properties":{"y":{"type":"INTEGER"},"b":{"type":"INTEGER"}},"propertyOrdering":["y","b"]},"one":{"type":"OBJECT","properties":{"x":{"type":"STRING"}}}},"propertyOrdering":["z","a","one"],"required":["z"]}`
-	if got := geminiParams(t, in, GeminiOptions{PropertyOrdering: true}); got != want {
-		t.Errorf("\n got %s\nwant %s", got, want)
-	}
-	if got := geminiParams(t, in, GeminiOptions{}); strings.Contains(got, "propertyOrdering") {
-		t.Errorf("propertyOrdering without the option: %s", got)
-	}
-}
-
-func TestGeminiNoParameters(t *testing.T) {
-	for _, s := range []string{``, `{"type":"object"}`, `{"type":"object","properties":{}}`, `{"type":"object","additionalProperties":{"type":"string"}}`} {
-		out, err := Gemini([]toolnexus.Tool{{Name: "t", InputSchema: json.RawMessage(s)}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := json.Marshal(out)
-		if want := `[{"functionDeclarations":[{"name":"t","description":""}]}]`; string(b) != want {
-			t.Errorf("%q: %s, want %s", s, b, want)
-		}
-	}
-}
-
-func TestGeminiErrors(t *testing.T) {
-	for _, c := range []struct{ schema, msg string }{
-		{`{"type":"object","properties":{"a":{"$ref":"#/$defs/Missing"}}}`, `/properties/a/$ref: the $ref "#/$defs/Missing" does not resolve`},
-		{`{"type":"object","properties":{"a":false}}`, `/properties/a: the boolean schema false cannot be expressed`},
-		{`{"type":"array"}`, `the root must be`},
-		{`nope`, `not valid JSON`},
-	} {
-		_, err := Gemini([]toolnexus.Tool{{Name: "g", InputSchema: json.RawMessage(c.schema)}})
-		if !errors.Is(err, ErrUnsupportedSchema) || !strings.Contains(err.Error(), `render.Gemini: tool "g": `) || !strings.Contains(err.Error(), c.msg) {
-			t.Errorf("%s: err = %v, want %q", c.schema, err, c.msg)
-		}
-	}
-}
-
-func TestGeminiNames(t *testing.T) {
-	for _, name := range []string{"1tool", "-x"} {
-		_, err := Gemini([]toolnexus.Tool{{Name: name}})
-		if !errors.Is(err, ErrUnsupportedName) || !strings.Contains(err.Error(), `render.Gemini: tool "`+name+`": Gemini function names must start with a letter or an underscore`) {
-			t.Errorf("%s: err = %v", name, err)
-		}
-	}
-	if _, err := Gemini([]toolnexus.Tool{{Name: "_ok-1"}, {Name: "ok"}}); err != nil {
-		t.Errorf("valid names rejected: %v", err)
-	}
-}
-
-// TestRewriteCacheIsByContent shows that the rewrite cache cannot serve a
-// stale answer: the same buffer with new contents renders the new schema.
-func TestRewriteCacheIsByContent(t *testing.T) {
-	buf := []byte(`{"type":"object","properties":{"a":{"type":"string"}}}`)
-	tools := []toolnexus.Tool{{Name: "t", InputSchema: buf}}
-	first := must(OpenAIStrict(tools))
-	if !strings.Contains(string(first[0].Function.Parameters), `"a"`) {
-		t.Fatal(string(first[0].Function.Parameters))
-	}
-	copy(buf, `{"type":"object","properties":{"b":{"type":"string"}}}`)
-	second := must(OpenAIStrict(tools))
-	if !strings.Contains(string(second[0].Function.Parameters), `"b"`) {
-		t.Fatalf("stale cache entry: %s", second[0].Function.Parameters)
-	}
 }
 
 // TestEntryMarshalJSON checks that each entry marshals to exactly its bytes

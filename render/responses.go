@@ -29,7 +29,8 @@ type OpenAIResponsesTools []OpenAIResponsesTool
 // OpenAIResponses renders tools for the OpenAI Responses API, one
 // {"type":"function","name","description","parameters","strict":false}
 // entry per tool in the order given, with each schema's bytes shared, not
-// copied ({"type":"object"} when nil).
+// copied; an object root without "properties" gets "properties":{} as in
+// [OpenAI] ({"type":"object","properties":{}} when nil).
 //
 // "strict" is always explicit because the Responses API, unlike Chat
 // Completions, treats an omitted "strict" as "try to make it strict and fall
@@ -44,7 +45,7 @@ func OpenAIResponses(tools []toolnexus.Tool) OpenAIResponsesTools {
 		t := &tools[i]
 		out[i] = OpenAIResponsesTool{Type: "function", Name: t.Name, Description: t.Description}
 	}
-	passThroughAll(tools, func(i int, s json.RawMessage) { out[i].Parameters = s })
+	openAIParamsAll(tools, func(i int, s json.RawMessage) { out[i].Parameters = s })
 	return out
 }
 
@@ -53,8 +54,9 @@ func OpenAIResponses(tools []toolnexus.Tool) OpenAIResponsesTools {
 // and "strict" is true (false for a Fallback tool); errors are
 // *SchemaError values naming the tool and the JSON path. Either way a name
 // outside ^[a-zA-Z0-9_-]{1,64}$ is an error wrapping [ErrUnsupportedName],
-// and without Strict a schema that is not a valid UTF-8 JSON object is a
-// *SchemaError wrapping [ErrUnsupportedSchema].
+// and without Strict a schema that is not a valid UTF-8 JSON object, or
+// whose root has oneOf, anyOf or allOf, is a *SchemaError wrapping
+// [ErrUnsupportedSchema].
 func OpenAIResponsesWith(tools []toolnexus.Tool, opts OpenAIOptions) (OpenAIResponsesTools, error) {
 	if !opts.Strict {
 		const renderer = "render.OpenAIResponsesWith"
@@ -64,6 +66,9 @@ func OpenAIResponsesWith(tools []toolnexus.Tool, opts OpenAIOptions) (OpenAIResp
 			}
 		}
 		if err := checkSchemas(tools, renderer); err != nil {
+			return nil, err
+		}
+		if err := checkOpenAIRoots(tools, renderer); err != nil {
 			return nil, err
 		}
 		return OpenAIResponses(tools), nil
@@ -106,13 +111,22 @@ func (t OpenAIResponsesTool) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `,"description":`...)
 	dst = jsonx.AppendString(dst, t.Description)
 	dst = append(dst, `,"parameters":`...)
-	dst = appendSchema(dst, t.Parameters)
+	dst = appendOpenAISchema(dst, t.Parameters)
 	if t.Strict {
 		dst = append(dst, `,"strict":true}`...)
 	} else {
 		dst = append(dst, `,"strict":false}`...)
 	}
 	return dst
+}
+
+// appendOpenAISchema appends raw parameters bytes, {"type":"object","properties":{}}
+// when empty.
+func appendOpenAISchema(dst []byte, s json.RawMessage) []byte {
+	if len(s) == 0 {
+		return append(dst, openAIEmptySchema...)
+	}
+	return append(dst, s...)
 }
 
 // appendSchema appends raw schema bytes, {"type":"object"} when empty.

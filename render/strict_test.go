@@ -295,3 +295,208 @@ func TestStrictRefAndConst(t *testing.T) {
 		t.Errorf("strict schema\n got %s\nwant %s", got, want)
 	}
 }
+
+// refsStandAlone fails when a node of the strict schema b holds "$ref"
+// beside another key (strict mode forbids $ref siblings).
+func refsStandAlone(t *testing.T, b []byte) {
+	t.Helper()
+	tree, err := jsonx.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case *jsonx.Object:
+			if _, ok := x.Get("$ref"); ok && len(x.Keys) > 1 {
+				t.Errorf("$ref with siblings %v in %s", x.Keys, b)
+			}
+			for _, e := range x.Vals {
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(tree)
+}
+
+func strictParamsOf(t *testing.T, schema string) string {
+	t.Helper()
+	out, err := OpenAIStrict(oneTool("t", schema))
+	if err != nil {
+		t.Fatalf("OpenAIStrict: %v", err)
+	}
+	b := out[0].Function.Parameters
+	noDuplicateKeys(t, b)
+	refsStandAlone(t, b)
+	// Every $ref of the output resolves inside the output.
+	root, _ := jsonx.Parse(b)
+	for _, ref := range findRefs(root) {
+		if _, err := resolveRef(root, ref); err != nil {
+			t.Errorf("output $ref %q does not resolve: %v\n%s", ref, err, b)
+		}
+	}
+	return string(b)
+}
+
+func findRefs(v any) []string {
+	var refs []string
+	switch x := v.(type) {
+	case *jsonx.Object:
+		for i, k := range x.Keys {
+			if s, ok := x.Vals[i].(string); ok && k == "$ref" {
+				refs = append(refs, s)
+			}
+			refs = append(refs, findRefs(x.Vals[i])...)
+		}
+	case []any:
+		for _, e := range x {
+			refs = append(refs, findRefs(e)...)
+		}
+	}
+	return refs
+}
+
+func TestStrictRefsAndValues(t *testing.T) {
+	obj := `{"type":"object","properties":{"v":{"type":"integer"}},"required":["v"]}`
+	strictObj := `{"type":"object","properties":{"v":{"type":"integer"}},"required":["v"],"additionalProperties":false}`
+	for _, c := range []struct{ name, in, want string }{
+		{"percent-encoded ref",
+			`{"type":"object","properties":{"a":{"$ref":"#/$defs/a%20b"}},"required":["a"],"$defs":{"a b":` + obj + `}}`,
+			`{"type":"object","properties":{"a":{"$ref":"#/$defs/a%20b"}},"required":["a"],"additionalProperties":false,"$defs":{"a b":` + strictObj + `}}`},
+		{"~0 and ~1 escapes",
+			`{"type":"object","properties":{"a":{"$ref":"#/$defs/x~1y"},"b":{"$ref":"#/$defs/m~0n"}},"required":["a","b"],"$defs":{"x/y":` + obj + `,"m~n":` + obj + `}}`,
+			`{"type":"object","properties":{"a":{"$ref":"#/$defs/x~1y"},"b":{"$ref":"#/$defs/m~0n"}},"required":["a","b"],"additionalProperties":false,"$defs":{"x/y":` + strictObj + `,"m~n":` + strictObj + `}}`},
+		{"description beside an optional $ref is inlined",
+			`{"type":"object","properties":{"a":{"$ref":"#/$defs/N","description":"the n","default":{}}},"$defs":{"N":` + obj + `}}`,
+			`{"type":["object","null"],"description":"the n","properties":{"v":{"type":"integer"}},"required":["v"],"additionalProperties":false}`},
+		{"escaped $ref key",
+			`{"type":"object","properties":{"a":{"\u0024ref":"#/$defs/N"}},"required":["a"],"$defs":{"N":` + obj + `}}`,
+			`{"type":"object","properties":{"a":{"$ref":"#/$defs/N"}},"required":["a"],"additionalProperties":false,"$defs":{"N":` + strictObj + `}}`},
+		{"dropped annotation beside a $ref",
+			`{"type":"object","properties":{"a":{"$ref":"#/$defs/N","default":{"v":1},"$comment":"x"}},"required":["a"],"$defs":{"N":` + obj + `}}`,
+			`{"type":"object","properties":{"a":{"$ref":"#/$defs/N"}},"required":["a"],"additionalProperties":false,"$defs":{"N":` + strictObj + `}}`},
+		{"recursive description is referenced inside its own inlining",
+			`{"type":"object","properties":{"up":{"$ref":"#","description":"parent"}}}`,
+			`{"type":["object","null"],"description":"parent","properties":{"up":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["up"],"additionalProperties":false}`},
+		{"optional const null",
+			`{"type":"object","properties":{"n":{"const":null},"e":{"enum":["x","x",null]},"s":{"type":"string","enum":["a","a"]}}}`,
+			`{"type":"object","properties":{"n":{"const":null},"e":{"enum":["x",null]},"s":{"type":["string","null"],"enum":["a",null]}},"required":["n","e","s"],"additionalProperties":false}`},
+		{"ref into a nested $defs that stays in place",
+			`{"type":"object","properties":{"a":{"type":"object","properties":{},"$defs":{"X":{"type":"string"}}},"b":{"$ref":"#/properties/a/$defs/X"}},"required":["b"]}`,
+			`{"type":"object","properties":{"a":{"type":["object","null"],"properties":{},"required":[],"additionalProperties":false,"$defs":{"X":{"type":"string"}}},"b":{"$ref":"#/properties/a/$defs/X"}},"required":["a","b"],"additionalProperties":false}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := strictParamsOf(t, c.in)
+			if strings.HasPrefix(c.name, "description") || strings.HasPrefix(c.name, "recursive") {
+				// compare the rewritten property only
+				root, _ := jsonx.Parse([]byte(got))
+				p, _ := root.(*jsonx.Object).Get("properties")
+				po := p.(*jsonx.Object)
+				got = string(jsonx.Marshal(po.Vals[0]))
+			}
+			if got != c.want {
+				t.Errorf("\n got %s\nwant %s", got, c.want)
+			}
+		})
+	}
+}
+
+// TestStrictCasesKeepRefsAlone checks the shared case list in strict mode
+// with the same output rules as the review cases.
+func TestStrictCasesKeepRefsAlone(t *testing.T) {
+	out, err := OpenAIWith(rendertest.Tools(), OpenAIOptions{Strict: true, Fallback: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	strict := 0
+	for _, tl := range out {
+		if *tl.Function.Strict {
+			strict++
+			noDuplicateKeys(t, tl.Function.Parameters)
+			refsStandAlone(t, tl.Function.Parameters)
+		}
+	}
+	if strict < 5 {
+		t.Fatalf("only %d case tools are strict", strict)
+	}
+}
+
+func TestStrictRejectsInvalidSchemas(t *testing.T) {
+	obj := `{"type":"object","properties":{"v":{"type":"integer"}},"required":["v"]}`
+	for _, c := range []struct {
+		name, schema string
+		is           error
+		path, msg    string
+	}{
+		{"dangling ref", `{"type":"object","properties":{"a":{"$ref":"#/$defs/Nope"}},"$defs":{"N":` + obj + `}}`,
+			ErrUnsupportedSchema, "/properties/a/$ref", `the $ref "#/$defs/Nope" does not resolve inside the schema: there is no member "Nope"`},
+		{"dangling percent-encoded ref", `{"type":"object","properties":{"a":{"$ref":"#/$defs/a%20b"}},"required":["a"],"$defs":{"a%20b":` + obj + `}}`,
+			ErrUnsupportedSchema, "/properties/a/$ref", `there is no member "a b"`},
+		{"bad percent escape", `{"type":"object","properties":{"a":{"$ref":"#/$defs/a%zzb"}},"required":["a"]}`,
+			ErrUnsupportedSchema, "/properties/a/$ref", `not validly percent-encoded`},
+		{"bad tilde escape", `{"type":"object","properties":{"a":{"$ref":"#/$defs/a~2b"}},"required":["a"],"$defs":{"a~2b":` + obj + `}}`,
+			ErrUnsupportedSchema, "/properties/a/$ref", `not followed by 0 or 1`},
+		{"cycle of references", `{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},"required":["a"],"$defs":{"A":{"$ref":"#/$defs/B"},"B":{"$ref":"#/$defs/A"}}}`,
+			ErrUnsupportedSchema, "/$defs/A/$ref", `the $ref "#/$defs/B" starts a cycle of references that never reaches a schema (#/$defs/B → #/$defs/A → #/$defs/B)`},
+		{"self reference", `{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},"required":["a"],"$defs":{"A":{"$ref":"#/$defs/A"}}}`,
+			ErrUnsupportedSchema, "/$defs/A/$ref", `the $ref "#/$defs/A" starts a cycle of references that never reaches a schema (#/$defs/A → #/$defs/A)`},
+		{"cycle outside $defs", `{"type":"object","properties":{"a":{"$ref":"#/x/A"}},"required":["a"],"x":{"A":{"$ref":"#/x/B"},"B":{"$ref":"#/x/A"}}}`,
+			ErrUnsupportedSchema, "/properties/a/$ref", `the $ref "#/x/A" starts a cycle of references that never reaches a schema (#/x/A → #/x/B → #/x/A)`},
+		{"type beside a $ref", `{"type":"object","properties":{"a":{"$ref":"#/$defs/N","type":"object"}},"$defs":{"N":` + obj + `}}`,
+			ErrNotStrict, "/properties/a/type", `strict mode allows no keywords beside $ref, and "type" beside the $ref "#/$defs/N"`},
+		{"$defs beside an optional $ref into them", `{"type":"object","properties":{"a":{"$ref":"#/properties/a/$defs/X","$defs":{"X":` + obj + `}}}}`,
+			ErrNotStrict, "/properties/a/$defs", `strict mode allows no keywords beside $ref`},
+		{"ref to an optional $ref property", `{"type":"object","properties":{"a":{"$ref":"#/$defs/N"},"b":{"$ref":"#/properties/a"}},"required":["b"],"$defs":{"N":` + obj + `}}`,
+			ErrNotStrict, "/properties/b/$ref", `the $ref "#/properties/a" points into a part of the schema that strict mode rewrites or drops`},
+		{"ref into a oneOf", `{"type":"object","properties":{"u":{"oneOf":[` + obj + `,{"type":"string"}]},"b":{"$ref":"#/properties/u/oneOf/0"}},"required":["u","b"]}`,
+			ErrNotStrict, "/properties/b/$ref", `points into a part of the schema that strict mode rewrites or drops`},
+		{"ref into a default", `{"type":"object","properties":{"a":{"type":"string","default":` + obj + `},"b":{"$ref":"#/properties/a/default"}},"required":["a","b"]}`,
+			ErrNotStrict, "/properties/b/$ref", `points into a part of the schema`},
+		{"duplicate property", `{"type":"object","properties":{"a":{"type":"string"},"a":{"type":"integer"}},"required":["a"]}`,
+			ErrUnsupportedSchema, "/properties/a", `the key appears more than once in its object`},
+		{"duplicate keyword", `{"type":"object","properties":{"a":{"type":"string","type":"integer"}}}`,
+			ErrUnsupportedSchema, "/properties/a/type", `more than once`},
+		{"object enum value", `{"type":"object","properties":{"e":{"enum":["x",{"k":1}]}},"required":["e"]}`,
+			ErrNotStrict, "/properties/e/enum/1", `the value {"k":1} is an object; strict mode enum and const values must be strings, numbers, booleans or null`},
+		{"array const", `{"type":"object","properties":{"c":{"const":[1,2]}},"required":["c"]}`,
+			ErrNotStrict, "/properties/c/const", `the value [1,2] is an array;`},
+		{"false schema", `{"type":"object","properties":{"a":false}}`,
+			ErrNotStrict, "/properties/a", `the boolean schema false (no value is valid) cannot be expressed`},
+		{"true schema", `{"type":"object","properties":{"a":true}}`,
+			ErrNotStrict, "/properties/a", `the boolean schema true (any value is valid) cannot be expressed`},
+		{"number as schema", `{"type":"object","properties":{"a":5}}`,
+			ErrUnsupportedSchema, "/properties/a", `a schema must be an object or a boolean, not the number 5`},
+		{"tuple items", `{"type":"object","properties":{"a":{"type":"array","items":[{"type":"string"}]}},"required":["a"]}`,
+			ErrNotStrict, "/properties/a/items", `"items" is an array of schemas (the tuple form of drafts before 2020-12), which strict mode does not support`},
+		{"invalid UTF-8", "{\"type\":\"object\",\"description\":\"\xff\"}",
+			ErrUnsupportedSchema, "", `the schema is not valid UTF-8`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := OpenAIStrict(oneTool("t", c.schema))
+			var se *SchemaError
+			if !errors.As(err, &se) || !errors.Is(err, c.is) {
+				t.Fatalf("err = %v, want a *SchemaError wrapping %v", err, c.is)
+			}
+			if se.Tool != "t" || se.Renderer != "render.OpenAIStrict" || se.Path != c.path || !strings.Contains(se.Msg, c.msg) {
+				t.Errorf("got  %+v\nwant path %q, message containing %q", se, c.path, c.msg)
+			}
+			if strings.Contains(err.Error(), "[") && strings.Contains(err.Error(), " 97 ") {
+				t.Errorf("bytes printed as numbers: %v", err)
+			}
+			fb, err := OpenAIWith(oneTool("t", c.schema), OpenAIOptions{Strict: true, Fallback: true})
+			if c.is == ErrUnsupportedSchema {
+				if err == nil {
+					t.Fatalf("Fallback rendered an invalid schema: %s", fb[0].Function.Parameters)
+				}
+				return
+			}
+			if err != nil || *fb[0].Function.Strict || string(fb[0].Function.Parameters) != c.schema {
+				t.Fatalf("Fallback: %v", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,77 @@
+// Package argtype is the machinery behind toolnexus's typed tools: it
+// reflects an argument type into the JSON Schema the model is shown
+// (invopop/jsonschema, shaped by the json, jsonschema and validate tags),
+// refuses at registration what the runtime would not honour, compiles the
+// schema with package schema, and explains at call time what encoding/json
+// refuses (a Go range, a text form) with JSON paths, in the model's words.
+//
+// Files by concern: info.go (the per-type cache), walk.go (Go types to the
+// decoder's tables), tags.go (tag grammar checks), reflect.go (the schema),
+// rules.go (validate rules shown as keywords), stdtypes.go (standard types
+// that decode themselves), spec.go, scan.go, lex.go and numbers.go (the
+// decoder's tables and their one-pass reader), diagnose.go (decode
+// problems), validator.go (go-playground/validator and its messages).
+package argtype
+
+import (
+	"reflect"
+
+	"github.com/go-playground/validator/v10"
+)
+
+// Problem is one problem with a call's arguments.
+type Problem struct {
+	Path  string // JSON path: "", "days", "stops[2].city"
+	Rule  string // "type", "range", "format", "required", "unknown", "syntax", a validator tag, ...
+	Param string // the rule's parameter, "" if none
+	Msg   string // model-facing text, e.g. `"days" must be at most 14`
+}
+
+// CheckObject reports whether args is exactly one JSON object; nil when it
+// is. Raw tools get this check only.
+func CheckObject(args []byte) *Problem { return checkObject(args) }
+
+// SyntaxProblem words malformed arguments as Execute always has ("not valid
+// JSON", "data after the JSON object", ...); nil when args is one JSON
+// value.
+func SyntaxProblem(args []byte) *Problem {
+	sc := scanner{data: args}
+	sc.top(rawObjectSpec)
+	if len(sc.errs) > 0 && sc.errs[0].Rule == "syntax" {
+		return sc.errs[0]
+	}
+	return nil
+}
+
+// Diagnose explains, with the decoder's tables, what encoding/json refuses
+// and the schema engine does not see, and rewords the engine's problems at
+// values with a text form; see diagnose. rewritten is args with integral
+// numbers written 30.0 or 1e2 rewritten as plain integers, for decoding,
+// when nothing else is wrong with the Go types; nil otherwise.
+func (info *Info) Diagnose(args []byte, engine []*Problem) (problems []*Problem, rewritten []byte) {
+	return diagnose(args, info.spec, engine)
+}
+
+// DecodeProblem turns an encoding/json error that Diagnose did not explain
+// into a problem without Go type, package or method names.
+func DecodeProblem(err error) *Problem { return decodeError(err) }
+
+// RunValidator runs go-playground/validator on target (a pointer to the
+// decoded arguments) and returns its failures as problems named by JSON
+// path; nil when it passes.
+func (info *Info) RunValidator(target any) []*Problem {
+	err := validate().Struct(target)
+	if err == nil {
+		return nil
+	}
+	return validationErrors(reflect.TypeOf(target).Elem(), err)
+}
+
+// Cut shortens s to the bound every quoted value in a message has (64
+// bytes, on a rune boundary) plus "…".
+func Cut(s string) string { return cutText(s) }
+
+// Validator returns the shared go-playground/validator instance typed tools
+// use (configured once, before its first use, as validator requires). Do
+// not reconfigure it.
+func Validator() *validator.Validate { return validate() }

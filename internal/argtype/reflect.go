@@ -1,0 +1,312 @@
+package argtype
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/invopop/jsonschema"
+
+	"github.com/toolnexus/toolnexus/internal/jsonx"
+)
+
+// reflectSchema runs invopop's reflector with our fixed configuration and
+// then applies our rules: no $schema/$id, required per our rule, and the
+// keywords implied by `validate` tags.
+func (w *walker) reflectSchema(t reflect.Type) (out json.RawMessage, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("reflecting %s: %v", t, v)
+		}
+	}()
+	r := &jsonschema.Reflector{
+		DoNotReference: !w.recursive, // invopop overflows the stack on recursive types without references
+		ExpandedStruct: true,
+		Anonymous:      true,
+		Mapper:         stdMapper,
+	}
+	s := r.ReflectFromType(t)
+	s.Version = ""
+	s.ID = ""
+	if w.recursive {
+		// invopop expands the root but references the root type by name;
+		// keep a definition for it so every $ref resolves.
+		name := t.Name()
+		if s.Definitions == nil {
+			s.Definitions = jsonschema.Definitions{}
+		}
+		if _, ok := s.Definitions[name]; !ok {
+			cp := *s
+			cp.Definitions = nil
+			s.Definitions[name] = &cp
+		}
+	}
+	p := &patcher{w: w, defs: s.Definitions, done: map[*jsonschema.Schema]bool{}}
+	if err := p.patch(s, t, true); err != nil {
+		return nil, err
+	}
+	for name, d := range s.Definitions {
+		if dt := p.defTypes[name]; dt != nil {
+			if err := p.patch(d, dt, true); err != nil {
+				return nil, err
+			}
+		}
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("marshalling the schema of %s: %v", t, err)
+	}
+	tree, err := jsonx.Parse(b)
+	if err != nil {
+		return nil, fmt.Errorf("re-reading the schema of %s: %v", t, err)
+	}
+	tree = canonical(tree)
+	renameDefs(tree)
+	w.tree = tree
+	return jsonx.Marshal(tree), nil
+}
+
+// renameDefs gives every $defs entry a name that is a plain JSON Pointer
+// token and URI fragment (letters, digits, '_', '-', '.'), and rewrites
+// every $ref to match. invopop names a generic instantiation after its Go
+// type, "pair[string,net/netip.Addr]", whose '/' splits the pointer and
+// whose brackets are not URI fragment characters, so no renderer resolves it.
+func renameDefs(tree any) {
+	root, ok := tree.(*jsonx.Object)
+	if !ok {
+		return
+	}
+	d, _ := root.Get("$defs")
+	defs, _ := d.(*jsonx.Object)
+	if defs == nil {
+		return
+	}
+	renamed := map[string]string{}
+	taken := map[string]bool{}
+	for _, k := range defs.Keys {
+		if safeDefName(k) == k {
+			taken[k] = true
+		}
+	}
+	for i, k := range defs.Keys {
+		n := safeDefName(k)
+		if n == k {
+			continue
+		}
+		base := n
+		for j := 2; taken[n]; j++ {
+			n = base + "_" + strconv.Itoa(j)
+		}
+		taken[n] = true
+		renamed["#/$defs/"+k] = "#/$defs/" + n
+		defs.Keys[i] = n
+	}
+	if len(renamed) > 0 {
+		rewriteRefs(root, renamed)
+	}
+}
+
+// safeDefName drops package paths from a Go type name and replaces every
+// character outside [A-Za-z0-9_.-] with '_': "pair[string,net/netip.Addr]"
+// becomes "pair_string_netip.Addr".
+func safeDefName(name string) string {
+	var b strings.Builder
+	tok := 0 // start of the current type name in b
+	for _, c := range name {
+		switch {
+		case c == '/':
+			s := b.String()[:tok]
+			b.Reset()
+			b.WriteString(s) // drop the package path written so far
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.':
+			b.WriteRune(c)
+		default:
+			if s := b.String(); s != "" && !strings.HasSuffix(s, "_") {
+				b.WriteByte('_')
+			}
+			tok = b.Len()
+		}
+	}
+	out := strings.TrimRight(b.String(), "_")
+	if out == "" {
+		return "def"
+	}
+	return out
+}
+
+func rewriteRefs(v any, renamed map[string]string) {
+	switch x := v.(type) {
+	case *jsonx.Object:
+		for i, k := range x.Keys {
+			if s, ok := x.Vals[i].(string); ok && k == "$ref" {
+				if n, ok := renamed[s]; ok {
+					x.Vals[i] = n
+				}
+				continue
+			}
+			rewriteRefs(x.Vals[i], renamed)
+		}
+	case []any:
+		for _, e := range x {
+			rewriteRefs(e, renamed)
+		}
+	}
+}
+
+var (
+	frontKeys = []string{"$ref", "type", "title", "description"}
+	tailKeys  = []string{"properties", "required", "additionalProperties", "$defs"}
+)
+
+// canonical puts a schema's keywords in a reading order (type and
+// description first; properties, required, additionalProperties and $defs
+// last; the rest as invopop wrote them) at every level, and turns the
+// boolean schema true into {}. Property names keep field order.
+func canonical(v any) any {
+	o, ok := v.(*jsonx.Object)
+	if !ok {
+		if b, ok := v.(bool); ok && b {
+			return &jsonx.Object{}
+		}
+		return v
+	}
+	for i, k := range o.Keys {
+		switch k {
+		case "properties", "$defs", "patternProperties", "dependentSchemas":
+			if m, ok := o.Vals[i].(*jsonx.Object); ok {
+				for j := range m.Vals {
+					m.Vals[j] = canonical(m.Vals[j])
+				}
+			}
+		case "items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else":
+			o.Vals[i] = canonical(o.Vals[i])
+		case "anyOf", "oneOf", "allOf", "prefixItems":
+			if a, ok := o.Vals[i].([]any); ok {
+				for j := range a {
+					a[j] = canonical(a[j])
+				}
+			}
+		}
+	}
+	out := &jsonx.Object{}
+	take := func(k string) {
+		if val, ok := o.Get(k); ok {
+			out.Keys = append(out.Keys, k)
+			out.Vals = append(out.Vals, val)
+		}
+	}
+	for _, k := range frontKeys {
+		take(k)
+	}
+	for i, k := range o.Keys {
+		if !slices.Contains(frontKeys, k) && !slices.Contains(tailKeys, k) {
+			out.Keys = append(out.Keys, k)
+			out.Vals = append(out.Vals, o.Vals[i])
+		}
+	}
+	for _, k := range tailKeys {
+		take(k)
+	}
+	return out
+}
+
+type patcher struct {
+	w        *walker
+	defs     jsonschema.Definitions
+	done     map[*jsonschema.Schema]bool
+	defTypes map[string]reflect.Type
+}
+
+func (p *patcher) resolve(s *jsonschema.Schema, t reflect.Type) *jsonschema.Schema {
+	if s.Ref != "" && strings.HasPrefix(s.Ref, "#/$defs/") {
+		name := strings.TrimPrefix(s.Ref, "#/$defs/")
+		if p.defTypes == nil {
+			p.defTypes = map[string]reflect.Type{}
+		}
+		p.defTypes[name] = t
+		if d, ok := p.defs[name]; ok {
+			return d
+		}
+	}
+	return s
+}
+
+// patch applies our rules to the schema s of type t. enforced reports that
+// the validator will see values at this place: it walks nested struct
+// fields, but the items of a slice or map only when the field's validate tag
+// has "dive". Elsewhere only the rules whose keywords Execute's checker
+// enforces itself are shown (see applyRule).
+func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type, enforced bool) error {
+	if s == nil {
+		return nil
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	s = p.resolve(s, t)
+	if p.done[s] {
+		return nil
+	}
+	p.done[s] = true
+	switch {
+	case isStdType(t), implements(t, schemaHookType), implements(t, schemaAliasType),
+		implements(t, jsonUnmarshaler), implements(t, textUnmarshaler):
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		fields := p.w.fields[t]
+		if s.Properties == nil {
+			s.Properties = jsonschema.NewProperties()
+		}
+		var req []string
+		for _, f := range fields {
+			ps, ok := s.Properties.Get(f.name)
+			if !ok {
+				continue
+			}
+			if f.required {
+				req = append(req, f.name)
+			}
+			if f.validate != "" {
+				applyValidate(p.resolve(ps, f.typ), f.typ, f.validate, enforced)
+			}
+			childEnforced := enforced
+			ft := f.typ
+			for ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			switch ft.Kind() {
+			case reflect.Slice, reflect.Array, reflect.Map:
+				childEnforced = enforced && hasDive(f.validate)
+			}
+			if err := p.patch(ps, f.typ, childEnforced); err != nil {
+				return err
+			}
+		}
+		s.Required = req
+		if s.Type == "" && s.Ref == "" {
+			s.Type = "object"
+		}
+		if s.AdditionalProperties == nil {
+			s.AdditionalProperties = jsonschema.FalseSchema
+		}
+	case reflect.Slice, reflect.Array:
+		if s.Items != nil {
+			return p.patch(s.Items, t.Elem(), enforced)
+		}
+	case reflect.Map:
+		if s.AdditionalProperties != nil {
+			return p.patch(s.AdditionalProperties, t.Elem(), enforced)
+		}
+		for _, ps := range s.PatternProperties {
+			if err := p.patch(ps, t.Elem(), enforced); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,348 @@
+package argtype
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// goField is one JSON property of a struct after embedded structs are
+// flattened the way encoding/json flattens them.
+type goField struct {
+	name      string // JSON name
+	goName    string // Go field name
+	index     []int  // reflect index path
+	typ       reflect.Type
+	required  bool
+	validate  string // `validate` tag
+	depth     int
+	nullable  bool // jsonschema:"nullable": null is a valid value
+	ownFormat bool // the jsonschema tag sets format= (a validate format rule is then not shown)
+}
+
+type walker struct {
+	objs      map[reflect.Type]*objSpec
+	onStack   map[reflect.Type]bool
+	fields    map[reflect.Type][]goField
+	recursive bool
+	validate  bool
+	// needValidator is set when a validate rule is not mirrored exactly by
+	// the checker (see mirrored).
+	needValidator bool
+	tree          any // the final schema, for attachConstraints
+}
+
+func implements(t, iface reflect.Type) bool {
+	return t.Implements(iface) || reflect.PointerTo(t).Implements(iface)
+}
+
+// value builds the checker spec for a Go type. where names the field for
+// error messages ("Args.Done").
+func (w *walker) value(t reflect.Type, where string) (*valSpec, error) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if st, ok := stdTypes[t]; ok {
+		if st.kind == kAny {
+			return anySpec, nil
+		}
+		return &valSpec{kind: st.kind, text: t, want: st.want}, nil
+	}
+	if hint, ok := refusedTypes[t]; ok {
+		return nil, fmt.Errorf("field %s (%s): %s", where, t, hint)
+	}
+	switch {
+	case implements(t, schemaHookType), implements(t, schemaAliasType):
+		// The type describes itself; the schema engine checks it and
+		// encoding/json decodes it, with its own method if it has one.
+		if selfDecoding(t) != "" {
+			return &valSpec{kind: kAny, text: t}, nil
+		}
+		return anySpec, nil
+	}
+	if how := selfDecoding(t); how != "" {
+		return nil, selfDecodingError(where, t, how)
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return &valSpec{kind: kBool}, nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return &valSpec{kind: kInteger, bits: uint8(t.Bits())}, nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return &valSpec{kind: kInteger, bits: uint8(t.Bits()), unsigned: true}, nil
+	case reflect.Float32:
+		return &valSpec{kind: kNumber, bits: 32}, nil
+	case reflect.Float64:
+		return &valSpec{kind: kNumber}, nil // any JSON number but 1e400 fits; the decoder reports that one
+	case reflect.String:
+		return &valSpec{kind: kString}, nil
+	case reflect.Interface:
+		if t.NumMethod() > 0 {
+			return nil, fmt.Errorf("field %s (%s): interface types with methods cannot be decoded from JSON; use any, json.RawMessage or a concrete type", where, t)
+		}
+		return anySpec, nil
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 && t.Kind() == reflect.Slice && !implements(t.Elem(), jsonUnmarshaler) && !implements(t.Elem(), textUnmarshaler) {
+			return &valSpec{kind: kBase64}, nil // []byte is base64, as encoding/json does
+		}
+		elem, err := w.value(t.Elem(), where+"[]")
+		if err != nil {
+			return nil, err
+		}
+		return &valSpec{kind: kArray, elem: elem}, nil
+	case reflect.Map:
+		k := t.Key()
+		switch k.Kind() {
+		case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		default:
+			if !implements(k, textUnmarshaler) {
+				return nil, fmt.Errorf("field %s (%s): unsupported map key type %s (JSON object keys are strings)", where, t, k)
+			}
+		}
+		elem, err := w.value(t.Elem(), where+"[]")
+		if err != nil {
+			return nil, err
+		}
+		vs := &valSpec{kind: kMap, elem: elem}
+		if !implements(k, textUnmarshaler) && k.Kind() != reflect.String {
+			vs.keyBits = uint8(k.Bits())
+			vs.unsigned = k.Kind() >= reflect.Uint && k.Kind() <= reflect.Uintptr
+		}
+		return vs, nil
+	case reflect.Struct:
+		o, err := w.object(t, where)
+		if err != nil {
+			return nil, err
+		}
+		return &valSpec{kind: kObject, obj: o}, nil
+	}
+	return nil, fmt.Errorf("field %s (%s): %w (JSON has no %s)", where, t, errUnsupported, t.Kind())
+}
+
+func (w *walker) object(t reflect.Type, where string) (*objSpec, error) {
+	if o, ok := w.objs[t]; ok {
+		if w.onStack[t] {
+			w.recursive = true
+		}
+		return o, nil
+	}
+	o := &objSpec{index: map[string]int{}}
+	w.objs[t] = o
+	w.onStack[t] = true
+	defer delete(w.onStack, t)
+	fields, err := structFields(t)
+	if err != nil {
+		return nil, err
+	}
+	w.fields[t] = fields
+	for _, f := range fields {
+		if f.validate != "" {
+			w.validate = true
+			if !mirrored(f.validate, f.typ, f.ownFormat) {
+				w.needValidator = true
+			}
+		}
+		vs, err := w.value(f.typ, typeName(t)+"."+f.goName)
+		if err != nil {
+			return nil, err
+		}
+		if f.nullable && vs != anySpec {
+			cp := *vs
+			cp.nullable = true
+			vs = &cp
+		}
+		o.index[f.name] = len(o.fields)
+		o.fields = append(o.fields, fieldSpec{name: f.name, required: f.required, val: vs})
+	}
+	return o, nil
+}
+
+// structFields lists the JSON properties of struct t as encoding/json sees
+// them: embedded structs flattened, the shallowest field winning, a tagged
+// field winning over untagged ones at the same depth, in index order. Where
+// encoding/json would silently drop a property (two fields of one name at
+// the same depth, both tagged or both untagged), it is an error instead.
+func structFields(t reflect.Type) ([]goField, error) {
+	type cand struct {
+		f      goField
+		tagged bool
+	}
+	var cands []cand
+	var walk func(t reflect.Type, index []int, depth int, visiting map[reflect.Type]bool) error
+	walk = func(t reflect.Type, index []int, depth int, visiting map[reflect.Type]bool) error {
+		if visiting[t] {
+			return fmt.Errorf("struct %s embeds itself (directly or through other embedded structs); name the field instead of embedding it", typeName(t))
+		}
+		visiting[t] = true
+		defer delete(visiting, t)
+		for i := 0; i < t.NumField(); i++ {
+			sf := t.Field(i)
+			jsonTag, hasTag := sf.Tag.Lookup("json")
+			if jsonTag == "-" {
+				continue
+			}
+			name, opts, _ := strings.Cut(jsonTag, ",")
+			ft := sf.Type
+			if sf.Anonymous {
+				et := ft
+				if et.Kind() == reflect.Pointer {
+					et = et.Elem()
+				}
+				if name == "" && et.Kind() == reflect.Struct {
+					if !sf.IsExported() && ft.Kind() == reflect.Pointer {
+						return fmt.Errorf("struct %s: embedded field %s is a pointer to an unexported struct, which encoding/json cannot set; embed it by value or export the type", typeName(t), sf.Name)
+					}
+					if err := walk(et, append(append([]int(nil), index...), i), depth+1, visiting); err != nil {
+						return err
+					}
+					continue
+				}
+				if !sf.IsExported() {
+					continue
+				}
+			} else if !sf.IsExported() {
+				continue
+			}
+			if name == "-" {
+				return fmt.Errorf("field %s.%s: a property named \"-\" (json:\"-,\") is not supported", typeName(t), sf.Name)
+			}
+			if name != "" && !validJSONName(name) {
+				return fmt.Errorf("field %s.%s: json name %q is not one encoding/json accepts (it would use %q instead); rename it", typeName(t), sf.Name, name, sf.Name)
+			}
+			tagged := hasTag && name != ""
+			if name == "" {
+				name = sf.Name
+			}
+			schemaTag := sf.Tag.Get("jsonschema")
+			if err := checkSchemaTag(t, sf, schemaTag); err != nil {
+				return err
+			}
+			if hasTagWord(schemaTag, "-") {
+				continue
+			}
+			if hasTagWord(opts, "string") {
+				return fmt.Errorf("field %s.%s: the json \",string\" option is not supported (declare the field as a string instead)", typeName(t), sf.Name)
+			}
+			optional := hasTagWord(opts, "omitempty") || hasTagWord(opts, "omitzero")
+			vtag := sf.Tag.Get("validate")
+			pre, _ := splitDive(vtag)
+			required := !optional || hasTagWord(schemaTag, "required") || hasTagWord(pre, "required")
+			if rules := splitRules(pre); !required && len(rules) > 0 && !slices.Contains([]string{"omitempty", "omitnil", "omitzero"}, rules[0]) {
+				return fmt.Errorf("field %s.%s is optional (json omitempty/omitzero) but its validate rules %q also run when the model leaves it out (on the zero value); start the tag with omitempty: validate:\"omitempty,%s\"",
+					typeName(t), sf.Name, pre, vtag)
+			}
+			if hasTagWord(pre, "required") {
+				if err := checkRequiredRule(t, sf); err != nil {
+					return err
+				}
+			}
+			cands = append(cands, cand{f: goField{name: name, goName: sf.Name, index: append(append([]int(nil), index...), i),
+				typ: ft, required: required, validate: vtag, depth: depth, nullable: hasTagWord(schemaTag, "nullable"),
+				ownFormat: strings.Contains(schemaTag, "format=")}, tagged: tagged})
+		}
+		return nil
+	}
+	if err := walk(t, nil, 0, map[reflect.Type]bool{}); err != nil {
+		return nil, err
+	}
+	// Resolve names: shallowest depth wins; at that depth a single tagged
+	// field wins; anything else is ambiguous.
+	byName := map[string][]int{}
+	var order []string
+	for i, c := range cands {
+		if _, ok := byName[c.f.name]; !ok {
+			order = append(order, c.f.name)
+		}
+		byName[c.f.name] = append(byName[c.f.name], i)
+	}
+	var out []goField
+	for _, name := range order {
+		idx := byName[name]
+		minDepth := cands[idx[0]].f.depth
+		for _, i := range idx {
+			minDepth = min(minDepth, cands[i].f.depth)
+		}
+		var atMin, tagged []int
+		for _, i := range idx {
+			if cands[i].f.depth == minDepth {
+				atMin = append(atMin, i)
+				if cands[i].tagged {
+					tagged = append(tagged, i)
+				}
+			}
+		}
+		switch {
+		case len(atMin) == 1:
+			out = append(out, cands[atMin[0]].f)
+		case len(tagged) == 1:
+			out = append(out, cands[tagged[0]].f)
+		default:
+			return nil, fmt.Errorf("struct %s: JSON property %q is declared by %d fields at the same depth; encoding/json would drop it, so rename one", typeName(t), name, len(atMin))
+		}
+	}
+	slices.SortStableFunc(out, func(a, b goField) int { return slices.Compare(a.index, b.index) })
+	return out, nil
+}
+
+// validJSONName reports whether encoding/json accepts name from a json tag
+// (its isValidTag rule).
+func validJSONName(name string) bool {
+	for _, c := range name {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			return false
+		}
+	}
+	return true
+}
+
+// hasCycle reports whether a struct type reachable from t contains itself,
+// looking through every field the way invopop's reflector does (including
+// types with their own unmarshalers). invopop overflows the stack on such
+// types unless it may use $defs/$ref, so this runs before it.
+func hasCycle(t reflect.Type, onStack, done map[reflect.Type]bool) bool {
+	for {
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array:
+			t = t.Elem()
+			continue
+		case reflect.Map:
+			if hasCycle(t.Key(), onStack, done) {
+				return true
+			}
+			t = t.Elem()
+			continue
+		}
+		break
+	}
+	if t.Kind() != reflect.Struct || isStdType(t) || implements(t, schemaHookType) || implements(t, schemaAliasType) {
+		return false
+	}
+	if onStack[t] {
+		return true
+	}
+	if done[t] {
+		return false
+	}
+	onStack[t] = true
+	defer delete(onStack, t)
+	for i := 0; i < t.NumField(); i++ {
+		if hasCycle(t.Field(i).Type, onStack, done) {
+			return true
+		}
+	}
+	done[t] = true
+	return false
+}
+
+// Keys of invopop's jsonschema tag, by the kind of field they apply to.
+var (
+	schemaKeysAny    = []string{"title", "description", "type", "anchor", "default", "example", "enum", "readOnly", "writeOnly", "oneof_required", "anyof_required", "oneof_ref", "oneof_type", "anyof_ref", "anyof_type"}
+	schemaKeysString = []string{"minLength", "maxLength", "pattern", "format"}
+	schemaKeysNumber = []string{"multipleOf", "minimum", "maximum", "exclusiveMaximum", "exclusiveMinimum"}
+	schemaKeysArray  = []string{"minItems", "maxItems", "uniqueItems", "format", "pattern"}
+)

@@ -1,0 +1,111 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/internal/jsonx"
+	"github.com/toolnexus/toolnexus/render/rendertest"
+)
+
+func oneTool(name, schema string) []toolnexus.Tool {
+	return []toolnexus.Tool{{Name: name, InputSchema: json.RawMessage(schema)}}
+}
+
+// noDuplicateKeys fails when any object in the JSON text b repeats a key.
+func noDuplicateKeys(t *testing.T, b []byte) {
+	t.Helper()
+	tree, err := jsonx.Parse(b)
+	if err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, b)
+	}
+	if p, ok := duplicateKey(tree, ""); ok {
+		t.Fatalf("output repeats the key at %s:\n%s", p, b)
+	}
+}
+
+func TestPassThroughNeverEmitsInvalidJSON(t *testing.T) {
+	for _, bad := range []string{
+		"{\"type\":\"object\",\"description\":\"\xff\"}",
+		`{"type":"object",`,
+		`"just a string"`,
+		`{"type":"object"} trailing`,
+	} {
+		tools := []toolnexus.Tool{{Name: "ok", InputSchema: json.RawMessage(`{"type":"object"}`)}, {Name: "bad", Description: "d\xfe", InputSchema: json.RawMessage(bad)}}
+		outputs := map[string][]byte{
+			"OpenAI":          OpenAI(tools).AppendJSON(nil),
+			"OpenAIResponses": OpenAIResponses(tools).AppendJSON(nil),
+			"MCP":             MCP(tools).AppendJSON(nil),
+		}
+		for name, b := range outputs {
+			if !utf8.Valid(b) || !json.Valid(b) {
+				t.Errorf("%s(%q) emitted invalid output: %q", name, bad, b)
+			}
+			if bytes.Contains(bytes.ReplaceAll(b, openAIEmptySchema, nil), []byte(bad)) {
+				t.Errorf("%s copied the bad schema %q", name, bad)
+			}
+		}
+		if p := OpenAI(tools)[1].Function.Parameters; string(p) != `{"type":"object","properties":{}}` {
+			t.Errorf("OpenAI substitute = %s", p)
+		}
+		for name, err := range map[string]error{
+			"CheckSchemas":  CheckSchemas(tools),
+			"OpenAIWith":    second(OpenAIWith(tools, OpenAIOptions{})),
+			"ResponsesWith": second(OpenAIResponsesWith(tools, OpenAIOptions{})),
+			"Anthropic":     second(Anthropic(tools)),
+			"GeminiJSON":    second(GeminiWith(tools, GeminiOptions{JSONSchema: true})),
+			"Gemini":        second(Gemini(tools)),
+			"Strict":        second(OpenAIStrict(tools)),
+		} {
+			var se *SchemaError
+			if !errors.As(err, &se) || !errors.Is(err, ErrUnsupportedSchema) || se.Tool != "bad" {
+				t.Errorf("%s(%q): err = %v, want a *SchemaError for tool bad", name, bad, err)
+			}
+		}
+	}
+	if err := CheckSchemas(rendertest.Tools()); err != nil {
+		t.Errorf("CheckSchemas refused a case schema: %v", err)
+	}
+}
+
+func second[T any](_ T, err error) error { return err }
+
+func TestProviderNameRules(t *testing.T) {
+	long := strings.Repeat("a", 65)
+	for _, name := range []string{"", "a b", "na\xffme", long, "a.b", "a:b", "é"} {
+		tools := []toolnexus.Tool{{Name: name}}
+		for rname, err := range map[string]error{
+			"Anthropic":     second(Anthropic(tools)),
+			"OpenAIStrict":  second(OpenAIStrict(tools)),
+			"OpenAIWith":    second(OpenAIWith(tools, OpenAIOptions{})),
+			"ResponsesWith": second(OpenAIResponsesWith(tools, OpenAIOptions{Strict: true})),
+		} {
+			if !errors.Is(err, ErrUnsupportedName) {
+				t.Errorf("%s(%q): err = %v, want ErrUnsupportedName", rname, name, err)
+			}
+		}
+		b := OpenAI(tools).AppendJSON(nil)
+		if !utf8.Valid(b) || !json.Valid(b) {
+			t.Errorf("OpenAI(%q) emitted %q", name, b)
+		}
+	}
+	for _, name := range []string{"", "a b", "na\xffme", long, "1x", "-x", ".x", "é", "a/b"} {
+		_, err := Gemini([]toolnexus.Tool{{Name: name}})
+		if !errors.Is(err, ErrUnsupportedName) || !strings.HasPrefix(err.Error(), "render.Gemini: tool ") {
+			t.Errorf("Gemini(%q): err = %v", name, err)
+		}
+	}
+	for _, name := range []string{"a.b:c-d_e", "_x", strings.Repeat("a", 64)} {
+		if _, err := Gemini([]toolnexus.Tool{{Name: name}}); err != nil {
+			t.Errorf("Gemini(%q) refused a valid name: %v", name, err)
+		}
+	}
+	if _, err := Anthropic([]toolnexus.Tool{{Name: "Ab_-9"}}); err != nil {
+		t.Errorf("Anthropic refused a valid name: %v", err)
+	}
+}

@@ -1,0 +1,21 @@
+package render
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/toolnexus/toolnexus"
+)
+
+func TestMCPAnnotationsMatchEncodingJSON(t *testing.T) {
+	yes, no := true, false
+	for _, a := range []*toolnexus.Annotations{
+		{}, {Title: "T <x>"}, {ReadOnlyHint: true}, {DestructiveHint: &no}, {DestructiveHint: &yes, IdempotentHint: true},
+		{Title: "all", ReadOnlyHint: true, DestructiveHint: &no, IdempotentHint: true, OpenWorldHint: &yes},
+	} {
+		want, _ := json.Marshal(a)
+		if got := appendAnnotations(nil, a); string(got) != string(want) {
+			t.Errorf("annotations %+v: got %s, want %s", a, got, want)
+		}
+	}
+}

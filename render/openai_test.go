@@ -1,0 +1,104 @@
+package render
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/toolnexus/toolnexus"
+)
+
+// OpenAI answers an object schema without "properties" with 400 "object
+// schema missing properties"; both OpenAI renderers add "properties":{}.
+func TestOpenAIRootGetsProperties(t *testing.T) {
+	tools := []toolnexus.Tool{
+		{Name: "none"},
+		{Name: "bare", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		{Name: "desc", InputSchema: json.RawMessage(`{"type":"object","description":"d","additionalProperties":false}`)},
+		{Name: "has", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}}}`)},
+	}
+	want := []string{
+		`{"type":"object","properties":{}}`,
+		`{"type":"object","properties":{}}`,
+		`{"type":"object","description":"d","additionalProperties":false,"properties":{}}`,
+		`{"type":"object","properties":{"a":{"type":"string"}}}`,
+	}
+	chat := OpenAI(tools)
+	resp := OpenAIResponses(tools)
+	chatW, err := OpenAIWith(tools, OpenAIOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	respW, err := OpenAIResponsesWith(tools, OpenAIOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, w := range want {
+		for name, got := range map[string]json.RawMessage{
+			"OpenAI": chat[i].Function.Parameters, "OpenAIResponses": resp[i].Parameters,
+			"OpenAIWith": chatW[i].Function.Parameters, "OpenAIResponsesWith": respW[i].Parameters,
+		} {
+			if string(got) != w {
+				t.Errorf("%s %s: got %s, want %s", name, tools[i].Name, got, w)
+			}
+		}
+	}
+	if string(tools[1].InputSchema) != `{"type":"object"}` {
+		t.Errorf("input modified: %s", tools[1].InputSchema)
+	}
+}
+
+func TestOpenAIRootCombinatorIsAnError(t *testing.T) {
+	for _, kw := range []string{"oneOf", "anyOf", "allOf"} {
+		tools := []toolnexus.Tool{{Name: "pick", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"` + kw + `":[{"required":["a"]},{"required":["b"]}]}`)}}
+		for name, render := range map[string]func() error{
+			"OpenAIWith":          func() error { _, err := OpenAIWith(tools, OpenAIOptions{}); return err },
+			"OpenAIResponsesWith": func() error { _, err := OpenAIResponsesWith(tools, OpenAIOptions{}); return err },
+		} {
+			err := render()
+			var se *SchemaError
+			if !errors.As(err, &se) || se.Tool != "pick" || se.Path != "/"+kw || !errors.Is(err, ErrUnsupportedSchema) {
+				t.Fatalf("%s %s: got %v", name, kw, err)
+			}
+			if !strings.Contains(err.Error(), "OpenAI refuses "+kw+" at the root of function parameters") {
+				t.Errorf("%s: %v", name, err)
+			}
+		}
+	}
+}
+
+type genItem[T any] struct {
+	V    T           `json:"v"`
+	Next *genItem[T] `json:"next,omitempty"`
+}
+
+type genArgs struct {
+	A genItem[string]                `json:"a"`
+	C genItem[toolnexus.Annotations] `json:"c,omitempty"`
+	D genItem[[]genArgsIn]           `json:"d,omitempty"`
+}
+
+type genArgsIn struct {
+	X int `json:"x"`
+}
+
+// Generic instantiations give $defs names that every $ref resolves to, in
+// every renderer (strict and Gemini rewrite $refs).
+func TestGenericDefsRenderEverywhere(t *testing.T) {
+	tool, err := toolnexus.NewTool("gen", "", func(context.Context, genArgs) (string, error) { return "", nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := []toolnexus.Tool{tool}
+	if _, err := OpenAIStrict(tools); err != nil {
+		t.Errorf("OpenAIStrict: %v", err)
+	}
+	if _, err := Gemini(tools); err != nil {
+		t.Errorf("Gemini: %v", err)
+	}
+	if _, err := Anthropic(tools); err != nil {
+		t.Errorf("Anthropic: %v", err)
+	}
+}
