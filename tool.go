@@ -46,6 +46,12 @@ type Tool struct {
 	// expiry the Result is an error that says "timed out after <Timeout>".
 	Timeout time.Duration
 
+	// Freeform, when not nil, makes this a freeform tool: the model writes
+	// raw text in Freeform's format instead of JSON arguments (OpenAI
+	// "custom" tools). The text reaches Handler as {"input":"<text>"} and
+	// InputSchema says exactly that; see [NewFreeform].
+	Freeform *Format
+
 	// Handler runs the tool. It receives arguments that are one JSON object
 	// (never empty, never null: those are replaced by {}).
 	Handler Handler
