@@ -106,3 +106,20 @@ func TestChatCustomToolCalls(t *testing.T) {
 		}
 	}
 }
+
+func TestResponsesStreamCustomToolCall(t *testing.T) {
+	f, err := os.Open("testdata/custom/responses.sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out, err := exec.New(customRegistry(t), nil).ResponsesStream(context.Background(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"type":"custom_tool_call_output","call_id":"call_sql","output":"sql: SELECT \"a\"\nFROM t"},` +
+		`{"type":"function_call_output","call_id":"call_crm","output":"customer {\"id\":\"42\"}"}]`
+	if got := mustJSON(t, out); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
