@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/builtin"
 )
 
 // outputTool is a raw tool that returns out (or fails with it).
@@ -96,3 +99,24 @@ func TestMaxOutputBytesDefault(t *testing.T) {
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestMaxOutputBytesBuiltin: a built-in tool's output, already cut by its
+// own cap, is cut again by a lower registry limit.
+func TestMaxOutputBytesBuiltin(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "big.txt"), []byte(strings.Repeat("line of text\n", 2000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tools, err := builtin.Tools(builtin.Options{Workspace: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := toolnexus.NewRegistryWith(toolnexus.Options{MaxOutputBytes: 1000})
+	if err := reg.Add(tools...); err != nil {
+		t.Fatal(err)
+	}
+	res := reg.Execute(context.Background(), "read", json.RawMessage(`{"path":"big.txt"}`))
+	if res.IsError || len(res.Output) > 1000 || !strings.Contains(res.Output, "\n[output truncated: ") {
+		t.Fatalf("IsError %v, %d bytes: %.300q", res.IsError, len(res.Output), res.Output)
+	}
+}

@@ -453,3 +453,53 @@ func TestStreamCancel(t *testing.T) {
 		t.Errorf("messages %+v, err %v, echo ran %d times", msgs, err, echoed.Load())
 	}
 }
+
+// TestStreamEdges covers the documented corner cases of the feeds.
+func TestStreamEdges(t *testing.T) {
+	e := exec.New(testRegistry(t), nil)
+	ctx := context.Background()
+	sse := func(events ...string) io.Reader {
+		return strings.NewReader("data: " + strings.Join(events, "\n\ndata: ") + "\n\n")
+	}
+
+	// Chat: a new id at the same index is a new call (servers that send
+	// each call whole without an index).
+	msgs, err := e.OpenAIChatStream(ctx, sse(
+		`{"choices":[{"delta":{"tool_calls":[{"id":"a","type":"function","function":{"name":"echo","arguments":"{\"n\":1}"}}]}}]}`,
+		`{"choices":[{"delta":{"tool_calls":[{"id":"b","type":"function","function":{"name":"echo","arguments":"{\"n\":2}"}}]}}]}`,
+		`[DONE]`))
+	if got := mustJSON(t, msgs); err != nil || got != `[{"role":"tool","tool_call_id":"a","content":"{\"n\":1}"},{"role":"tool","tool_call_id":"b","content":"{\"n\":2}"}]` {
+		t.Errorf("chat, calls without index: %s, %v", got, err)
+	}
+
+	// Chat: more arguments for a call that already started is a protocol
+	// error; the call ran with what it had.
+	msgs, err = e.OpenAIChatStream(ctx, sse(
+		`{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"echo","arguments":"{}"}}]}}]}`,
+		`{"choices":[{"delta":{"tool_calls":[{"index":1,"id":"b","function":{"name":"echo","arguments":"{}"}}]}}]}`,
+		`{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":" "}}]}}]}`,
+		`[DONE]`))
+	if !errors.Is(err, exec.ErrStreamIncomplete) || !strings.Contains(err.Error(), "tool call 0 got more data after it started") ||
+		len(msgs) != 2 || msgs[0].Content != "{}" {
+		t.Errorf("chat, late arguments: %+v, %v", msgs, err)
+	}
+
+	// Responses: a call whose output_item.done never came starts at
+	// response.completed, with the item it holds.
+	outs, err := e.ResponsesStream(ctx, sse(
+		`{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","call_id":"c","name":"echo","arguments":""}}`,
+		`{"type":"response.function_call_arguments.delta","output_index":0,"delta":"{\"x\":"}`,
+		`{"type":"response.completed","response":{"output":[{"type":"function_call","call_id":"c","name":"echo","arguments":"{\"x\":1}"}]}}`))
+	if got := mustJSON(t, outs); err != nil || got != `[{"type":"function_call_output","call_id":"c","output":"{\"x\":1}"}]` {
+		t.Errorf("responses, no done event: %s, %v", got, err)
+	}
+
+	// Feed after Close.
+	f := e.NewGeminiFeed(ctx)
+	if _, err := f.Close(); !errors.Is(err, exec.ErrStreamIncomplete) {
+		t.Errorf("empty Gemini stream: %v", err)
+	}
+	if err := f.Feed([]byte(`{"candidates":[]}`)); err == nil || err.Error() != "exec: Feed called after Close" {
+		t.Errorf("Feed after Close: %v", err)
+	}
+}
