@@ -60,6 +60,12 @@ type Tool struct {
 	// kind [PendingKindApproval]; it never runs unapproved.
 	NeedsApproval bool
 
+	// Freeform, when not nil, makes this a freeform tool: the model writes
+	// raw text in Freeform's format instead of JSON arguments (OpenAI
+	// "custom" tools). The text reaches Handler as {"input":"<text>"} and
+	// InputSchema says exactly that; see [NewFreeform].
+	Freeform *Format
+
 	// Handler runs the tool. It receives arguments that are one JSON object
 	// (never empty, never null: those are replaced by {}).
 	Handler Handler

@@ -78,6 +78,10 @@ type Call struct {
 	// wrong JSON type; the answer wraps ErrMalformedCall and no hook or
 	// tool runs.
 	malformed string
+
+	// freeform marks a call that carries raw text (an OpenAI custom tool
+	// call, Arguments {"input":text}); it may only run a freeform tool.
+	freeform bool
 }
 
 // Result is the outcome of one [Call]. It embeds the registry's
@@ -437,6 +441,11 @@ func (e *Executor) run(ctx context.Context, call Call) (r Result) {
 		r.Duration = time.Since(start)
 		e.log(ctx, nil, &r)
 		return r
+	}
+	if call.freeform && call.reject == "" {
+		if t, ok := e.registry().Get(call.Name); ok && t.Freeform == nil {
+			call.reject = fmt.Sprintf("tool %q takes JSON arguments, not freeform text: call it as a function", call.Name)
+		}
 	}
 	if call.reject != "" {
 		r.Output, r.IsError, r.Err = call.reject, true, errors.New("exec: "+call.reject)

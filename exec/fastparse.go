@@ -551,7 +551,7 @@ func (w *walker) chatMessage() ([]OpenAIToolCall, bool) {
 
 // chatCalls reads a tool_calls array (null gives nil).
 func (w *walker) chatCalls() ([]OpenAIToolCall, bool) {
-	return objects(w, []string{"id", "type", "function"}, func(tc *OpenAIToolCall, i int) bool {
+	return objects(w, []string{"id", "type", "function", "custom"}, func(tc *OpenAIToolCall, i int) bool {
 		var ok bool
 		switch i {
 		case 0:
@@ -571,6 +571,19 @@ func (w *walker) chatCalls() ([]OpenAIToolCall, bool) {
 				}
 				return ok
 			})
+		case 3:
+			if w.null() {
+				return true
+			}
+			ok = w.object([]string{"name", "input"}, func(i int) bool {
+				var ok bool
+				if i == 0 {
+					tc.Custom.Name, ok = w.str()
+				} else {
+					tc.Custom.Input, ok = w.str()
+				}
+				return ok
+			})
 		}
 		return ok
 	})
@@ -585,13 +598,13 @@ func fastResponses(raw []byte) ([]ResponsesItem, bool) {
 }
 
 func (w *walker) responsesItems() ([]ResponsesItem, bool) {
-	return objects(w, []string{"type", "id", "call_id", "name", "arguments", "status"}, func(it *ResponsesItem, i int) bool {
+	return objects(w, []string{"type", "id", "call_id", "name", "arguments", "status", "input", "namespace"}, func(it *ResponsesItem, i int) bool {
 		var ok bool
 		if i == 4 {
 			it.Arguments, ok = w.arguments()
 			return ok
 		}
-		dst := [...]*string{&it.Type, &it.ID, &it.CallID, &it.Name, &it.Arguments, &it.Status}
+		dst := [...]*string{&it.Type, &it.ID, &it.CallID, &it.Name, &it.Arguments, &it.Status, &it.Input, &it.Namespace}
 		*dst[i], ok = w.str()
 		return ok
 	})

@@ -33,6 +33,8 @@ var fastSeeds = []string{
 	`{"ID":"x"}`, `[{"Id":"x"}]`, `[{"id":"a","id":"b"}]`, `[{"id":"\ud83d\ude00\ud800x\u00e9\/"}]`,
 	`[{"function":{"arguments":"{\"a\":[1,2.5e-3,-0,true,false,null,{}]}"}}]`,
 	`{"output":[{"type":"function_call","call_id":"c","arguments":"{}"}]}`,
+	`{"output":[{"type":"custom_tool_call","call_id":"c","namespace":"n","name":"x","input":"a\nb"},{"input":5,"namespace":null}]}`,
+	`[{"id":"c","type":"custom","custom":{"name":"x","input":"t"}},{"type":"custom","custom":null},{"custom":{"input":1}}]`,
 	`{"content":[{"type":"tool_use","id":"t","input":{"a":[1,{"b":null}]}},{"type":"tool_use","input":null}]}`,
 	`{"candidates":[{"content":{"parts":[{"functionCall":{"name":"n","args":{}},"thought":true,"thoughtSignature":"YQ=="}]}}]}`,
 	`[{"functionCall":null},{"functionResponse":null},{"functionResponse":{"name":"x","response":{}}}]`,

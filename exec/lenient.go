@@ -137,13 +137,18 @@ func (tc *OpenAIToolCall) UnmarshalJSON(b []byte) error {
 		ID       json.RawMessage    `json:"id"`
 		Type     json.RawMessage    `json:"type"`
 		Function OpenAIFunctionCall `json:"function"`
+		Custom   struct {
+			Name  json.RawMessage `json:"name"`
+			Input json.RawMessage `json:"input"`
+		} `json:"custom"`
 	}
 	if firstByte(b) != '{' || json.Unmarshal(b, &f) != nil {
 		*tc = OpenAIToolCall{problem: notObject(b, "the tool call")}
 		return nil
 	}
 	var p problems
-	*tc = OpenAIToolCall{ID: p.str(f.ID, "id"), Type: p.str(f.Type, "type"), Function: f.Function}
+	*tc = OpenAIToolCall{ID: p.str(f.ID, "id"), Type: p.str(f.Type, "type"), Function: f.Function,
+		Custom: OpenAICustomCall{Name: p.str(f.Custom.Name, "custom.name"), Input: p.str(f.Custom.Input, "custom.input")}}
 	tc.problem = p.String()
 	return nil
 }
@@ -194,6 +199,8 @@ func (it *ResponsesItem) UnmarshalJSON(b []byte) error {
 		CallID    json.RawMessage `json:"call_id"`
 		Name      json.RawMessage `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
+		Input     json.RawMessage `json:"input"`
+		Namespace json.RawMessage `json:"namespace"`
 		Status    json.RawMessage `json:"status"`
 	}
 	if firstByte(b) != '{' || json.Unmarshal(b, &f) != nil {
@@ -202,7 +209,8 @@ func (it *ResponsesItem) UnmarshalJSON(b []byte) error {
 	}
 	var p problems
 	*it = ResponsesItem{Type: p.str(f.Type, "type"), ID: p.str(f.ID, "id"), CallID: p.str(f.CallID, "call_id"),
-		Name: p.str(f.Name, "name"), Arguments: p.arguments(f.Arguments, "arguments"), Status: p.str(f.Status, "status")}
+		Name: p.str(f.Name, "name"), Arguments: p.arguments(f.Arguments, "arguments"), Input: p.str(f.Input, "input"),
+		Namespace: p.str(f.Namespace, "namespace"), Status: p.str(f.Status, "status")}
 	it.problem = p.String()
 	return nil
 }

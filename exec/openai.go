@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/toolnexus/toolnexus/internal/jsonx"
 )
 
 // ErrorPrefix starts the content sent back for a failed call on the two
@@ -30,12 +32,15 @@ type OpenAIMessage struct {
 }
 
 // OpenAIToolCall is one entry of an assistant message's tool_calls.
-// Type is "function" (custom tool calls, type "custom", are answered with
-// an error result: they carry free text, not JSON arguments).
+// Type is "function" (Function is set) or "custom" (Custom is set: the
+// call of a freeform tool, see toolnexus.NewFreeform; its text runs the
+// tool as {"input":text}, and a custom call of a tool that is not freeform
+// is answered with an error result).
 type OpenAIToolCall struct {
 	ID       string             `json:"id"`
 	Type     string             `json:"type"`
 	Function OpenAIFunctionCall `json:"function"`
+	Custom   OpenAICustomCall   `json:"custom"`
 
 	problem string // set by UnmarshalJSON for a wrongly typed field
 }
@@ -52,6 +57,15 @@ type OpenAIFunctionCall struct {
 	Arguments string `json:"arguments"`
 
 	problem string // set by UnmarshalJSON for a wrongly typed field
+}
+
+// OpenAICustomCall is the custom part of a Chat Completions tool call of
+// type "custom": {"name":"run_sql","input":"SELECT 1"}, the raw text the
+// model wrote. Source: OpenAI API reference, Chat Completions,
+// choices[].message.tool_calls[] "Custom tool call".
+type OpenAICustomCall struct {
+	Name  string `json:"name"`
+	Input string `json:"input"`
 }
 
 // OpenAIToolMessage is the message that answers one tool call:
@@ -147,10 +161,38 @@ func chatCall(tc *OpenAIToolCall) Call {
 	c := Call{ID: tc.ID, Name: tc.Function.Name, Arguments: json.RawMessage(tc.Function.Arguments)}
 	if tc.problem != "" || tc.Function.problem != "" {
 		c.malformed = joinProblems(tc.problem, tc.Function.problem)
+	} else if tc.Type == "custom" {
+		c = customCall(tc.ID, tc.Custom.Name, tc.Custom.Input)
 	} else if tc.Type != "" && tc.Type != "function" {
 		c.reject = fmt.Sprintf("tool call type %q is not supported; only function tools can be called", tc.Type)
 	}
 	return c
+}
+
+// customCall is the Call for raw text written for a freeform tool.
+func customCall(id, name, input string) Call {
+	args := jsonx.AppendString([]byte(`{"input":`), input)
+	return Call{ID: id, Name: name, Arguments: append(args, '}'), freeform: true}
+}
+
+// NamespaceSeparator joins a namespace and a tool's name in it into the
+// registry name: the function_call {"namespace":"crm","name":"lookup"}
+// runs the registry tool "crm__lookup" (and only that one), which
+// render.OpenAIResponsesNamespace shows inside namespace "crm" as "lookup".
+const NamespaceSeparator = "__"
+
+// responsesCall is the Call for a function_call or custom_tool_call item.
+func responsesCall(it *ResponsesItem) Call {
+	name := it.Name
+	if it.Namespace != "" {
+		name = it.Namespace + NamespaceSeparator + it.Name
+	}
+	if it.Type == "custom_tool_call" {
+		c := customCall(it.CallID, name, it.Input)
+		c.malformed = it.problem
+		return c
+	}
+	return Call{ID: it.CallID, Name: name, Arguments: json.RawMessage(it.Arguments), malformed: it.problem}
 }
 
 // openAIContent is the content of a tool message or function_call_output.
@@ -162,11 +204,15 @@ func openAIContent(r *Result) string {
 }
 
 // ResponsesItem is one item of an OpenAI Responses "output" array, with the
-// fields of a function call:
+// fields of a function call or a custom tool call:
 //
 //	{"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather","arguments":"{\"city\":\"Paris\"}","status":"completed"}
+//	{"type":"custom_tool_call","id":"ctc_1","call_id":"call_2","name":"run_sql","input":"SELECT 1"}
 //
-// Items of other types (message, reasoning, ...) are skipped. Source:
+// A call with a Namespace runs the registry tool Namespace +
+// [NamespaceSeparator] + Name. A custom_tool_call runs a freeform tool
+// (toolnexus.NewFreeform) with {"input":Input}. Items of other types
+// (message, reasoning, ...) are skipped. Source:
 // OpenAI API reference, Responses, "The response object", output[]
 // "Function tool call".
 type ResponsesItem struct {
@@ -175,18 +221,23 @@ type ResponsesItem struct {
 	CallID    string `json:"call_id,omitempty"`
 	Name      string `json:"name,omitempty"`
 	Arguments string `json:"arguments,omitempty"`
+	Input     string `json:"input,omitempty"`
+	Namespace string `json:"namespace,omitempty"`
 	Status    string `json:"status,omitempty"`
 
 	problem string // set by UnmarshalJSON for a wrongly typed field
 }
 
-// ResponsesOutput is the input item that answers one function call:
+// ResponsesOutput is the input item that answers one function call or
+// custom tool call:
 //
 //	{"type":"function_call_output","call_id":"call_1","output":"22C"}
+//	{"type":"custom_tool_call_output","call_id":"call_2","output":"1"}
 //
-// Type is always "function_call_output"; CallID is the call's call_id;
-// Output is the result as text ([toolnexus.Result.Text]), valid UTF-8,
-// prefixed with [ErrorPrefix] for failures. Source: OpenAI API reference, Responses, request body input[]
+// Type is "function_call_output", or "custom_tool_call_output" for a
+// custom_tool_call; CallID is the call's call_id; Output is the result as
+// text ([toolnexus.Result.Text]), valid UTF-8, prefixed with [ErrorPrefix]
+// for failures. Source: OpenAI API reference, Responses, request body input[]
 // "Function tool call output".
 type ResponsesOutput struct {
 	Type   string `json:"type"`
@@ -200,14 +251,15 @@ type ResponsesOutput struct {
 	Parts []ResponsesContentPart `json:"-"`
 }
 
-// Responses runs the function_call items of an OpenAI Responses output
-// array and returns one function_call_output item per call, in order.
+// Responses runs the function_call and custom_tool_call items of an OpenAI
+// Responses output array and returns one function_call_output or
+// custom_tool_call_output item per call, in order.
 // Other items are skipped; none gives an empty, non-nil slice. Errors as
 // for [Executor.OpenAIChat].
 func (e *Executor) Responses(ctx context.Context, items []ResponsesItem) ([]ResponsesOutput, error) {
 	idx := make([]int, 0, len(items))
 	for i := range items {
-		if items[i].Type == "function_call" {
+		if t := items[i].Type; t == "function_call" || t == "custom_tool_call" {
 			idx = append(idx, i)
 		}
 	}
@@ -215,16 +267,22 @@ func (e *Executor) Responses(ctx context.Context, items []ResponsesItem) ([]Resp
 		return []ResponsesOutput{}, nil
 	}
 	results := make([]Result, len(idx))
-	e.runInto(ctx, len(idx), func(i int) Call {
-		it := &items[idx[i]]
-		return Call{ID: it.CallID, Name: it.Name, Arguments: json.RawMessage(it.Arguments), malformed: it.problem}
-	}, results)
+	e.runInto(ctx, len(idx), func(i int) Call { return responsesCall(&items[idx[i]]) }, results)
 	out := make([]ResponsesOutput, len(results))
 	for i := range results {
-		out[i] = ResponsesOutput{Type: "function_call_output", CallID: items[idx[i]].CallID,
+		it := &items[idx[i]]
+		out[i] = ResponsesOutput{Type: outputType(it.Type), CallID: it.CallID,
 			Output: openAIContent(&results[i]), Parts: responsesParts(&results[i])}
 	}
 	return out, e.batchErr(ctx, results)
+}
+
+// outputType is the type of the item that answers an item of type t.
+func outputType(t string) string {
+	if t == "custom_tool_call" {
+		return "custom_tool_call_output"
+	}
+	return "function_call_output"
 }
 
 // ResponsesJSON is [Executor.Responses] on raw JSON bytes: the output array

@@ -233,8 +233,8 @@ func (f *ResponsesFeed) Feed(data []byte) error {
 	switch ev.Type {
 	case "response.output_item.added", "response.output_item.done":
 		var it ResponsesItem
-		if err := json.Unmarshal(ev.Item, &it); err != nil || it.Type != "function_call" {
-			return nil // not a function call (or not an item): nothing to run
+		if err := json.Unmarshal(ev.Item, &it); err != nil || (it.Type != "function_call" && it.Type != "custom_tool_call") {
+			return nil // not a function or custom tool call (or not an item): nothing to run
 		}
 		if deep {
 			markDeepResponses(&it)
@@ -292,7 +292,7 @@ func (f *ResponsesFeed) start(pos int) {
 	f.started[pos] = true
 	f.args[pos] = nil
 	it := &f.items[pos]
-	f.s.start(pos, Call{ID: it.CallID, Name: it.Name, Arguments: json.RawMessage(it.Arguments), malformed: it.problem})
+	f.s.start(pos, responsesCall(it))
 }
 
 // completed starts the calls of the final response whose done event did
@@ -310,7 +310,7 @@ func (f *ResponsesFeed) completed(response json.RawMessage) {
 			}
 		}
 		for oi, pos := range f.byIndex {
-			if pos == i && oi >= 0 && oi < len(items) && items[oi].Type == "function_call" {
+			if pos == i && oi >= 0 && oi < len(items) && items[oi].Type == f.items[i].Type {
 				f.items[i] = items[oi]
 				f.start(i)
 			}
@@ -319,7 +319,8 @@ func (f *ResponsesFeed) completed(response json.RawMessage) {
 }
 
 // Close ends the feed: it waits for the calls and returns one
-// function_call_output per function call, in output order.
+// function_call_output per function call (custom_tool_call_output per
+// custom tool call), in output order.
 func (f *ResponsesFeed) Close() ([]ResponsesOutput, error) {
 	if !f.done {
 		f.s.fail(fmt.Errorf("%w: the stream ended before the response was complete", ErrStreamIncomplete))
@@ -327,7 +328,7 @@ func (f *ResponsesFeed) Close() ([]ResponsesOutput, error) {
 	results, err := f.s.finish(func(i int) (string, string) { return f.items[i].CallID, f.items[i].Name })
 	out := make([]ResponsesOutput, len(results))
 	for i := range results {
-		out[i] = ResponsesOutput{Type: "function_call_output", CallID: f.items[i].CallID, Output: openAIContent(&results[i])}
+		out[i] = ResponsesOutput{Type: outputType(f.items[i].Type), CallID: f.items[i].CallID, Output: openAIContent(&results[i])}
 	}
 	return out, err
 }

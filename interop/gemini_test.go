@@ -146,3 +146,22 @@ func TestGeminiSDKJSONSchema(t *testing.T) {
 	// map[string]any (keys sorted), so only the values can match.
 	requireSameJSON(t, "gemini tools (parametersJsonSchema)", c.tools(t), dropEmptyDescriptions(t, rendered.AppendJSON(nil)))
 }
+
+func TestGeminiToolConfigSDK(t *testing.T) {
+	b, err := render.GeminiToolConfig("VALIDATED", caseTools()[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var tc genai.ToolConfig
+	if err := dec.Decode(&tc); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	fc := tc.FunctionCallingConfig
+	if fc == nil || fc.Mode != genai.FunctionCallingConfigModeValidated || len(fc.AllowedFunctionNames) != 1 || fc.AllowedFunctionNames[0] != caseTools()[0].Name {
+		t.Fatalf("decoded %+v from %s", fc, b)
+	}
+	again, _ := json.Marshal(tc)
+	requireBytes(t, "toolConfig", again, b)
+}

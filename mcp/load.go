@@ -1048,6 +1048,7 @@ func (s *Servers) Status() []ServerStatus {
 		st.Tools = slices.Clone(st.Tools)
 		st.Skipped = slices.Clone(st.Skipped)
 		st.Notes = slices.Clone(st.Notes)
+		st.Unchecked = slices.Clone(st.Unchecked)
 		out[i] = st
 	}
 	return out

@@ -25,8 +25,11 @@ func schemaOf(t *toolnexus.Tool) json.RawMessage {
 // Source: OpenAI API reference, Chat Completions, "Create chat completion",
 // request body "tools" (ChatCompletionFunctionTool / FunctionDefinition).
 type OpenAITool struct {
-	Type     string         `json:"type"` // always "function"
+	Type     string         `json:"type"` // "function", or "custom" for a freeform tool
 	Function OpenAIFunction `json:"function"`
+	// Format is the input format of a "custom" entry (Function.Parameters
+	// and Function.Strict are then not rendered); see openai_custom.go.
+	Format *toolnexus.Format `json:"-"`
 }
 
 // OpenAIFunction is the "function" object of an [OpenAITool].
@@ -66,6 +69,9 @@ func OpenAI(tools []toolnexus.Tool) OpenAITools {
 		out[i] = OpenAITool{Type: "function", Function: OpenAIFunction{
 			Name: t.Name, Description: t.Description,
 		}}
+		if t.Freeform != nil {
+			out[i].Type, out[i].Format = "custom", t.Freeform
+		}
 	}
 	openAIParamsAll(tools, func(i int, s json.RawMessage) { out[i].Function.Parameters = s })
 	return out
@@ -94,6 +100,9 @@ func (t OpenAITool) MarshalJSON() ([]byte, error) { return t.AppendJSON(nil), ni
 
 // AppendJSON appends the entry's JSON object to dst.
 func (t OpenAITool) AppendJSON(dst []byte) []byte {
+	if t.Type == "custom" {
+		return t.appendCustom(dst)
+	}
 	f := &t.Function
 	typ := t.Type
 	if typ == "" {
@@ -206,6 +215,13 @@ func OpenAIWith(tools []toolnexus.Tool, opts OpenAIOptions) (OpenAITools, error)
 	flags := make([]bool, len(tools)) // Strict points here; one allocation per list
 	for i := range tools {
 		t := &tools[i]
+		if t.Freeform != nil {
+			if err := checkName("render.OpenAIStrict", t.Name); err != nil {
+				return nil, err
+			}
+			out[i] = OpenAITool{Type: "custom", Function: OpenAIFunction{Name: t.Name, Description: t.Description}, Format: t.Freeform}
+			continue
+		}
 		params, strict, err := strictParams(t, opts, "render.OpenAIStrict")
 		if err != nil {
 			return nil, err

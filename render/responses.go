@@ -15,11 +15,20 @@ import (
 // Source: OpenAI API reference, Responses, "Create a model response",
 // request body "tools" (FunctionTool); Go SDK type responses.FunctionToolParam.
 type OpenAIResponsesTool struct {
-	Type        string          `json:"type"` // always "function"
+	Type        string          `json:"type"` // "function"; "custom", "namespace", "tool_search": see openai_custom.go, namespace.go
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	Parameters  json.RawMessage `json:"parameters"` // JSON Schema object
-	Strict      bool            `json:"strict"`     // always emitted
+	Strict      bool            `json:"strict"`     // always emitted for "function"
+
+	// DeferLoading renders "defer_loading":true on a "function" or
+	// "custom" entry: the model sees it only after a tool search finds it
+	// (see [OpenAIResponsesTools.Defer]).
+	DeferLoading bool `json:"-"`
+	// Format is the input format of a "custom" entry.
+	Format *toolnexus.Format `json:"-"`
+	// Tools are the entries of a "namespace" entry.
+	Tools OpenAIResponsesTools `json:"-"`
 }
 
 // OpenAIResponsesTools is the Responses API "tools" array of function
@@ -44,6 +53,9 @@ func OpenAIResponses(tools []toolnexus.Tool) OpenAIResponsesTools {
 	for i := range tools {
 		t := &tools[i]
 		out[i] = OpenAIResponsesTool{Type: "function", Name: t.Name, Description: t.Description}
+		if t.Freeform != nil {
+			out[i].Type, out[i].Format = "custom", t.Freeform
+		}
 	}
 	openAIParamsAll(tools, func(i int, s json.RawMessage) { out[i].Parameters = s })
 	return out
@@ -76,6 +88,13 @@ func OpenAIResponsesWith(tools []toolnexus.Tool, opts OpenAIOptions) (OpenAIResp
 	out := make(OpenAIResponsesTools, len(tools))
 	for i := range tools {
 		t := &tools[i]
+		if t.Freeform != nil {
+			if err := checkName("render.OpenAIResponsesWith", t.Name); err != nil {
+				return nil, err
+			}
+			out[i] = OpenAIResponsesTool{Type: "custom", Name: t.Name, Description: t.Description, Format: t.Freeform}
+			continue
+		}
 		params, strict, err := strictParams(t, opts, "render.OpenAIResponsesWith")
 		if err != nil {
 			return nil, err
@@ -100,6 +119,10 @@ func (t OpenAIResponsesTool) MarshalJSON() ([]byte, error) { return t.AppendJSON
 
 // AppendJSON appends the entry's JSON object to dst.
 func (t OpenAIResponsesTool) AppendJSON(dst []byte) []byte {
+	switch t.Type {
+	case "custom", "namespace", "tool_search":
+		return t.appendOther(dst)
+	}
 	typ := t.Type
 	if typ == "" {
 		typ = "function"
@@ -112,6 +135,9 @@ func (t OpenAIResponsesTool) AppendJSON(dst []byte) []byte {
 	dst = jsonx.AppendString(dst, t.Description)
 	dst = append(dst, `,"parameters":`...)
 	dst = appendOpenAISchema(dst, t.Parameters)
+	if t.DeferLoading {
+		dst = append(dst, `,"defer_loading":true`...)
+	}
 	if t.Strict {
 		dst = append(dst, `,"strict":true}`...)
 	} else {
