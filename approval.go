@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"sync/atomic"
 )
 
 // PendingKindApproval is the [PendingRequest.Kind] of a call of a tool with
@@ -86,15 +87,21 @@ func approverFrom(ctx context.Context) (Approver, string) {
 type gateKey struct{}
 
 type approvalGate struct {
+	taken    atomic.Bool // set by the one handler that asks it (gateFor)
 	tool     string
 	callID   string
 	approver Approver
 }
 
-// gateFor returns the gate a typed handler of tool must pass, or nil.
-func gateFor(ctx context.Context, tool string) *approvalGate {
+// gateFor takes the gate that the registry attached to this call of a
+// typed tool, or returns nil when there is none. The gate is the registry
+// call's, whatever name the handler was built with (a typed tool may be
+// renamed before it is added), and it is taken once: the handler of the
+// registered tool takes it before its function runs, so a typed handler
+// called directly from inside that function with the same ctx finds none.
+func gateFor(ctx context.Context) *approvalGate {
 	g, _ := ctx.Value(gateKey{}).(*approvalGate)
-	if g == nil || g.tool != tool {
+	if g == nil || !g.taken.CompareAndSwap(false, true) {
 		return nil
 	}
 	return g

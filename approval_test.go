@@ -143,3 +143,28 @@ func TestApprovalAnswerAndContextApprover(t *testing.T) {
 		t.Errorf("context approver: %+v, call id %q", res, callID)
 	}
 }
+
+// TestApprovalRenamedTypedTool: a typed tool renamed before it is added
+// (as namespaced rendering needs, "fs__delete") still waits for approval.
+func TestApprovalRenamedTypedTool(t *testing.T) {
+	var ran atomic.Int32
+	tool, err := toolnexus.NewTool("delete", "deletes a file", func(_ context.Context, in deleteArgs) (string, error) {
+		ran.Add(1)
+		return "deleted " + in.Path, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool.Name, tool.NeedsApproval = "fs__delete", true
+	reg := toolnexus.NewRegistry()
+	if err := reg.Add(tool); err != nil {
+		t.Fatal(err)
+	}
+	res := reg.Execute(context.Background(), "fs__delete", json.RawMessage(`{"path":"/etc"}`))
+	if p, ok := toolnexus.PendingFrom(res); !ok || p.Kind != toolnexus.PendingKindApproval {
+		t.Errorf("renamed tool without an approver: %+v, want a pending approval", res)
+	}
+	if ran.Load() != 0 {
+		t.Errorf("renamed tool ran %d times without approval", ran.Load())
+	}
+}

@@ -176,10 +176,18 @@ func TestHandlerErrorPanicTimeoutCancel(t *testing.T) {
 	assert.Equal(t, `tool "fails" was cancelled before it started`, res.Output)
 	assert.ErrorIs(t, res.Err, context.Canceled)
 
+	// Cancelled once the handler runs (not after a sleep: on a loaded
+	// machine the sleep could outlast slow's 30 ms timeout).
+	started := make(chan struct{})
+	require.NoError(t, Register(r, "waits", "", func(ctx context.Context, _ none) (string, error) {
+		close(started)
+		<-ctx.Done()
+		return "", ctx.Err()
+	}))
 	cctx, cancel = context.WithCancel(ctx)
-	go func() { time.Sleep(10 * time.Millisecond); cancel() }()
-	res = r.Execute(cctx, "slow", nil)
-	assert.Equal(t, `tool "slow" was cancelled before it finished`, res.Output)
+	go func() { <-started; cancel() }()
+	res = r.Execute(cctx, "waits", nil)
+	assert.Equal(t, `tool "waits" was cancelled before it finished`, res.Output)
 }
 
 func TestSizeLimit(t *testing.T) {

@@ -192,7 +192,7 @@ func (h *typedHandler[A]) Call(ctx context.Context, args json.RawMessage) Result
 // then calls the function with the checked and decoded arguments. Both
 // decode paths of Call end here, so no call reaches fn unapproved.
 func (h *typedHandler[A]) run(ctx context.Context, args json.RawMessage, a A) Result {
-	if g := gateFor(ctx, h.name); g != nil {
+	if g := gateFor(ctx); g != nil {
 		if r, stop := g.approve(ctx, args, a); stop {
 			return r
 		}
