@@ -269,3 +269,22 @@ func TestDuplicateKeysRefused(t *testing.T) {
 	assert.Equal(t, `invalid arguments for "d": "city" is given more than once`, r.Execute(ctx, "d", json.RawMessage(`{"city":"a","city":"b"}`)).Output)
 	assert.Equal(t, `invalid arguments for "d": "tags.x" is given more than once`, r.Execute(ctx, "d", json.RawMessage(`{"city":"a","tags":{"x":1,"x":2}}`)).Output)
 }
+
+// TestDeepArgumentsWithDefaults: a tool with defaults, called with 4 Mi
+// levels of nesting, gets an error result; applying defaults used to
+// recurse once per level and end the process with a stack overflow.
+func TestDeepArgumentsWithDefaults(t *testing.T) {
+	type args struct {
+		Q    string `json:"q,omitempty" jsonschema:"default=x"`
+		Unit string `json:"unit,omitempty" jsonschema:"default=celsius"`
+	}
+	r := NewRegistryWith(Options{MaxArgumentBytes: 16 << 20})
+	require.NoError(t, Register(r, "d", "", func(_ context.Context, a args) (string, error) { return a.Q + a.Unit, nil }))
+	n := 4 << 20
+	deep := `{"extra":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`
+	res := r.Execute(context.Background(), "d", json.RawMessage(deep))
+	require.True(t, res.IsError, res.Output)
+	assert.Contains(t, res.Output, "nested more than")
+	res = r.Execute(context.Background(), "d", json.RawMessage(`{}`))
+	assert.Equal(t, "xcelsius", res.Output)
+}

@@ -72,12 +72,22 @@ func Clone(v any) any {
 	return v
 }
 
+// MaxDepth is the deepest nesting of arrays and objects Parse accepts, the
+// same bound encoding/json's scanner applies. Deeper input is an error, so
+// that Parse, Clone and Append (all recursive) never exhaust the stack.
+const MaxDepth = 10000
+
+// ErrTooDeep is returned by Parse for input nested more than MaxDepth
+// levels.
+var ErrTooDeep = fmt.Errorf("jsonx: nested more than %d levels", MaxDepth)
+
 // Parse decodes one JSON value into *Object, []any, string, json.Number,
-// bool or nil. Data after the value is an error.
+// bool or nil. Data after the value is an error, and so is nesting deeper
+// than MaxDepth ([ErrTooDeep]).
 func Parse(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	v, err := parseValue(dec)
+	v, err := parseValue(dec, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -87,13 +97,16 @@ func Parse(data []byte) (any, error) {
 	return v, nil
 }
 
-func parseValue(dec *json.Decoder) (any, error) {
+func parseValue(dec *json.Decoder, depth int) (any, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, err
 	}
 	switch t := tok.(type) {
 	case json.Delim:
+		if depth >= MaxDepth && (t == '{' || t == '[') {
+			return nil, ErrTooDeep
+		}
 		switch t {
 		case '{':
 			o := &Object{}
@@ -106,7 +119,7 @@ func parseValue(dec *json.Decoder) (any, error) {
 				if !ok {
 					return nil, fmt.Errorf("jsonx: object key is %T", kt)
 				}
-				v, err := parseValue(dec)
+				v, err := parseValue(dec, depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -120,7 +133,7 @@ func parseValue(dec *json.Decoder) (any, error) {
 		case '[':
 			a := []any{}
 			for dec.More() {
-				v, err := parseValue(dec)
+				v, err := parseValue(dec, depth+1)
 				if err != nil {
 					return nil, err
 				}

@@ -2,6 +2,8 @@ package jsonx
 
 import (
 	"encoding/json"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -27,4 +29,23 @@ func TestParseKeepsOrderAndRoundTrips(t *testing.T) {
 	require.Equal(t, `{"z":"changed","m":{"b":2,"a":1}}`, string(Marshal(c)))
 	_, err = Parse([]byte(`{} {}`))
 	require.Error(t, err)
+}
+
+// TestParseDepth: nesting past MaxDepth is an error, not a stack that
+// grows with the input (4 MiB of "[" used to end the process).
+func TestParseDepth(t *testing.T) {
+	ok := strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth)
+	if _, err := Parse([]byte(ok)); err != nil {
+		t.Fatalf("%d levels: %v", MaxDepth, err)
+	}
+	for _, n := range []int{MaxDepth + 1, 4 << 20} {
+		deep := strings.Repeat("[", n) + strings.Repeat("]", n)
+		if _, err := Parse([]byte(deep)); !errors.Is(err, ErrTooDeep) {
+			t.Errorf("%d levels: err = %v, want ErrTooDeep", n, err)
+		}
+		deepObj := strings.Repeat(`{"a":`, n) + "1" + strings.Repeat("}", n)
+		if _, err := Parse([]byte(deepObj)); !errors.Is(err, ErrTooDeep) {
+			t.Errorf("%d object levels: err = %v, want ErrTooDeep", n, err)
+		}
+	}
 }
