@@ -312,6 +312,19 @@ func validToken(s string) bool {
 	return s != ""
 }
 
+// placeholderEscaper percent-encodes what url.PathEscape leaves as is but
+// a URL gives a meaning to outside a path segment: in a query a value with
+// "&" or "=" would add or override parameters (role=admin), and ":" or "@"
+// in an authority would change it.
+var placeholderEscaper = strings.NewReplacer("$", "%24", "&", "%26", "+", "%2B", "=", "%3D", ":", "%3A", "@", "%40")
+
+// escapePlaceholder escapes one argument for a {placeholder}: the value
+// stays one path segment, one query value or one host label, wherever the
+// template puts it.
+func escapePlaceholder(s string) string {
+	return placeholderEscaper.Replace(url.PathEscape(s))
+}
+
 // placeholders lists the {name} placeholders of a URL template.
 func placeholders(tmpl string) ([]string, error) {
 	var names []string
@@ -448,7 +461,7 @@ func (h *handler) request(ctx context.Context, args map[string]json.RawMessage) 
 		if s == "" {
 			return nil, fmt.Errorf("argument %q must not be empty: it fills {%s} in the URL", arg, name)
 		}
-		seg := url.PathEscape(s)
+		seg := escapePlaceholder(s)
 		if seg == "." || seg == ".." {
 			// a dot segment would move the request to another path
 			seg = strings.ReplaceAll(seg, ".", "%2E")

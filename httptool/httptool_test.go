@@ -97,6 +97,17 @@ func TestPlaceholdersQueryAndBody(t *testing.T) {
 		t.Errorf("dot segment arrived as %s", r.uri)
 	}
 
+	// a placeholder in the query stays one value: "&role=admin" cannot add
+	// or override a fixed parameter
+	search := mustNew(t, Spec{Name: "search", URL: srv.URL + "/v1/search?q={term}&role=viewer",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"term":{"type":"string"}},"required":["term"]}`)}, local(srv))
+	if res := call(t, search, `{"term":"x&role=admin=1+2@h:p$"}`); res.IsError {
+		t.Fatalf("search: %+v", res)
+	}
+	if r := rec.last(t); r.uri != "/v1/search?q=x%26role%3Dadmin%3D1%2B2%40h%3Ap%24&role=viewer" {
+		t.Errorf("placeholder in the query arrived as %s", r.uri)
+	}
+
 	post := mustNew(t, Spec{Name: "post", Method: "post", URL: srv.URL + "/items/{id}", InputSchema: schema}, local(srv))
 	if res := call(t, post, `{"id":"7","n":3,"q":"hi"}`); res.IsError {
 		t.Fatalf("POST: %+v", res)
