@@ -101,7 +101,7 @@ func TestEverythingServer(t *testing.T) {
 		{"everything_echo", `{"message":"hello from toolnexus"}`, "Echo: hello from toolnexus"},
 		{"everything_get-sum", `{"a":2,"b":40}`, "The sum of 2 and 40 is 42."},
 		{"everything_get-structured-content", `{"location":"Chicago"}`, `{"conditions":"Light rain / drizzle","humidity":82,"temperature":36}`},
-		{"everything_get-tiny-image", `{}`, "[image: image/png, 4033 bytes]"},
+		{"everything_get-tiny-image", `{}`, "The image above is the MCP logo."},
 	}
 	for _, c := range calls {
 		res := reg.Execute(ctx, c.tool, json.RawMessage(c.args))
@@ -110,11 +110,24 @@ func TestEverythingServer(t *testing.T) {
 			t.Errorf("Execute(%s, %s) = %+v, want output containing %q", c.tool, c.args, res, c.want)
 		}
 	}
-	// The server's own argument validation comes back as an error result.
-	res := reg.Execute(ctx, "everything_get-sum", json.RawMessage(`{"a":"two"}`))
+	// The image stays an image part (it reaches providers that take
+	// images as an image), beside the text parts.
+	res := reg.Execute(ctx, "everything_get-tiny-image", json.RawMessage(`{}`))
+	var images int
+	for _, p := range res.Content {
+		if p.Kind == toolnexus.PartImage && p.MIMEType == "image/png" && len(p.Data) > 1000 && string(p.Data[1:4]) == "PNG" {
+			images++
+		}
+	}
+	if images != 1 {
+		t.Errorf("get-tiny-image gave %d PNG image parts, want 1: %d parts", images, len(res.Content))
+	}
+	// Bad arguments are refused locally against the server's schema, every
+	// problem at once, before the call goes to the server.
+	res = reg.Execute(ctx, "everything_get-sum", json.RawMessage(`{"a":"two"}`))
 	t.Logf("bad args -> %q", res.Output)
-	if !res.IsError || !strings.Contains(res.Output, "Invalid arguments for tool get-sum") {
-		t.Errorf("get-sum with bad args = %+v, want an error result", res)
+	if want := `invalid arguments for "everything_get-sum": "a" must be a number, got a string; "b" is required`; !res.IsError || res.Output != want {
+		t.Errorf("get-sum with bad args = %q, want the local error %q", res.Output, want)
 	}
 	if err := servers.Close(); err != nil {
 		t.Errorf("Close: %v", err)
