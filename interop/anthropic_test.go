@@ -2,6 +2,9 @@ package interop
 
 import (
 	"context"
+	"encoding/json"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
@@ -78,4 +81,73 @@ func TestAnthropicSDKSchemaRoute(t *testing.T) {
 			t.Fatalf("schema of %s not sent byte for byte:\n%s", r.Name, got)
 		}
 	}
+}
+
+// TestAnthropicOptionsSDK: every field AnthropicWith adds (strict,
+// defer_loading, input_examples, cache_control) decodes into the SDK's
+// ToolParam with no unknown field, with the values rendered, and the
+// list goes through the SDK byte for byte.
+func TestAnthropicOptionsSDK(t *testing.T) {
+	tools := caseTools()
+	last := tools[len(tools)-1].Name
+	rendered, err := render.AnthropicWith(tools, render.AnthropicOptions{
+		Strict: true, Fallback: true, CacheLast: true,
+		Defer:         []string{tools[0].Name},
+		InputExamples: map[string][]json.RawMessage{tools[0].Name: {json.RawMessage(`{"a":1,"b":{"c":[true]}}`)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	strict := 0
+	for i, r := range rendered {
+		raw := r.AppendJSON(nil)
+		requireKnown[anthropic.ToolParam](t, r.Name, raw)
+		var p anthropic.ToolParam
+		if err := json.Unmarshal(raw, &p); err != nil {
+			t.Fatal(err)
+		}
+		if p.Strict.Valid() != r.Strict || (r.Strict && !p.Strict.Value) {
+			t.Errorf("%s: SDK strict %+v, rendered %v", r.Name, p.Strict, r.Strict)
+		}
+		if r.Strict {
+			strict++
+		}
+		if got := p.DeferLoading.Valid() && p.DeferLoading.Value; got != (i == 0) {
+			t.Errorf("%s: SDK defer_loading %v", r.Name, got)
+		}
+		if got := string(p.CacheControl.Type); (got == "ephemeral") != (r.Name == last) || (got != "" && got != "ephemeral") {
+			t.Errorf("%s: SDK cache_control type %q", r.Name, got)
+		}
+		if i == 0 {
+			if len(p.InputExamples) != 1 || p.InputExamples[0]["a"] != float64(1) {
+				t.Errorf("%s: SDK input_examples %v", r.Name, p.InputExamples)
+			}
+		} else if p.InputExamples != nil {
+			t.Errorf("%s: unexpected input_examples %v", r.Name, p.InputExamples)
+		}
+	}
+	if strict == 0 {
+		t.Fatal("no case tool rendered strict")
+	}
+	// The check still refuses a stray key on the tool (input_schema takes
+	// any keyword: ToolInputSchemaParam has ExtraFields).
+	var doc any
+	json.Unmarshal([]byte(`{"name":"x","input_schema":{"type":"object","additionalProperties":false},"cache_control":{"type":"ephemeral"},"bogus":1}`), &doc)
+	if err := known(doc, reflect.TypeOf(anthropic.ToolParam{}), "$"); err == nil || !strings.Contains(err.Error(), `unknown field "bogus"`) {
+		t.Errorf("stray key on a tool: %v", err)
+	}
+	sdk := make([]anthropic.ToolUnionParam, len(rendered))
+	for i := range rendered {
+		tool := param.Override[anthropic.ToolParam](rendered[i])
+		sdk[i] = anthropic.ToolUnionParam{OfTool: &tool}
+	}
+	c := newCapture(t, anthropicResponse)
+	client := anthropicClient(t, c.srv.URL)
+	if _, err := client.Messages.New(context.Background(), anthropic.MessageNewParams{
+		Model: "claude-test", MaxTokens: 64, Tools: sdk,
+		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("hi"))},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	requireBytes(t, "anthropic tools with options", c.tools(t), rendered.AppendJSON(nil))
 }

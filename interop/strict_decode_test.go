@@ -55,8 +55,10 @@ func known(doc any, typ reflect.Type, path string) error {
 	}
 	fields := map[string]reflect.Type{}
 	var variants []reflect.Type
+	extras := false // a field tagged api:"extrafields" takes any other key (a JSON Schema's keywords)
 	for i := 0; i < typ.NumField(); i++ {
 		f := typ.Field(i)
+		extras = extras || f.Tag.Get("api") == "extrafields"
 		tag := f.Tag.Get("json")
 		name, opts, _ := strings.Cut(tag, ",")
 		switch {
@@ -83,6 +85,9 @@ func known(doc any, typ reflect.Type, path string) error {
 	}
 	for k, val := range obj {
 		ft, ok := fields[k]
+		if !ok && extras {
+			continue
+		}
 		if !ok {
 			return fmt.Errorf("%s: unknown field %q for %s", path, k, typ.Name())
 		}

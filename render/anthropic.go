@@ -21,6 +21,18 @@ type AnthropicTool struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"input_schema"` // JSON Schema object, root "type":"object"
+
+	// The optional fields below are set by [AnthropicWith] (see
+	// [AnthropicOptions]) and rendered only when set.
+
+	// Strict renders "strict":true.
+	Strict bool `json:"-"`
+	// DeferLoading renders "defer_loading":true.
+	DeferLoading bool `json:"-"`
+	// InputExamples renders "input_examples": each entry a compact JSON object.
+	InputExamples []json.RawMessage `json:"-"`
+	// CacheControl renders "cache_control":{"type":"ephemeral"}.
+	CacheControl bool `json:"-"`
 }
 
 // AnthropicTools is the Messages API "tools" array. Its json.Marshal output
@@ -200,6 +212,7 @@ func (t AnthropicTool) AppendJSON(dst []byte) []byte {
 	dst = jsonx.AppendString(dst, t.Description)
 	dst = append(dst, `,"input_schema":`...)
 	dst = appendSchema(dst, t.InputSchema)
+	dst = t.appendOptions(dst)
 	dst = append(dst, '}')
 	return dst
 }
