@@ -8,25 +8,6 @@ import (
 	jschema "github.com/toolnexus/toolnexus/schema"
 )
 
-// ruleNames maps the engine's keywords to the ArgumentError.Rule names
-// Execute has always used (validator's words where they exist).
-var ruleNames = map[string]string{
-	"enum":                 "oneof",
-	"minimum":              "min",
-	"maximum":              "max",
-	"exclusiveMinimum":     "gt",
-	"exclusiveMaximum":     "lt",
-	"minLength":            "min",
-	"maxLength":            "max",
-	"minItems":             "min",
-	"maxItems":             "max",
-	"minProperties":        "min",
-	"maxProperties":        "max",
-	"additionalProperties": "unknown",
-	"duplicateKey":         "duplicate",
-	"uniqueItems":          "unique",
-}
-
 // engineProblems maps the engine's problems to the decoder's (at most
 // argtype.MaxProblems), with the rule names Execute has always used. fatal
 // reports a problem that stops everything else (malformed JSON, too deep,
@@ -41,10 +22,7 @@ func engineProblems(err error, args []byte) (ps []*argtype.Problem, fatal bool) 
 		if len(ps) == argtype.MaxProblems {
 			break
 		}
-		rule := p.Keyword
-		if r, ok := ruleNames[rule]; ok {
-			rule = r
-		}
+		rule := argtype.KeywordRule(p.Keyword)
 		if (rule == "min" || rule == "max") && strings.Contains(p.Message, " must have exactly ") {
 			rule = "len"
 		}

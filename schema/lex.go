@@ -2,23 +2,15 @@ package schema
 
 import (
 	"strconv"
+
+	"github.com/toolnexus/toolnexus/internal/jsonlex"
 )
 
 // The lexer works on the instance bytes in place: every function takes the
 // offset of a token and returns the offset after it, or -1 after recording
 // a syntax problem in s.fatal.
 
-func (s *state) ws(i int) int {
-	for i < len(s.data) {
-		switch s.data[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
+func (s *state) ws(i int) int { return jsonlex.WS(s.data, i) }
 
 // syntaxAt records a syntax problem at byte i; what is "" at the end of
 // the input.
@@ -46,135 +38,34 @@ func (s *state) unexpected(i int) int {
 // str scans the string starting at the '"' at i. esc reports whether the
 // body holds an escape sequence.
 func (s *state) str(i int) (end int, esc bool) {
-	i++
-	for i < len(s.data) {
-		for i < len(s.data) && plain[s.data[i]] {
-			i++
-		}
-		if i >= len(s.data) {
-			break
-		}
-		c := s.data[i]
-		switch {
-		case c == '"':
-			return i + 1, esc
-		case c == '\\':
-			esc = true
-			i++
-			if i >= len(s.data) {
-				return s.syntaxAt(i, ""), esc
-			}
-			switch s.data[i] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i++
-			case 'u':
-				if i+4 >= len(s.data) {
-					return s.syntaxAt(len(s.data), ""), esc
-				}
-				for k := 1; k <= 4; k++ {
-					if unhex(s.data[i+k]) < 0 {
-						return s.syntaxAt(i+k, "invalid \\u escape in a string"), esc
-					}
-				}
-				i += 5
-			default:
-				return s.syntaxAt(i, "invalid escape in a string"), esc
-			}
-		case c < 0x20:
-			return s.syntaxAt(i, "control character in a string"), esc
-		default:
-			i++
-		}
+	end, esc, err := jsonlex.Str(s.data, i)
+	if err != jsonlex.None {
+		end = s.lexErr(end, err)
 	}
-	return s.syntaxAt(i, ""), esc
+	return end, esc
 }
 
-// plain marks the bytes a string body holds as they are.
-var plain = func() (t [256]bool) {
-	for c := 0x20; c < 256; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return
-}()
+// lexErr records the lexer's error err at byte i and returns -1.
+func (s *state) lexErr(i int, err jsonlex.Err) int { return s.syntaxAt(i, err.String()) }
 
-func unhex(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c >= 'a' && c <= 'f':
-		return int(c-'a') + 10
-	case c >= 'A' && c <= 'F':
-		return int(c-'A') + 10
-	}
-	return -1
-}
+func unhex(c byte) int { return jsonlex.Unhex(c) }
 
 // num scans the number starting at i.
 func (s *state) num(i int) int {
-	d := s.data
-	if i < len(d) && d[i] == '-' {
-		i++
+	end, _, err := jsonlex.Num(s.data, i)
+	if err != jsonlex.None {
+		end = s.lexErr(end, err)
 	}
-	if i >= len(d) {
-		return s.syntaxAt(i, "")
-	}
-	switch {
-	case d[i] == '0':
-		i++
-	case d[i] >= '1' && d[i] <= '9':
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-	default:
-		return s.syntaxAt(i, "invalid number")
-	}
-	if i < len(d) && d[i] == '.' {
-		i++
-		st := i
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-		if i == st {
-			return s.syntaxAt(i, "invalid number")
-		}
-	}
-	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
-		i++
-		if i < len(d) && (d[i] == '+' || d[i] == '-') {
-			i++
-		}
-		st := i
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-		if i == st {
-			return s.syntaxAt(i, "invalid number")
-		}
-	}
-	return i
+	return end
 }
 
 // literal scans true, false or null at i.
 func (s *state) literal(i int) int {
-	var w string
-	switch s.data[i] {
-	case 't':
-		w = "true"
-	case 'f':
-		w = "false"
-	default:
-		w = "null"
+	end, err := jsonlex.Lit(s.data, i)
+	if err != jsonlex.None {
+		end = s.lexErr(end, err)
 	}
-	if len(s.data)-i < len(w) {
-		if string(s.data[i:]) == w[:len(s.data)-i] {
-			return s.syntaxAt(len(s.data), "")
-		}
-		return s.syntaxAt(i, "invalid literal")
-	}
-	if string(s.data[i:i+len(w)]) != w {
-		return s.syntaxAt(i, "invalid literal")
-	}
-	return i + len(w)
+	return end
 }
 
 // enter counts one level of nesting; false (recorded) beyond MaxDepth.
@@ -216,9 +107,9 @@ func (s *state) key(i int) (k []byte, esc bool, j int) {
 		}
 		return nil, false, s.syntaxAt(i, "expected a property name")
 	}
-	end, esc := s.str(i)
-	if end < 0 {
-		return nil, false, -1
+	end, esc, err := jsonlex.Str(s.data, i)
+	if err != jsonlex.None {
+		return nil, false, s.lexErr(end, err)
 	}
 	k = s.data[i+1 : end-1]
 	end = s.ws(end)

@@ -3,6 +3,8 @@ package schema
 import (
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/toolnexus/toolnexus/internal/jsonlex"
 )
 
 func appendRune(b []byte, r rune) []byte { return utf8.AppendRune(b, r) }
@@ -168,8 +170,9 @@ func (s *state) validateNode(n *node, i int) int {
 		}
 	case tString:
 		var esc bool
-		if e, esc = s.str(i); e < 0 {
-			return -1
+		var lerr jsonlex.Err
+		if e, esc, lerr = jsonlex.Str(s.data, i); lerr != jsonlex.None {
+			return s.lexErr(e, lerr)
 		}
 		if n.kw&kwEnum != 0 && !s.checkEnum(n, i) {
 			break
@@ -179,8 +182,9 @@ func (s *state) validateNode(n *node, i int) int {
 		}
 	case tNumber:
 		if e = numEnd; e < 0 {
-			if e = s.num(i); e < 0 {
-				return -1
+			var lerr jsonlex.Err
+			if e, _, lerr = jsonlex.Num(s.data, i); lerr != jsonlex.None {
+				return s.lexErr(e, lerr)
 			}
 		}
 		if n.kw&kwEnum != 0 && !s.checkEnum(n, i) {

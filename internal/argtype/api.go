@@ -7,10 +7,11 @@
 //
 // Files by concern: info.go (the per-type cache), walk.go (Go types to the
 // decoder's tables), tags.go (tag grammar checks), reflect.go (the schema),
-// rules.go (validate rules shown as keywords), stdtypes.go (standard types
-// that decode themselves), spec.go, scan.go, lex.go and numbers.go (the
-// decoder's tables and their one-pass reader), diagnose.go (decode
-// problems), validator.go (go-playground/validator and its messages).
+// rules.go (validate rules shown as keywords), ruletable.go (the one table
+// of validator rules: keywords, schema, mirroring, messages), stdtypes.go
+// (standard types that decode themselves), spec.go, scan.go, lex.go and
+// numbers.go (the decoder's tables and their one-pass reader), diagnose.go
+// (decode problems), validator.go (go-playground/validator).
 package argtype
 
 import (

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/toolnexus/toolnexus/internal/jsonlex"
 )
 
 // This file holds the fast decoder: it decodes arguments the compiled
@@ -214,16 +216,7 @@ type decoder struct {
 
 const maxDecodeDepth = 10000
 
-func (d *decoder) ws() {
-	for d.i < len(d.data) {
-		switch d.data[d.i] {
-		case ' ', '\t', '\r', '\n':
-			d.i++
-		default:
-			return
-		}
-	}
-}
+func (d *decoder) ws() { d.i = jsonlex.WS(d.data, d.i) }
 
 func (d *decoder) lit(s string) bool {
 	if len(d.data)-d.i < len(s) || string(d.data[d.i:d.i+len(s)]) != s {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolnexus/toolnexus/internal/jsonlex"
 )
 
 // skipValue validates and skips any JSON value.
@@ -29,58 +31,26 @@ func (s *scanner) skipValue() {
 	}
 }
 
-// skipString skips a string starting at the opening quote.
+// skipString skips a string starting at the opening quote. An invalid
+// escape is reported at its backslash.
 func (s *scanner) skipString() bool {
-	i := s.i + 1
-	for i < len(s.data) {
-		c := s.data[i]
-		switch {
-		case c == '"':
-			s.i = i + 1
-			return true
-		case c == '\\':
-			if i+1 >= len(s.data) {
-				s.i = len(s.data)
-				s.syntaxAt("")
-				return false
-			}
-			switch s.data[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if i+6 > len(s.data) {
-					s.i = len(s.data)
-					s.syntaxAt("")
-					return false
-				}
-				for _, h := range s.data[i+2 : i+6] {
-					if !isHex(h) {
-						s.i = i
-						s.syntaxAt("invalid \\u escape in a string")
-						return false
-					}
-				}
-				i += 6
-			default:
-				s.i = i
-				s.syntaxAt("invalid escape in a string")
-				return false
-			}
-		case c < 0x20:
-			s.i = i
-			s.syntaxAt("control character in a string")
-			return false
-		default:
-			i++
+	end, _, err := jsonlex.Str(s.data, s.i)
+	if err == jsonlex.None {
+		s.i = end
+		return true
+	}
+	switch err {
+	case jsonlex.Escape:
+		end-- // the byte after the backslash
+	case jsonlex.UEscape:
+		end-- // the bad digit may be a backslash itself
+		for s.data[end] != '\\' { // back over the hex digits and the u
+			end--
 		}
 	}
-	s.i = len(s.data)
-	s.syntaxAt("")
+	s.i = end
+	s.syntaxAt(err.String())
 	return false
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
 func (s *scanner) literal() bool {
@@ -103,57 +73,12 @@ func (s *scanner) literal() bool {
 // number skips a JSON number and reports whether it has no fraction or
 // exponent.
 func (s *scanner) number() (integral, ok bool) {
-	i := s.i
-	d := s.data
-	if i < len(d) && d[i] == '-' {
-		i++
-	}
-	if i >= len(d) {
-		s.i = i
-		s.syntaxAt("")
+	end, integral, err := jsonlex.Num(s.data, s.i)
+	s.i = end
+	if err != jsonlex.None {
+		s.syntaxAt(err.String())
 		return false, false
 	}
-	switch {
-	case d[i] == '0':
-		i++
-	case d[i] >= '1' && d[i] <= '9':
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-	default:
-		s.i = i
-		s.syntaxAt("invalid number")
-		return false, false
-	}
-	integral = true
-	if i < len(d) && d[i] == '.' {
-		integral = false
-		i++
-		if i >= len(d) || d[i] < '0' || d[i] > '9' {
-			s.i = i
-			s.syntaxAt("invalid number")
-			return false, false
-		}
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-	}
-	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
-		integral = false
-		i++
-		if i < len(d) && (d[i] == '+' || d[i] == '-') {
-			i++
-		}
-		if i >= len(d) || d[i] < '0' || d[i] > '9' {
-			s.i = i
-			s.syntaxAt("invalid number")
-			return false, false
-		}
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-	}
-	s.i = i
 	return integral, true
 }
 

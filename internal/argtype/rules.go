@@ -1,11 +1,9 @@
 package argtype
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/invopop/jsonschema"
@@ -50,141 +48,25 @@ func applyValidate(s *jsonschema.Schema, t reflect.Type, tag string, enforced bo
 	}
 }
 
+// applyRule shows one rule in s as its row of validatorRules says.
 func applyRule(s *jsonschema.Schema, t reflect.Type, rule string, enforced bool) {
 	if rule == "" || strings.Contains(rule, "|") {
 		return
 	}
 	name, param, _ := strings.Cut(rule, "=")
-	if !enforced && (strings.HasPrefix(name, "hostname") || name == "unique") {
-		return // neither the validator (no dive) nor the checker would enforce it
+	spec := validatorRules[name]
+	if spec == nil || spec.schema == nil || (!enforced && spec.enforcedOnly) {
+		return
 	}
 	kind := t.Kind()
-	isNum := kind >= reflect.Int && kind <= reflect.Float64
-	isInt := kind >= reflect.Int && kind <= reflect.Uintptr
-	isStr := kind == reflect.String
-	isList := kind == reflect.Slice || kind == reflect.Array
-	isMap := kind == reflect.Map
-	u := func() *uint64 {
-		n, err := strconv.ParseUint(param, 10, 64)
-		if err != nil {
-			return nil
-		}
-		return &n
-	}
-	num := func() json.Number {
-		if _, err := strconv.ParseFloat(param, 64); err != nil {
-			return ""
-		}
-		return json.Number(param)
-	}
-	switch name {
-	case "oneof":
-		if len(s.Enum) > 0 {
-			return
-		}
-		for _, v := range oneofValues(param) {
-			if kind == reflect.Bool {
-				if b, err := strconv.ParseBool(v); err == nil {
-					s.Enum = append(s.Enum, b)
-				}
-				continue
-			}
-			if isNum {
-				if _, err := strconv.ParseFloat(v, 64); err == nil {
-					s.Enum = append(s.Enum, json.Number(v))
-				}
-				continue
-			}
-			s.Enum = append(s.Enum, v)
-		}
-	case "min", "max", "len", "gte", "lte", "gt", "lt":
-		switch {
-		case isNum:
-			n := num()
-			if n == "" {
-				return
-			}
-			setNum := func(dst *json.Number) {
-				if *dst == "" {
-					*dst = n
-				}
-			}
-			switch name {
-			case "min", "gte":
-				setNum(&s.Minimum)
-			case "max", "lte":
-				setNum(&s.Maximum)
-			case "len":
-				setNum(&s.Minimum)
-				setNum(&s.Maximum)
-			case "gt":
-				setNum(&s.ExclusiveMinimum)
-			case "lt":
-				setNum(&s.ExclusiveMaximum)
-			}
-			_ = isInt
-		case isStr || isList || isMap:
-			v := u()
-			if v == nil {
-				return
-			}
-			lo, hi := &s.MinLength, &s.MaxLength
-			if isList {
-				lo, hi = &s.MinItems, &s.MaxItems
-			} else if isMap {
-				lo, hi = &s.MinProperties, &s.MaxProperties
-			}
-			set := func(dst **uint64, n uint64) {
-				if *dst == nil {
-					*dst = &n
-				}
-			}
-			switch name {
-			case "min", "gte":
-				set(lo, *v)
-			case "max", "lte":
-				set(hi, *v)
-			case "len":
-				set(lo, *v)
-				set(hi, *v)
-			case "gt":
-				set(lo, *v+1)
-			case "lt":
-				if *v > 0 {
-					set(hi, *v-1)
-				}
-			}
-		}
-	case "required":
-		if isStr && s.MinLength == nil {
-			one := uint64(1)
-			s.MinLength = &one // validator's required on a string: not empty
-		}
-	case "email":
-		setFormat(s, isStr, "email")
-	case "url", "uri", "http_url":
-		setFormat(s, isStr, "uri")
-	case "uuid", "uuid3", "uuid4", "uuid5", "uuid_rfc4122", "uuid4_rfc4122":
-		setFormat(s, isStr, "uuid")
-	case "ipv4":
-		setFormat(s, isStr, "ipv4")
-	case "ipv6":
-		setFormat(s, isStr, "ipv6")
-	case "hostname", "hostname_rfc1123":
-		setFormat(s, isStr, "hostname")
-	case "datetime":
-		// validator's datetime takes a Go layout; no JSON Schema keyword matches it exactly.
-	case "unique":
-		if isList {
-			s.UniqueItems = true
-		}
-	}
-}
-
-func setFormat(s *jsonschema.Schema, isStr bool, f string) {
-	if isStr && s.Format == "" {
-		s.Format = f
-	}
+	spec.schema(s, ruleFacts{
+		kind:   kind,
+		isNum:  kind >= reflect.Int && kind <= reflect.Float64,
+		isInt:  kind >= reflect.Int && kind <= reflect.Uintptr,
+		isStr:  kind == reflect.String,
+		isList: kind == reflect.Slice || kind == reflect.Array,
+		isMap:  kind == reflect.Map,
+	}, name, param)
 }
 
 // checkValidateTags makes go-playground/validator parse and run every
@@ -276,61 +158,37 @@ func sampleValue(t reflect.Type, depth int) reflect.Value {
 }
 
 // mirrored reports whether every rule of a validate tag on a field of type t
-// is enforced by the checker with the validator's own semantics (presence,
-// oneof → enum, min/max/len/gt/gte/lt/lte → bounds or lengths, required →
-// non-zero), so the validator need not run for it. Formats, cross-field
-// rules, map sizes, keys/endkeys and anything else keep the validator.
+// is enforced by the checker with the validator's own semantics (the mirror
+// column of validatorRules), so the validator need not run for it. Types
+// that decode themselves, map sizes and keys/endkeys keep the validator.
 func mirrored(tag string, t reflect.Type, ownFormat bool) bool {
 	ptr := t.Kind() == reflect.Pointer
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	pre, post := splitDive(tag)
-	kind := t.Kind()
-	isNum := kind >= reflect.Int && kind <= reflect.Float64
-	isInt := kind >= reflect.Int && kind <= reflect.Uintptr
-	isStr := kind == reflect.String && jsonTypeOf(t) == "string"
-	isList := (kind == reflect.Slice || kind == reflect.Array) && jsonTypeOf(t) == "array"
 	if isStdType(t) || implements(t, jsonUnmarshaler) || implements(t, textUnmarshaler) {
 		return false
 	}
+	kind := t.Kind()
+	f := ruleFacts{
+		kind:      kind,
+		ptr:       ptr,
+		isNum:     kind >= reflect.Int && kind <= reflect.Float64,
+		isInt:     kind >= reflect.Int && kind <= reflect.Uintptr,
+		isStr:     kind == reflect.String && jsonTypeOf(t) == "string",
+		isList:    (kind == reflect.Slice || kind == reflect.Array) && jsonTypeOf(t) == "array",
+		ownFormat: ownFormat,
+	}
 	for _, rule := range splitRules(pre) {
 		name, param, _ := strings.Cut(rule, "=")
-		switch name {
-		case "omitempty":
-		case "required":
-			// On a string: not empty (minLength 1). On a pointer, slice or
-			// map: not nil, that is present and not null, which the schema
-			// says. Numbers, bools and structs are refused at registration.
-			if !ptr && !isStr && !isList && kind != reflect.Map {
-				return false
-			}
-		case "oneof":
-			if !isStr && !isInt {
-				return false
-			}
-		case "min", "max", "len", "gte", "lte", "gt", "lt":
-			if !isNum && !isStr && !isList {
-				return false
-			}
-			if !isNum {
-				n, err := strconv.ParseUint(param, 10, 64)
-				if err != nil || (name == "lt" && n == 0) {
-					return false
-				}
-			}
-		case "email", "url", "uri", "uuid", "ipv4", "ipv6":
-			// Shown as a format (applyRule) that the schema engine asserts,
-			// unless a jsonschema format= took its place.
-			if !isStr || ownFormat {
-				return false
-			}
-		default:
+		spec := validatorRules[name]
+		if spec == nil || spec.mirror == nil || !spec.mirror(f, name, param) {
 			return false
 		}
 	}
 	if hasDive(tag) {
-		if !isList || strings.HasPrefix(strings.TrimSpace(post), "keys") {
+		if !f.isList || strings.HasPrefix(strings.TrimSpace(post), "keys") {
 			return false
 		}
 		return mirrored(post, t.Elem(), ownFormat)

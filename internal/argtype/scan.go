@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/toolnexus/toolnexus/internal/jsonlex"
 )
 
 type seg struct {
@@ -127,16 +129,7 @@ func (s *scanner) syntaxAt(what string) {
 	s.syntax(fmt.Sprintf("arguments are not valid JSON: %s at byte %d", what, s.i))
 }
 
-func (s *scanner) ws() {
-	for s.i < len(s.data) {
-		switch s.data[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
-	}
-}
+func (s *scanner) ws() { s.i = jsonlex.WS(s.data, s.i) }
 
 // pathString renders the current JSON path: stops[2].city
 func (s *scanner) pathString() string {

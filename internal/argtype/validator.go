@@ -2,7 +2,6 @@ package argtype
 
 import (
 	"errors"
-	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
@@ -125,112 +124,6 @@ func jsonFieldName(t reflect.Type, goName string) string {
 		return jname
 	}
 	return goName
-}
-
-func ruleMessage(path, param string, fe validator.FieldError) string {
-	p := fmt.Sprintf("%q", path)
-	k := fe.Kind()
-	for k == reflect.Pointer {
-		k = reflect.Invalid
-	}
-	isStr := fe.Kind() == reflect.String
-	isList := fe.Kind() == reflect.Slice || fe.Kind() == reflect.Array || fe.Kind() == reflect.Map
-	unit := ""
-	if isStr {
-		unit = " characters"
-	} else if isList {
-		unit = " items"
-	}
-	if param == "1" {
-		unit = strings.TrimSuffix(unit, "s")
-	}
-	switch fe.Tag() {
-	case "required", "required_if", "required_unless", "required_with", "required_without":
-		// The property is present (the checker reports missing ones) but
-		// holds its zero value, which validator's required refuses.
-		switch fe.Kind() {
-		case reflect.String:
-			return p + " must not be empty"
-		case reflect.Slice, reflect.Map, reflect.Array:
-			return p + " must not be empty"
-		case reflect.Bool:
-			return p + " must be true"
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8,
-			reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
-			return p + " must not be 0"
-		}
-		return p + " is required"
-	case "oneof":
-		return fmt.Sprintf("%s must be one of [%s]", p, enumList(oneofValues(param)))
-	case "min", "gte":
-		if isStr || isList {
-			return fmt.Sprintf("%s must have at least %s%s", p, param, unit)
-		}
-		return fmt.Sprintf("%s must be at least %s", p, param)
-	case "max", "lte":
-		if isStr || isList {
-			return fmt.Sprintf("%s must have at most %s%s", p, param, unit)
-		}
-		return fmt.Sprintf("%s must be at most %s", p, param)
-	case "gt":
-		if isStr || isList {
-			return fmt.Sprintf("%s must have more than %s%s", p, param, unit)
-		}
-		return fmt.Sprintf("%s must be greater than %s", p, param)
-	case "lt":
-		if isStr || isList {
-			return fmt.Sprintf("%s must have fewer than %s%s", p, param, unit)
-		}
-		return fmt.Sprintf("%s must be less than %s", p, param)
-	case "len":
-		if isStr || isList {
-			return fmt.Sprintf("%s must have exactly %s%s", p, param, unit)
-		}
-		return fmt.Sprintf("%s must be exactly %s", p, param)
-	case "eq":
-		return fmt.Sprintf("%s must be %s", p, param)
-	case "ne":
-		return fmt.Sprintf("%s must not be %s", p, param)
-	case "email":
-		return p + " must be a valid email address"
-	case "url", "uri", "http_url":
-		return p + " must be a valid URL"
-	case "uuid", "uuid3", "uuid4", "uuid5", "uuid_rfc4122", "uuid4_rfc4122":
-		return p + " must be a valid UUID"
-	case "alpha":
-		return p + " must contain only letters"
-	case "alphanum":
-		return p + " must contain only letters and digits"
-	case "numeric", "number":
-		return p + " must contain only digits"
-	case "unique":
-		return p + " must not contain duplicates"
-	case "eqfield":
-		return fmt.Sprintf("%s must equal %q", p, param)
-	case "nefield":
-		return fmt.Sprintf("%s must differ from %q", p, param)
-	case "gtfield":
-		return fmt.Sprintf("%s must be greater than %q", p, param)
-	case "gtefield":
-		return fmt.Sprintf("%s must be at least %q", p, param)
-	case "ltfield":
-		return fmt.Sprintf("%s must be less than %q", p, param)
-	case "ltefield":
-		return fmt.Sprintf("%s must be at most %q", p, param)
-	case "ip", "ipv4", "ipv6", "hostname", "hostname_rfc1123", "datetime", "json", "base64":
-		return fmt.Sprintf("%s must be a valid %s%s", p, fe.Tag(), suffixParam(param))
-	}
-	if param != "" {
-		return fmt.Sprintf("%s failed the rule %s=%s", p, fe.Tag(), param)
-	}
-	return fmt.Sprintf("%s failed the rule %s", p, fe.Tag())
-}
-
-func suffixParam(p string) string {
-	if p == "" {
-		return ""
-	}
-	return " (" + p + ")"
 }
 
 // enumList formats allowed values for a message: space-separated, or as
