@@ -43,7 +43,7 @@ func (s *scanner) skipString() bool {
 	case jsonlex.Escape:
 		end-- // the byte after the backslash
 	case jsonlex.UEscape:
-		end-- // the bad digit may be a backslash itself
+		end--                     // the bad digit may be a backslash itself
 		for s.data[end] != '\\' { // back over the hex digits and the u
 			end--
 		}
