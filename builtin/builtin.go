@@ -11,9 +11,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/internal/textcap"
 )
 
 // Defaults used when the corresponding [Options] field is zero.
@@ -202,49 +202,8 @@ func textResult(out string, err error) toolnexus.Result {
 
 // finish makes Output valid UTF-8 and caps it at max bytes.
 func finish(r toolnexus.Result, max int) toolnexus.Result {
-	r.Output = capText(strings.ToValidUTF8(r.Output, "\uFFFD"), max)
+	r.Output = textcap.HeadTail(strings.ToValidUTF8(r.Output, "\uFFFD"), max)
 	return r
-}
-
-// capText keeps the head and the tail of s when it is longer than max
-// bytes, cutting at rune boundaries, with a line between them that says how
-// many bytes were cut. The result, note included, is at most max bytes
-// (max is at least MinOutputBytes, far more than the note).
-func capText(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	// The note is sized for the largest count it could carry, len(s).
-	room := max - len(truncNote(len(s)))
-	if room < 2 {
-		return s[:runeStart(s, max)]
-	}
-	head := s[:runeStart(s, room/2)]
-	i := len(s) - (room - room/2)
-	for i < len(s) && !utf8.RuneStart(s[i]) {
-		i++ // start the tail at the next rune, keeping it within room
-	}
-	tail := s[i:]
-	return head + truncNote(len(s)-len(head)-len(tail)) + tail
-}
-
-// truncNote is the line capText puts between the head and the tail.
-func truncNote(cut int) string {
-	return fmt.Sprintf("\n\n[... %d bytes truncated ...]\n\n", cut)
-}
-
-// runeStart returns the largest i <= n that starts a rune in s.
-func runeStart(s string, n int) int {
-	if n >= len(s) {
-		return len(s)
-	}
-	if n < 0 {
-		return 0
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return n
 }
 
 // ---- workspace paths -------------------------------------------------------

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/toolnexus/toolnexus/internal/textcap"
 )
 
 func TestAddrKind(t *testing.T) {
@@ -117,11 +119,11 @@ func TestCheckDialAddrOwnInterface(t *testing.T) {
 }
 
 func TestCapText(t *testing.T) {
-	if got := capText("short", 10); got != "short" {
+	if got := textcap.HeadTail("short", 10); got != "short" {
 		t.Errorf("short: %q", got)
 	}
 	s := strings.Repeat("ab", 50) // 100 bytes
-	got := capText(s, 60)
+	got := textcap.HeadTail(s, 60)
 	// The note is sized for a 3-digit count: 33 bytes, leaving 27: head 13, tail 14.
 	want := s[:13] + "\n\n[... 73 bytes truncated ...]\n\n" + s[86:]
 	if got != want {
@@ -132,26 +134,26 @@ func TestCapText(t *testing.T) {
 	for _, max := range []int{MinOutputBytes, 1024, 1025, 4096} {
 		for _, n := range []int{max + 1, max + 7, 3 * max, 100000, 12345678} {
 			in := strings.Repeat("x", n)
-			got := capText(in, max)
+			got := textcap.HeadTail(in, max)
 			if len(got) > max {
-				t.Errorf("capText(%d bytes, %d) is %d bytes", n, max, len(got))
+				t.Errorf("textcap.HeadTail(%d bytes, %d) is %d bytes", n, max, len(got))
 			}
 			m := regexp.MustCompile(`\n\n\[\.\.\. (\d+) bytes truncated \.\.\.\]\n\n`).FindStringSubmatch(got)
 			if m == nil {
-				t.Fatalf("no note in capText(%d bytes, %d)", n, max)
+				t.Fatalf("no note in textcap.HeadTail(%d bytes, %d)", n, max)
 			}
 			cut, _ := strconv.Atoi(m[1])
 			if kept := len(got) - len(m[0]); kept+cut != n {
-				t.Errorf("capText(%d bytes, %d): kept %d + cut %d != %d", n, max, kept, cut, n)
+				t.Errorf("textcap.HeadTail(%d bytes, %d): kept %d + cut %d != %d", n, max, kept, cut, n)
 			}
 			if len(got) < max-8 {
-				t.Errorf("capText(%d bytes, %d) is only %d bytes", n, max, len(got))
+				t.Errorf("textcap.HeadTail(%d bytes, %d) is only %d bytes", n, max, len(got))
 			}
 		}
 	}
 	// Cuts fall on rune boundaries.
 	u := strings.Repeat("é", 500) // 1000 bytes, 2 per rune
-	got = capText(u, MinOutputBytes+1)
+	got = textcap.HeadTail(u, MinOutputBytes+1)
 	if !utf8.ValidString(got) || len(got) > MinOutputBytes+1 {
 		t.Errorf("capText cut a rune or passed the cap: %q", got)
 	}

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/internal/textcap"
 )
 
 const (
@@ -184,7 +185,7 @@ func (e *env) grep(ctx context.Context, a grepArgs) (string, error) {
 			}
 			text := string(line)
 			if len(text) > lineCap {
-				text = text[:runeStart(text, lineCap)] + "..."
+				text = text[:textcap.RuneStart(text, lineCap)] + "..."
 			}
 			entry := fmt.Sprintf("%s:%d:%s\n", name, n, text)
 			if out.Len()+len(entry) > budget {
@@ -224,7 +225,7 @@ func shortQuote(s string) string {
 	if len(s) <= 80 {
 		return strconv.Quote(s)
 	}
-	return strconv.Quote(s[:runeStart(s, 80)]) + "..."
+	return strconv.Quote(s[:textcap.RuneStart(s, 80)]) + "..."
 }
 
 // searchResult finishes grep's or glob's output: the walk's err (about

@@ -11,6 +11,8 @@ import (
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/toolnexus/toolnexus/internal/textcap"
 )
 
 // maxConvertBytes is how much HTML webfetch converts to Markdown or text,
@@ -128,7 +130,7 @@ func slimHTML(ctx context.Context, page []byte, limit int) (slim string, cut boo
 			raw := []byte(html.EscapeString(string(z.Text())))
 			if room := limit - b.Len(); len(raw) > room {
 				// A text is cut at a rune; a tag is never cut.
-				b.Write(raw[:runeStart(string(raw[:room+1]), room)])
+				b.Write(raw[:textcap.RuneStart(string(raw[:room+1]), room)])
 				return b.String(), true, nil
 			}
 			b.Write(raw)

@@ -271,7 +271,7 @@ func TestLoadOutputCleanedAndCapped(t *testing.T) {
 			if len(res.Output) > limit || !strings.HasPrefix(res.Output, head) || !strings.HasSuffix(res.Output, "Atail") {
 				t.Errorf("Output (%d bytes) = %.100q...%q, want at most %d bytes starting %q", len(res.Output), res.Output, res.Output[max(0, len(res.Output)-20):], limit, head)
 			}
-			wantCut := len(head) + len(big) + len("tail") - limit + len(truncNote(len(head)+len(big)+4))
+			wantCut := len(head) + len(big) + len("tail") - limit + len(fmt.Sprintf("\n\n[... %d bytes truncated ...]\n\n", len(head)+len(big)+4))
 			if note := fmt.Sprintf("[... %d bytes truncated ...]", wantCut); !strings.Contains(res.Output, note) {
 				t.Errorf("Output lacks %q", note)
 			}

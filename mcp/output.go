@@ -1,9 +1,10 @@
 package mcp
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolnexus/toolnexus/internal/textcap"
 )
 
 // cleanOutput makes text a server sent safe to show to a model and on a
@@ -61,7 +62,7 @@ func cleanOutput(s string, max int) string {
 		b.WriteString(s[start:])
 		s = b.String()
 	}
-	return capText(s, max)
+	return textcap.HeadTail(s, max)
 }
 
 // needsCleaning reports whether cleanOutput would change s before capping.
@@ -81,41 +82,4 @@ func needsCleaning(s string) bool {
 		}
 	}
 	return false
-}
-
-// capText keeps the head and the tail of s when it is longer than max
-// bytes, cutting at rune boundaries, with a line between them that says how
-// many bytes were cut. The result, note included, is at most max bytes.
-func capText(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	// The note is sized for the largest count it could carry, len(s).
-	room := max - len(truncNote(len(s)))
-	if room < 2 {
-		return s[:runeStart(s, max)]
-	}
-	head := s[:runeStart(s, room/2)]
-	i := len(s) - (room - room/2)
-	for i < len(s) && !utf8.RuneStart(s[i]) {
-		i++ // start the tail at the next rune, keeping it within room
-	}
-	tail := s[i:]
-	return head + truncNote(len(s)-len(head)-len(tail)) + tail
-}
-
-// truncNote is the line capText puts between the head and the tail.
-func truncNote(cut int) string {
-	return fmt.Sprintf("\n\n[... %d bytes truncated ...]\n\n", cut)
-}
-
-// runeStart returns the largest i <= n that starts a rune in s.
-func runeStart(s string, n int) int {
-	if n >= len(s) {
-		return len(s)
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return n
 }
