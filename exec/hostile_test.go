@@ -94,9 +94,23 @@ func TestLongCallID(t *testing.T) {
 		CallID    string `json:"call_id"`
 		ErrorKind string `json:"error_kind"`
 	}
-	line, _, _ := bytes.Cut(logs.Bytes(), []byte("\n"))
-	if err := json.Unmarshal(line, &rec); err != nil {
-		t.Fatal(err)
+	// The two calls run concurrently, so their log lines come in either
+	// order: find the malformed call's line.
+	found := 0
+	for _, line := range bytes.Split(bytes.TrimSpace(logs.Bytes()), []byte("\n")) {
+		var r struct {
+			CallID    string `json:"call_id"`
+			ErrorKind string `json:"error_kind"`
+		}
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.ErrorKind == "malformed_call" {
+			rec, found = r, found+1
+		}
+	}
+	if found != 1 {
+		t.Fatalf("%d log lines with error_kind malformed_call, want 1:\n%s", found, logs.Bytes())
 	}
 	if want := "call_" + strings.Repeat("é", (exec.MaxCallIDBytes-5)/2) + "…"; rec.CallID != want || rec.ErrorKind != "malformed_call" {
 		t.Errorf("log call_id %q (%d bytes), error_kind %q", rec.CallID, len(rec.CallID), rec.ErrorKind)
