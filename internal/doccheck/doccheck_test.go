@@ -1,0 +1,447 @@
+package doccheck
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Snippet conventions (docs/development.md says the same for writers):
+//
+//   - A ```go block whose first code line starts with "package" is a whole
+//     file; it is type-checked as its own package, strictly.
+//   - Any other ```go block is the body of a function returning error,
+//     type-checked in a package that declares ctx (context.Context) and reg
+//     (*toolnexus.Registry); imports are added for the package names it uses
+//     (knownImports). Unused local variables are allowed there.
+//   - A block right after a line <!-- excerpt: PATH FUNC --> shows code from
+//     another module (an SDK example): each of its non-blank lines must
+//     appear, in order, in the body of function FUNC in file PATH, which that
+//     module's own tests compile and run. A snippet line may add a trailing
+//     // comment; lines that are only a comment are not compared.
+//
+// Every ```go fence must start at column 0 and have exactly the info string
+// "go", so that no Go block escapes the check.
+
+// knownImports maps the package names fragments may use to import paths.
+var knownImports = map[string]string{
+	"toolnexus": "github.com/toolnexus/toolnexus",
+	"render":    "github.com/toolnexus/toolnexus/render",
+	"exec":      "github.com/toolnexus/toolnexus/exec",
+	"mcp":       "github.com/toolnexus/toolnexus/mcp",
+	"builtin":   "github.com/toolnexus/toolnexus/builtin",
+	"toolkit":   "github.com/toolnexus/toolnexus/toolkit",
+	"schema":    "github.com/toolnexus/toolnexus/schema",
+	"skill":     "github.com/toolnexus/toolnexus/skill",
+	"httptool":  "github.com/toolnexus/toolnexus/httptool",
+	"openapi":   "github.com/toolnexus/toolnexus/openapi",
+	"sdkmcp":    "github.com/modelcontextprotocol/go-sdk/mcp",
+	"auth":      "github.com/modelcontextprotocol/go-sdk/auth",
+	"context":   "context",
+	"json":      "encoding/json",
+	"errors":    "errors",
+	"fmt":       "fmt",
+	"http":      "net/http",
+	"io":        "io",
+	"log":       "log",
+	"slog":      "log/slog",
+	"os":        "os",
+	"strings":   "strings",
+	"time":      "time",
+}
+
+// snippet is one ```go block.
+type snippet struct {
+	file    string // slash path relative to the repository root
+	line    int    // line of the first code line, 1-based
+	code    string
+	excerpt string // "PATH FUNC" from an <!-- excerpt: --> line, or ""
+}
+
+// extract returns the ```go blocks of one Markdown file, and a problem for
+// every fence the check would miss.
+func extract(name string, data []byte) ([]snippet, []string) {
+	var (
+		out      []snippet
+		problems []string
+		lines    = strings.Split(string(data), "\n")
+		prev     string // last non-blank line before the current one
+	)
+	for i := 0; i < len(lines); i++ {
+		l := strings.TrimRight(lines[i], " \t\r")
+		trimmed := strings.TrimSpace(l)
+		if !strings.HasPrefix(trimmed, "```") {
+			if trimmed != "" {
+				prev = trimmed
+			}
+			continue
+		}
+		info := strings.TrimSpace(strings.TrimPrefix(trimmed, "```"))
+		isGo := info == "go" || strings.HasPrefix(info, "go ") || strings.HasPrefix(info, "golang")
+		if isGo && (l != "```go") {
+			problems = append(problems, fmt.Sprintf("%s:%d: a Go block must open with exactly ```go at column 0", name, i+1))
+		}
+		// Skip to the closing fence.
+		start := i + 1
+		j := start
+		for j < len(lines) && strings.TrimSpace(lines[j]) != "```" {
+			j++
+		}
+		if j == len(lines) {
+			problems = append(problems, fmt.Sprintf("%s:%d: unclosed code block", name, i+1))
+			return out, problems
+		}
+		if l == "```go" {
+			s := snippet{file: name, line: start + 1, code: strings.Join(lines[start:j], "\n")}
+			if rest, ok := strings.CutPrefix(prev, "<!-- excerpt:"); ok {
+				s.excerpt = strings.TrimSpace(strings.TrimSuffix(rest, "-->"))
+			}
+			out = append(out, s)
+		}
+		i = j
+		prev = ""
+	}
+	return out, problems
+}
+
+// isWholeFile reports whether the snippet's first code line is a package clause.
+func isWholeFile(code string) bool {
+	for _, l := range strings.Split(code, "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "//") {
+			continue
+		}
+		return strings.HasPrefix(t, "package ")
+	}
+	return false
+}
+
+// lineDirective maps what follows it to the snippet's place in the Markdown file.
+func lineDirective(s snippet) string {
+	return "//line " + s.file + ":" + strconv.Itoa(s.line) + "\n"
+}
+
+// fragmentSource wraps a fragment in a package with imports for the package
+// names it uses.
+func fragmentSource(s snippet) (string, []string) {
+	body := "func _() error {\n" + lineDirective(s) + s.code + "\nreturn nil\n}\n"
+	used := map[string]bool{"context": true, "toolnexus": true}
+	fset := token.NewFileSet()
+	if f, err := parser.ParseFile(fset, "", "package p\n"+body, parser.SkipObjectResolution); err == nil {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if id, ok := sel.X.(*ast.Ident); ok {
+					if _, known := knownImports[id.Name]; known {
+						used[id.Name] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	var names []string
+	for n := range used {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString("package snippet\n\nimport (\n")
+	var paths []string
+	for _, n := range names {
+		fmt.Fprintf(&b, "\t%s %q\n", n, knownImports[n])
+		paths = append(paths, knownImports[n])
+	}
+	b.WriteString(")\n\nvar ctx = context.Background()\nvar reg = toolnexus.NewRegistry()\n\n")
+	b.WriteString(body)
+	return b.String(), paths
+}
+
+// checker type-checks snippets with the export data the go command builds.
+type checker struct {
+	root    string
+	exports map[string]string // import path -> export data file
+}
+
+// loadExports runs go list -export once for every package the snippets import.
+func (c *checker) loadExports(paths []string) error {
+	args := append([]string{"list", "-e", "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Export}}\t{{with .Error}}{{.Err}}{{end}}"}, paths...)
+	cmd := exec.Command(goTool(), args...)
+	cmd.Dir = c.root
+	cmd.Env = append(os.Environ(), "GOPROXY=off", "GOWORK=off")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("go list -export: %v\n%s", err, stderr.Bytes())
+	}
+	c.exports = map[string]string{}
+	for _, l := range strings.Split(string(out), "\n") {
+		f := strings.SplitN(l, "\t", 3)
+		if len(f) == 3 && f[1] != "" {
+			c.exports[f[0]] = f[1]
+		}
+	}
+	return nil
+}
+
+func goTool() string {
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	return filepath.Join(runtime.GOROOT(), "bin", "go")
+}
+
+// check type-checks one generated file; lenient allows unused variables.
+func (c *checker) check(src string, lenient bool) []string {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "snippet.go", src, parser.ParseComments)
+	if err != nil {
+		var list []string
+		var el interface{ Unwrap() []error }
+		if errors.As(err, &el) {
+			for _, e := range el.Unwrap() {
+				list = append(list, e.Error())
+			}
+		} else {
+			list = append(list, err.Error())
+		}
+		return list
+	}
+	imp := importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
+		file, ok := c.exports[path]
+		if !ok {
+			return nil, fmt.Errorf("package %q is not available to snippets (add it to knownImports or use an excerpt)", path)
+		}
+		return os.Open(file)
+	})
+	var problems []string
+	conf := types.Config{
+		Importer: imp,
+		Error: func(err error) {
+			var te types.Error
+			if errors.As(err, &te) {
+				if lenient && te.Soft && strings.Contains(te.Msg, "declared and not used") {
+					return
+				}
+				problems = append(problems, fmt.Sprintf("%s: %s", fset.Position(te.Pos), te.Msg))
+				return
+			}
+			problems = append(problems, err.Error())
+		},
+	}
+	conf.Check(f.Name.Name, fset, []*ast.File{f}, nil)
+	return problems
+}
+
+// checkExcerpt compares an excerpt with the function it names.
+func checkExcerpt(root string, s snippet) []string {
+	where := fmt.Sprintf("%s:%d", s.file, s.line)
+	path, fn, ok := strings.Cut(s.excerpt, " ")
+	if !ok {
+		return []string{where + `: excerpt marker must be "<!-- excerpt: PATH FUNC -->"`}
+	}
+	fn = strings.TrimSpace(fn)
+	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(path)))
+	if err != nil {
+		return []string{fmt.Sprintf("%s: excerpt source: %v", where, err)}
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
+	if err != nil {
+		return []string{fmt.Sprintf("%s: excerpt source: %v", where, err)}
+	}
+	var body []string
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == fn && fd.Body != nil {
+			text := string(src[fset.Position(fd.Body.Lbrace).Offset+1 : fset.Position(fd.Body.Rbrace).Offset])
+			for _, l := range strings.Split(text, "\n") {
+				if t := strings.TrimSpace(l); t != "" {
+					body = append(body, t)
+				}
+			}
+		}
+	}
+	if body == nil {
+		return []string{fmt.Sprintf("%s: excerpt source %s has no function %s", where, path, fn)}
+	}
+	k := 0
+	for i, l := range strings.Split(s.code, "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "//") {
+			continue
+		}
+		found := false
+		for k < len(body) {
+			b := body[k]
+			k++
+			if t == b || (strings.HasPrefix(t, b) && strings.HasPrefix(strings.TrimSpace(t[len(b):]), "//")) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return []string{fmt.Sprintf("%s:%d: line %q is not in %s %s (in this order)", s.file, s.line+i, t, path, fn)}
+		}
+	}
+	return nil
+}
+
+// checkAll checks every snippet of the given Markdown files (name -> content)
+// and returns one problem per broken snippet line, as "file:line:col: msg".
+func checkAll(root string, files map[string][]byte) ([]string, int) {
+	var problems []string
+	var snippets []snippet
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		s, p := extract(n, files[n])
+		snippets = append(snippets, s...)
+		problems = append(problems, p...)
+	}
+	type unit struct {
+		src     string
+		lenient bool
+	}
+	var units []unit
+	need := map[string]bool{}
+	for _, s := range snippets {
+		switch {
+		case s.excerpt != "":
+			problems = append(problems, checkExcerpt(root, s)...)
+		case isWholeFile(s.code):
+			src := lineDirective(s) + s.code + "\n"
+			units = append(units, unit{src, false})
+			if f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.ImportsOnly); err == nil {
+				for _, im := range f.Imports {
+					p, _ := strconv.Unquote(im.Path.Value)
+					need[p] = true
+				}
+			}
+		default:
+			src, paths := fragmentSource(s)
+			units = append(units, unit{src, true})
+			for _, p := range paths {
+				need[p] = true
+			}
+		}
+	}
+	if len(units) > 0 {
+		c := &checker{root: root}
+		var paths []string
+		for p := range need {
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+		if err := c.loadExports(paths); err != nil {
+			return append(problems, err.Error()), len(snippets)
+		}
+		for _, u := range units {
+			problems = append(problems, c.check(u.src, u.lenient)...)
+		}
+	}
+	return problems, len(snippets)
+}
+
+// repoRoot is the directory of the module's go.mod, two levels up.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil || !bytes.HasPrefix(mod, []byte("module github.com/toolnexus/toolnexus\n")) {
+		t.Fatalf("%s is not the toolnexus module root: %v", root, err)
+	}
+	return root
+}
+
+// TestDocSnippets type-checks every Go block in README.md and docs/*.md.
+func TestDocSnippets(t *testing.T) {
+	root := repoRoot(t)
+	files := map[string][]byte{}
+	mds, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mds = append(mds, filepath.Join(root, "README.md"))
+	for _, p := range mds {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(root, p)
+		files[filepath.ToSlash(rel)] = data
+	}
+	problems, n := checkAll(root, files)
+	for _, p := range problems {
+		t.Error(p)
+	}
+	if n < 10 {
+		t.Errorf("found %d Go snippets in %d files; the extraction is broken", n, len(files))
+	}
+	t.Logf("%d Go snippets in %d Markdown files", n, len(files))
+}
+
+// TestDocCheckReportsPlace feeds broken snippets and wants each reported at
+// its Markdown file and line.
+func TestDocCheckReportsPlace(t *testing.T) {
+	root := repoRoot(t)
+	md := strings.Join([]string{
+		"# Title",                // 1
+		"",                       // 2
+		"```go",                  // 3
+		"n := 1",                 // 4
+		"reg.Nope(ctx, n)",       // 5: no such method
+		"```",                    // 6
+		"",                       // 7
+		"```go",                  // 8
+		"package main",           // 9
+		"",                       // 10
+		"func main() { x := 1 }", // 11: strict: unused
+		"```",                    // 12
+		"<!-- excerpt: exec/example_test.go ExampleExecutor_Run -->",
+		"```go",                // 14
+		"not in the example()", // 15
+		"```",                  // 16
+		"  ```go",              // 17: indented
+		"```",                  // 18
+		"```go",                // 19
+		"res := reg.Execute(ctx, \"x\", json.RawMessage(`{}`)) // fine",
+		"_ = res.IsError",
+		"```",
+	}, "\n")
+	problems, n := checkAll(root, map[string][]byte{"broken.md": []byte(md)})
+	if n != 4 {
+		t.Errorf("found %d snippets, want 4 (the indented block is not one)", n)
+	}
+	want := []string{"broken.md:5: reg.Nope undefined", "broken.md:11: declared and not used: x",
+		`broken.md:15: line "not in the example()" is not in exec/example_test.go ExampleExecutor_Run`,
+		"broken.md:17: a Go block must open with exactly ```go at column 0"}
+	for _, w := range want {
+		if !slices.ContainsFunc(problems, func(p string) bool { return strings.HasPrefix(p, w) }) {
+			t.Errorf("no problem starting with %q in:\n%s", w, strings.Join(problems, "\n"))
+		}
+	}
+	if len(problems) != len(want) {
+		t.Errorf("got %d problems, want %d:\n%s", len(problems), len(want), strings.Join(problems, "\n"))
+	}
+}
