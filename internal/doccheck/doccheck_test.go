@@ -445,3 +445,84 @@ func TestDocCheckReportsPlace(t *testing.T) {
 		t.Errorf("got %d problems, want %d:\n%s", len(problems), len(want), strings.Join(problems, "\n"))
 	}
 }
+
+// TestDocExampleNames wants every Example function or Test named in
+// README.md and docs/*.md (in backquotes) to exist in a _test.go file of the
+// repository, nested modules included, so that a rename cannot leave the
+// docs pointing at nothing.
+func TestDocExampleNames(t *testing.T) {
+	root := repoRoot(t)
+	defined := map[string]bool{}
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && p != root || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, decl := range f.Decls {
+			if fd, ok := decl.(*ast.FuncDecl); ok && fd.Recv == nil {
+				defined[fd.Name.Name] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mds, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	mds = append(mds, filepath.Join(root, "README.md"))
+	checked := 0
+	for _, p := range mds {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(root, p)
+		for i, line := range strings.Split(string(data), "\n") {
+			for _, name := range testNames(line) {
+				checked++
+				if !defined[name] {
+					t.Errorf("%s:%d: %s is named but no _test.go file defines it", filepath.ToSlash(rel), i+1, name)
+				}
+			}
+		}
+	}
+	t.Logf("%d names checked", checked)
+	if checked < 20 {
+		t.Errorf("checked %d names; the scan is broken", checked)
+	}
+}
+
+// testNames returns the identifiers in backquotes on line that name an
+// Example, Test, Benchmark or Fuzz function (`TestGeminiSDK*` patterns are
+// skipped).
+func testNames(line string) []string {
+	var out []string
+	parts := strings.Split(line, "`")
+	for i := 1; i < len(parts); i += 2 {
+		w := parts[i]
+		for _, prefix := range []string{"Example", "Test", "Benchmark", "Fuzz"} {
+			if strings.HasPrefix(w, prefix) && len(w) > len(prefix) && isIdent(w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+func isIdent(s string) bool {
+	for _, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
