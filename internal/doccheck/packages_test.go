@@ -1,0 +1,160 @@
+package doccheck
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const modulePath = "github.com/toolnexus/toolnexus"
+
+// moduleDeps returns the modules (other than this one) whose packages the
+// non-test build of pkg uses.
+func moduleDeps(t *testing.T, root, pkg string) map[string]bool {
+	t.Helper()
+	cmd := exec.Command(goTool(), "list", "-deps", "-f", "{{with .Module}}{{.Path}}{{end}}", pkg)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOPROXY=off", "GOWORK=off")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps %s: %v\n%s", pkg, err, stderr.Bytes())
+	}
+	mods := map[string]bool{}
+	for _, m := range strings.Fields(string(out)) {
+		if m != modulePath {
+			mods[m] = true
+		}
+	}
+	return mods
+}
+
+// directRequirements returns the modules go.mod requires without "// indirect".
+func directRequirements(t *testing.T, root string) map[string]bool {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct := map[string]bool{}
+	inBlock := false
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case line == "require (":
+			inBlock = true
+			continue
+		case inBlock && line == ")":
+			inBlock = false
+			continue
+		case strings.HasPrefix(line, "require "):
+			line = strings.TrimPrefix(line, "require ")
+		case !inBlock:
+			continue
+		}
+		if f := strings.Fields(line); len(f) >= 2 && !strings.Contains(line, "// indirect") {
+			direct[f[0]] = true
+		}
+	}
+	return direct
+}
+
+// matches reports whether a module named in the table (a path or its tail,
+// "invopop/jsonschema") is module path m.
+func matches(name, m string) bool {
+	return m == name || strings.HasSuffix(m, "/"+name)
+}
+
+// TestPackagesTable checks docs/packages.md's table against the build: the
+// root package's row lists the modules it adds to a build, every other row
+// those its package adds beyond the root package. Every module go.mod
+// requires directly must be listed where it is added; every module listed
+// must really be added there ("(+ ...)" lists indirect ones).
+func TestPackagesTable(t *testing.T) {
+	root := repoRoot(t)
+	data, err := os.ReadFile(filepath.Join(root, "docs", "packages.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct := directRequirements(t, root)
+	var rootDeps map[string]bool
+	seen := map[string]bool{} // every module added by a row so far
+	rows := 0
+	for i, line := range strings.Split(string(data), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) != 5 || !strings.HasPrefix(strings.TrimSpace(cells[1]), "`") {
+			continue
+		}
+		rows++
+		where := "docs/packages.md:" + strconv.Itoa(i+1)
+		listed := strings.TrimSpace(cells[3])
+		var names []string
+		for _, f := range strings.FieldsFunc(listed, func(r rune) bool { return strings.ContainsRune(" ,()+", r) }) {
+			if strings.Contains(f, "/") {
+				names = append(names, f)
+			}
+		}
+		for _, imp := range strings.Split(cells[1], ",") {
+			imp = strings.Trim(strings.TrimSpace(imp), "`")
+			pkg := strings.Replace(imp, "...", modulePath, 1)
+			if strings.HasPrefix(imp, "cmd/") {
+				pkg = modulePath + "/" + imp
+			}
+			deps := moduleDeps(t, root, pkg)
+			added := deps
+			if pkg != modulePath {
+				if rootDeps == nil {
+					t.Fatalf("%s: the root package's row must come first", where)
+				}
+				added = map[string]bool{}
+				for m := range deps {
+					if !rootDeps[m] {
+						added[m] = true
+					}
+				}
+			} else {
+				rootDeps = deps
+			}
+			if listed == "all of the above" {
+				for m := range added {
+					if !seen[m] {
+						t.Errorf("%s: %s adds %s, which no row above lists", where, pkg, m)
+					}
+				}
+				continue
+			}
+			for m := range added {
+				seen[m] = true
+				if !direct[m] {
+					continue
+				}
+				if !slices.ContainsFunc(names, func(n string) bool { return matches(n, m) }) {
+					t.Errorf("%s: %s adds %s (a direct requirement in go.mod), not listed", where, pkg, m)
+				}
+			}
+			for _, n := range names {
+				found := false
+				for m := range added {
+					found = found || matches(n, m)
+				}
+				if !found {
+					t.Errorf("%s: %s is listed for %s, which does not add it", where, n, pkg)
+				}
+			}
+			if listed == "nothing more" && len(added) > 0 {
+				t.Errorf("%s: %s says nothing more but adds %v", where, pkg, added)
+			}
+		}
+	}
+	if rows < 8 {
+		t.Errorf("found %d table rows in docs/packages.md; the parse is broken", rows)
+	}
+}
