@@ -29,11 +29,13 @@ import (
 //     type-checked in a package that declares ctx (context.Context) and reg
 //     (*toolnexus.Registry); imports are added for the package names it uses
 //     (knownImports). Unused local variables are allowed there.
-//   - A block right after a line <!-- excerpt: PATH FUNC --> shows code from
-//     another module (an SDK example): each of its non-blank lines must
-//     appear, in order, in the body of function FUNC in file PATH, which that
-//     module's own tests compile and run. A snippet line may add a trailing
-//     // comment; lines that are only a comment are not compared.
+//   - A block (of any language) right after a line <!-- excerpt: PATH FUNC -->
+//     shows code or output from a test file, often of another module (an SDK
+//     example): each of its non-blank lines must appear, in order, in the
+//     body of function FUNC in file PATH, which that module's own tests
+//     compile and run; a line may also match a body comment line without its
+//     "// " (an Example's output). A snippet line may add a trailing //
+//     comment; lines that are only a comment are not compared.
 //
 // Every ```go fence must start at column 0 and have exactly the info string
 // "go", so that no Go block escapes the check.
@@ -106,9 +108,10 @@ func extract(name string, data []byte) ([]snippet, []string) {
 			problems = append(problems, fmt.Sprintf("%s:%d: unclosed code block", name, i+1))
 			return out, problems
 		}
-		if l == "```go" {
+		rest, isExcerpt := strings.CutPrefix(prev, "<!-- excerpt:")
+		if l == "```go" || isExcerpt {
 			s := snippet{file: name, line: start + 1, code: strings.Join(lines[start:j], "\n")}
-			if rest, ok := strings.CutPrefix(prev, "<!-- excerpt:"); ok {
+			if isExcerpt {
 				s.excerpt = strings.TrimSpace(strings.TrimSuffix(rest, "-->"))
 			}
 			out = append(out, s)
@@ -289,7 +292,8 @@ func checkExcerpt(root string, s snippet) []string {
 		for k < len(body) {
 			b := body[k]
 			k++
-			if t == b || (strings.HasPrefix(t, b) && strings.HasPrefix(strings.TrimSpace(t[len(b):]), "//")) {
+			out, isComment := strings.CutPrefix(b, "// ")
+			if t == b || (strings.HasPrefix(t, b) && strings.HasPrefix(strings.TrimSpace(t[len(b):]), "//")) || (isComment && t == out) {
 				found = true
 				break
 			}
@@ -428,14 +432,19 @@ func TestDocCheckReportsPlace(t *testing.T) {
 		"res := reg.Execute(ctx, \"x\", json.RawMessage(`{}`)) // fine",
 		"_ = res.IsError",
 		"```",
+		"<!-- excerpt: example_test.go ExampleRegister -->",
+		"```json",
+		`{"type":"nope"}`, // 25: not the example's output
+		"```",
 	}, "\n")
 	problems, n := checkAll(root, map[string][]byte{"broken.md": []byte(md)})
-	if n != 4 {
-		t.Errorf("found %d snippets, want 4 (the indented block is not one)", n)
+	if n != 5 {
+		t.Errorf("found %d snippets, want 5 (the indented block is not one)", n)
 	}
 	want := []string{"broken.md:5: reg.Nope undefined", "broken.md:11: declared and not used: x",
 		`broken.md:15: line "not in the example()" is not in exec/example_test.go ExampleExecutor_Run`,
-		"broken.md:17: a Go block must open with exactly ```go at column 0"}
+		"broken.md:17: a Go block must open with exactly ```go at column 0",
+		`broken.md:25: line "{\"type\":\"nope\"}" is not in example_test.go ExampleRegister`}
 	for _, w := range want {
 		if !slices.ContainsFunc(problems, func(p string) bool { return strings.HasPrefix(p, w) }) {
 			t.Errorf("no problem starting with %q in:\n%s", w, strings.Join(problems, "\n"))
