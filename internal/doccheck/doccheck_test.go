@@ -34,7 +34,9 @@ import (
 //     example): each of its non-blank lines must appear, in order, in the
 //     body of function FUNC in file PATH, which that module's own tests
 //     compile and run; a line may also match a body comment line without its
-//     "// " (an Example's output). A snippet line may add a trailing //
+//     "// " (an Example's output), and a line of a block that is not Go may
+//     be part of a body line (the output a test expects). A snippet line may
+//     add a trailing //
 //     comment; lines that are only a comment are not compared.
 //
 // Every ```go fence must start at column 0 and have exactly the info string
@@ -73,6 +75,7 @@ type snippet struct {
 	line    int    // line of the first code line, 1-based
 	code    string
 	excerpt string // "PATH FUNC" from an <!-- excerpt: --> line, or ""
+	isGo    bool   // a ```go block
 }
 
 // extract returns the ```go blocks of one Markdown file, and a problem for
@@ -110,7 +113,7 @@ func extract(name string, data []byte) ([]snippet, []string) {
 		}
 		rest, isExcerpt := strings.CutPrefix(prev, "<!-- excerpt:")
 		if l == "```go" || isExcerpt {
-			s := snippet{file: name, line: start + 1, code: strings.Join(lines[start:j], "\n")}
+			s := snippet{file: name, line: start + 1, code: strings.Join(lines[start:j], "\n"), isGo: l == "```go"}
 			if isExcerpt {
 				s.excerpt = strings.TrimSpace(strings.TrimSuffix(rest, "-->"))
 			}
@@ -293,7 +296,7 @@ func checkExcerpt(root string, s snippet) []string {
 			b := body[k]
 			k++
 			out, isComment := strings.CutPrefix(b, "// ")
-			if t == b || (strings.HasPrefix(t, b) && strings.HasPrefix(strings.TrimSpace(t[len(b):]), "//")) || (isComment && t == out) {
+			if t == b || (strings.HasPrefix(t, b) && strings.HasPrefix(strings.TrimSpace(t[len(b):]), "//")) || (isComment && t == out) || (!s.isGo && strings.Contains(b, t)) {
 				found = true
 				break
 			}
