@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"reflect"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 
@@ -59,9 +60,11 @@ type opNode struct {
 	// dFloat: bounds a float64 holds exactly; a value equal to one falls back
 	fMin, fMax       float64
 	hasFMin, hasFMax bool
+	fMinEx, fMaxEx   bool // the bound is exclusive
 
 	// dSlice
-	minItems, maxItems int // -1: none
+	minItems, maxItems int       // -1: none
+	scratch            sync.Pool // *reflect.Value: a zeroed []T the items are decoded into
 
 	// dStruct
 	fields   []opField
@@ -76,6 +79,7 @@ type opNode struct {
 // opField is one property of a struct node.
 type opField struct {
 	name   string
+	quoted string // name in quotes, as a key without escapes is written
 	offset uintptr
 	node   *opNode
 	def    []byte // the schema's default, decoded when the key is absent
@@ -334,17 +338,16 @@ func (c *opCompiler) floatNode(n *opNode, kw map[string]json.RawMessage) bool {
 			return false
 		}
 	}
-	// A value equal to a bound falls back, so inclusive and exclusive
-	// bounds are checked alike.
 	for _, b := range [...]struct {
-		key string
-		dst *float64
-		has *bool
+		key     string
+		dst     *float64
+		has, ex *bool
+		exclude bool
 	}{
-		{"minimum", &n.fMin, &n.hasFMin},
-		{"exclusiveMinimum", &n.fMin, &n.hasFMin},
-		{"maximum", &n.fMax, &n.hasFMax},
-		{"exclusiveMaximum", &n.fMax, &n.hasFMax},
+		{"minimum", &n.fMin, &n.hasFMin, &n.fMinEx, false},
+		{"exclusiveMinimum", &n.fMin, &n.hasFMin, &n.fMinEx, true},
+		{"maximum", &n.fMax, &n.hasFMax, &n.fMaxEx, false},
+		{"exclusiveMaximum", &n.fMax, &n.hasFMax, &n.fMaxEx, true},
 	} {
 		raw, ok := kw[b.key]
 		if !ok {
@@ -354,7 +357,7 @@ func (c *opCompiler) floatNode(n *opNode, kw map[string]json.RawMessage) bool {
 		if !exact {
 			return false
 		}
-		*b.dst, *b.has = f, true
+		*b.dst, *b.has, *b.ex = f, true, b.exclude
 	}
 	return true
 }
@@ -417,7 +420,7 @@ func (c *opCompiler) structNode(n *opNode, kw map[string]json.RawMessage, depth 
 		if !ok {
 			return false, true
 		}
-		of := opField{name: f.name, offset: f.offset, node: fn}
+		of := opField{name: f.name, quoted: strconv.Quote(f.name), offset: f.offset, node: fn}
 		var pk map[string]json.RawMessage
 		if json.Unmarshal(sch, &pk) == nil && pk["default"] != nil {
 			if !scalar(fn) {
@@ -479,6 +482,16 @@ func scalar(n *opNode) bool {
 	return false
 }
 
+// strStop marks the bytes that end the plain run of a string body: the
+// quote, a backslash and control characters.
+var strStop = func() (t [256]bool) {
+	for c := 0; c < 0x20; c++ {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return
+}()
+
 // opDecoder is one call of the one-pass path.
 type opDecoder struct {
 	data      []byte
@@ -533,29 +546,39 @@ func (d *opDecoder) value(n *opNode, p unsafe.Pointer, depth int) bool {
 		if c != '"' {
 			return false
 		}
-		end, esc, err := jsonlex.Str(d.data, d.i)
-		if err != jsonlex.None {
-			return false
+		start, k, data := d.i, d.i+1, d.data
+		var or byte // every byte of the body or'ed: ASCII when below 0x80
+		for k < len(data) && !strStop[data[k]] {
+			or |= data[k]
+			k++
 		}
-		start := d.i
-		body := d.data[start+1 : end-1]
-		d.i = end
-		if esc {
-			if n.minLen >= 0 || n.maxLen >= 0 || n.enum != nil {
+		if k >= len(data) || data[k] != '"' {
+			if k >= len(data) || data[k] != '\\' || n.minLen >= 0 || n.maxLen >= 0 || n.enum != nil {
+				return false // a control character, the end, or an escape in a constrained string
+			}
+			end, _, err := jsonlex.Str(data, start)
+			if err != jsonlex.None {
 				return false
 			}
+			d.i = end
 			var s string
-			if json.Unmarshal(d.data[start:end], &s) != nil {
+			if json.Unmarshal(data[start:end], &s) != nil {
 				return false
 			}
 			*(*string)(p) = s
 			return true
 		}
-		if !utf8.Valid(body) {
+		body := data[start+1 : k]
+		d.i = k + 1
+		ascii := or < 0x80
+		if !ascii && !utf8.Valid(body) {
 			return false
 		}
 		if n.minLen >= 0 || n.maxLen >= 0 {
-			runes := utf8.RuneCount(body)
+			runes := len(body)
+			if !ascii {
+				runes = utf8.RuneCount(body)
+			}
 			if runes < n.minLen || n.maxLen >= 0 && runes > n.maxLen {
 				return false
 			}
@@ -612,23 +635,25 @@ func (d *opDecoder) integer(n *opNode, p unsafe.Pointer, c byte) bool {
 	if c != '-' && (c < '0' || c > '9') {
 		return false
 	}
-	end, integral, err := jsonlex.Num(d.data, d.i)
-	if err != jsonlex.None || !integral {
-		return false
-	}
-	num := d.data[d.i:end]
-	d.i = end
-	neg := num[0] == '-'
+	data, k := d.data, d.i
+	neg := c == '-'
 	if neg {
-		num = num[1:]
+		k++
 	}
-	if len(num) > 19 {
-		return false
-	}
+	start := k
 	var u uint64
-	for _, b := range num {
-		u = u*10 + uint64(b-'0')
+	if k < len(data) && data[k] == '0' {
+		k++ // a digit after it is refused by the caller, as JSON does
+	} else {
+		for k < len(data) && data[k]-'0' < 10 {
+			u = u*10 + uint64(data[k]-'0')
+			k++
+		}
 	}
+	if k == start || k-start > 19 || k < len(data) && (data[k] == '.' || data[k] == 'e' || data[k] == 'E') {
+		return false // not a plain integer of at most 19 digits: the full path (30.0 is rewritten there)
+	}
+	d.i = k
 	if n.kind == dUint {
 		if neg || n.hasIMin && (u > math.MaxInt64 || int64(u) < n.iMin) || n.hasIMax && (u > math.MaxInt64 || int64(u) > n.iMax) {
 			return false
@@ -686,28 +711,34 @@ func (d *opDecoder) integer(n *opNode, p unsafe.Pointer, c byte) bool {
 	return true
 }
 
-// float reads a number within the Go range and strictly inside the
-// schema's bounds or at an inclusive one it does not equal in float64.
+// float reads a number within the Go range and the schema's bounds.
 func (d *opDecoder) float(n *opNode, p unsafe.Pointer, c byte) bool {
 	if c != '-' && (c < '0' || c > '9') {
 		return false
 	}
-	end, _, err := jsonlex.Num(d.data, d.i)
-	if err != jsonlex.None {
-		return false
-	}
-	num := d.data[d.i:end]
-	d.i = end
-	x, ok := exactFloat(num)
+	start := d.i
+	x, end, integral, ok := plainFloat(d.data, d.i)
 	if !ok {
-		var perr error
-		if x, perr = strconv.ParseFloat(unsafe.String(&num[0], len(num)), 64); perr != nil {
+		var err jsonlex.Err
+		if end, integral, err = jsonlex.Num(d.data, d.i); err != jsonlex.None {
 			return false
 		}
+		num := d.data[start:end]
+		if x, ok = exactFloat(num); !ok {
+			var perr error
+			if x, perr = strconv.ParseFloat(unsafe.String(&num[0], len(num)), 64); perr != nil {
+				return false
+			}
+		}
 	}
+	num := d.data[start:end]
+	d.i = end
 	// float64 rounding is monotonic and the bounds are exact, so x < max
-	// means the decimal is below max; x == max says nothing.
-	if n.hasFMin && !(x > n.fMin) || n.hasFMax && !(x < n.fMax) {
+	// means the decimal is below max; x == max says the decimal is max
+	// only when x is exact (an integer of at most 15 digits).
+	exact := integral && len(num) <= 15
+	if n.hasFMin && (x < n.fMin || x == n.fMin && (n.fMinEx || !exact)) ||
+		n.hasFMax && (x > n.fMax || x == n.fMax && (n.fMaxEx || !exact)) {
 		return false
 	}
 	if n.bits == 32 {
@@ -722,6 +753,55 @@ func (d *opDecoder) float(n *opNode, p unsafe.Pointer, c byte) bool {
 	return true
 }
 
+// plainFloat reads the number at data[i] in one scan when it is written
+// -?int(.frac)? with at most 15 digits, not zero: one float64 division is
+// then correctly rounded (see exactFloat). ok is false for anything else,
+// which jsonlex.Num and exactFloat or strconv read again.
+func plainFloat(data []byte, i int) (x float64, end int, integral, ok bool) {
+	neg := data[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	var m uint64
+	if i < len(data) && data[i] == '0' {
+		i++
+	} else {
+		for i < len(data) && data[i]-'0' < 10 {
+			m = m*10 + uint64(data[i]-'0')
+			i++
+		}
+	}
+	digits, frac := i-start, 0
+	if digits == 0 {
+		return 0, i, false, false
+	}
+	integral = true
+	if i < len(data) && data[i] == '.' {
+		integral = false
+		i++
+		fs := i
+		for i < len(data) && data[i]-'0' < 10 {
+			m = m*10 + uint64(data[i]-'0')
+			i++
+		}
+		if frac = i - fs; frac == 0 {
+			return 0, i, false, false
+		}
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') || digits+frac > 15 || m == 0 {
+		return 0, i, false, false
+	}
+	x = float64(m)
+	if frac > 0 {
+		x /= pow10[frac]
+	}
+	if neg {
+		x = -x
+	}
+	return x, i, integral, true
+}
+
 func (d *opDecoder) ws() { d.i = jsonlex.WS(d.data, d.i) }
 
 // object checks and decodes the object at d.i: known keys without escapes,
@@ -733,6 +813,7 @@ func (d *opDecoder) object(n *opNode, p unsafe.Pointer, depth int) bool {
 	d.i++
 	d.ws()
 	var seen uint64
+	next := 0 // the field expected next
 	if d.i < len(d.data) && d.data[d.i] == '}' {
 		d.i++
 	} else {
@@ -740,28 +821,24 @@ func (d *opDecoder) object(n *opNode, p unsafe.Pointer, depth int) bool {
 			if d.i >= len(d.data) || d.data[d.i] != '"' {
 				return false
 			}
-			end, esc, err := jsonlex.Str(d.data, d.i)
-			if err != jsonlex.None || esc {
-				return false
-			}
-			k := d.data[d.i+1 : end-1]
-			fi := -1
-			if n.index != nil {
-				if j, ok := n.index[string(k)]; ok {
-					fi = j
+			fi, end := -1, 0
+			if next < len(n.fields) {
+				// keys usually come in the schema's order
+				q := n.fields[next].quoted
+				if len(d.data)-d.i >= len(q) && string(d.data[d.i:d.i+len(q)]) == q {
+					fi, end = next, d.i+len(q)
 				}
-			} else {
-				for j := range n.fields {
-					if n.fields[j].name == string(k) {
-						fi = j
-						break
-					}
+			}
+			if fi < 0 {
+				if fi, end = d.findKey(n); end < 0 {
+					return false
 				}
 			}
 			if fi < 0 || seen&(1<<fi) != 0 {
 				return false
 			}
 			seen |= 1 << fi
+			next = fi + 1
 			d.i = jsonlex.WS(d.data, end)
 			if d.i >= len(d.data) || d.data[d.i] != ':' {
 				return false
@@ -803,91 +880,90 @@ func (d *opDecoder) object(n *opNode, p unsafe.Pointer, depth int) bool {
 	return true
 }
 
-// array checks and decodes the array at d.i into a slice allocated once
-// at its length (counted by countArray).
+// findKey reads the key at d.i (at its quote) and returns its field, or
+// -1; end is the offset after the key, -1 for a key with an escape or
+// malformed.
+func (d *opDecoder) findKey(n *opNode) (fi, end int) {
+	end, esc, err := jsonlex.Str(d.data, d.i)
+	if err != jsonlex.None || esc {
+		return -1, -1
+	}
+	k := d.data[d.i+1 : end-1]
+	if n.index != nil {
+		if j, ok := n.index[string(k)]; ok {
+			return j, end
+		}
+		return -1, end
+	}
+	for j := range n.fields {
+		if n.fields[j].name == string(k) {
+			return j, end
+		}
+	}
+	return -1, end
+}
+
+// array checks and decodes the array at d.i in one pass: the items are
+// decoded into a pooled scratch slice, then copied once into a slice of
+// their exact length.
 func (d *opDecoder) array(n *opNode, p unsafe.Pointer, depth int) bool {
 	if d.data[d.i] != '[' || depth+1 > MaxDepth {
 		return false
 	}
-	cnt := countArray(d.data, d.i)
-	if cnt < 0 || n.minItems >= 0 && cnt < n.minItems || n.maxItems >= 0 && cnt > n.maxItems {
-		return false
-	}
 	d.i = jsonlex.WS(d.data, d.i+1)
-	s := reflect.MakeSlice(n.t, cnt, cnt)
-	base, size := s.UnsafePointer(), n.elem.t.Size()
-	if cnt == 0 {
-		if d.i >= len(d.data) || d.data[d.i] != ']' {
-			return false
-		}
+	if d.i < len(d.data) && d.data[d.i] == ']' {
 		d.i++
-	}
-	for k := 0; k < cnt; k++ {
-		if !d.value(n.elem, unsafe.Add(base, uintptr(k)*size), depth+1) {
+		if n.minItems > 0 {
 			return false
 		}
+		reflect.NewAt(n.t, p).Elem().Set(reflect.MakeSlice(n.t, 0, 0))
+		return true
+	}
+	sc, _ := n.scratch.Get().(*reflect.Value)
+	if sc == nil {
+		v := reflect.MakeSlice(n.t, 8, 8)
+		sc = &v
+	}
+	size, cnt := n.elem.t.Size(), 0
+	for {
+		if cnt == sc.Len() {
+			if n.maxItems >= 0 && cnt >= n.maxItems {
+				return false
+			}
+			grown := reflect.MakeSlice(n.t, 2*cnt, 2*cnt)
+			reflect.Copy(grown, *sc)
+			*sc = grown
+		}
+		if !d.value(n.elem, unsafe.Add(sc.UnsafePointer(), uintptr(cnt)*size), depth+1) {
+			return false // the scratch is dropped: partly written
+		}
+		cnt++
 		d.ws()
 		if d.i >= len(d.data) {
 			return false
 		}
 		c := d.data[d.i]
 		d.i++
-		if k == cnt-1 {
-			if c != ']' {
-				return false
-			}
-		} else {
-			if c != ',' {
-				return false
-			}
-			d.ws()
+		if c == ']' {
+			break
 		}
+		if c != ',' {
+			return false
+		}
+		d.ws()
 	}
-	reflect.NewAt(n.t, p).Elem().Set(s)
+	if cnt < n.minItems || n.maxItems >= 0 && cnt > n.maxItems {
+		return false
+	}
+	used := sc.Slice(0, cnt)
+	out := reflect.MakeSlice(n.t, cnt, cnt)
+	reflect.Copy(out, used)
+	reflect.NewAt(n.t, p).Elem().Set(out)
+	used.Clear()
+	if sc.Len() <= 1024 {
+		n.scratch.Put(sc)
+	}
 	return true
-}
-
-// countArray counts the items of the array whose '[' is at i, for sizing
-// the slice: it follows strings and brackets only (the decode checks the
-// syntax); -1 when the input ends first.
-func countArray(data []byte, i int) int {
-	depth, commas, items := 0, 0, false
-	for ; i < len(data); i++ {
-		switch c := data[i]; c {
-		case '"':
-			for i++; i < len(data) && data[i] != '"'; i++ {
-				if data[i] == '\\' {
-					i++
-				}
-			}
-			if depth == 1 {
-				items = true
-			}
-		case '[', '{':
-			if depth == 1 {
-				items = true
-			}
-			depth++
-		case ']', '}':
-			depth--
-			if depth == 0 {
-				if !items {
-					return 0
-				}
-				return commas + 1
-			}
-		case ',':
-			if depth == 1 {
-				commas++
-			}
-		case ' ', '\t', '\n', '\r':
-		default:
-			if depth == 1 {
-				items = true
-			}
-		}
-	}
-	return -1
 }
 
 // opaque checks the value at d.i with the node's own validator and decodes
