@@ -28,6 +28,7 @@ func (s *state) object(n *node, i int) int {
 	// an escape). The offsets are kept meanwhile.
 	var known uint64
 	suspect := n == nil
+	next := 0 // the key index expected next
 	count := 0
 	if i < len(s.data) && s.data[i] == '}' {
 		i++
@@ -56,7 +57,13 @@ func (s *state) object(n *node, i int) int {
 					name = s.unescape(kq)
 					suspect = true
 				}
-				idx := n.lookup(name)
+				idx := -1
+				if next < len(n.keys) && n.keys[next].name == string(name) {
+					idx = next // keys usually come in the schema's order
+				} else {
+					idx = n.lookup(name)
+				}
+				next = idx + 1
 				if idx < 0 || idx >= 64 || known&(1<<uint(idx)) != 0 {
 					suspect = true
 				} else {
