@@ -152,7 +152,8 @@ func (h *typedHandler[A]) Call(ctx context.Context, args json.RawMessage) Result
 				return problemsResult(h.name, errs)
 			}
 		}
-		if defaulted && gateFor(ctx) != nil { // the approval shows the arguments that run
+		if g, _ := ctx.Value(gateKey{}).(*approvalGate); defaulted && g != nil {
+			// the approval shows (and its ID hashes) the arguments that run
 			if out, changed, err := info.Check.ApplyDefaults(args); err == nil && changed {
 				args = out
 			}

@@ -61,11 +61,13 @@ func BenchmarkDecoders(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
+			start := cpuTime()
 			for b.Loop() {
 				if err := dec(data, newV()); err != nil {
 					b.Fatal(err)
 				}
 			}
+			reportCPU(b, start)
 		})
 	}
 	for _, c := range []struct {
