@@ -242,3 +242,36 @@ func BenchmarkCheckDecodeTrip50(b *testing.B) {
 		}
 	})
 }
+
+// TestOnePassConcurrent decodes from many goroutines at once (the plan is
+// compiled once, the slices' scratch is pooled): each gets its own value,
+// equal to encoding/json's. Run with -race.
+func TestOnePassConcurrent(t *testing.T) {
+	in := tripArgsJSON()
+	info, err := For(reflect.TypeFor[tripArgs]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want tripArgs
+	if err := json.Unmarshal(in, &want); err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan string, 8)
+	for g := 0; g < 8; g++ {
+		go func() {
+			for k := 0; k < 50; k++ {
+				var got tripArgs
+				if ok, _ := info.CheckDecode(in, &got); !ok || !reflect.DeepEqual(got, want) {
+					errs <- fmt.Sprintf("ok=%v, got %+v", ok, got)
+					return
+				}
+			}
+			errs <- ""
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if e := <-errs; e != "" {
+			t.Fatal(e)
+		}
+	}
+}
