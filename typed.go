@@ -126,6 +126,11 @@ func (*typedHandler[A]) typedArgs() {}
 
 // Call implements Handler: defaults, check, decode, validate, call.
 //
+// Valid arguments of ordinary types are checked and decoded in one pass
+// (argtype.Info.CheckDecode). When that path declines (anything invalid,
+// or anything it does not follow), the full path below runs on a fresh
+// value, so every problem is reported by it, in its words.
+//
 // Arguments the compiled schema accepts are decoded by the type's fast
 // decoder (argtype.Info.Decode); when it cannot, encoding/json decodes
 // them again into a fresh value, as below.
@@ -139,6 +144,22 @@ func (*typedHandler[A]) typedArgs() {}
 func (h *typedHandler[A]) Call(ctx context.Context, args json.RawMessage) Result {
 	args = normalizeArgs(args)
 	info := h.info
+	var a A
+	target := h.target(&a)
+	if ok, defaulted := info.CheckDecode(args, target); ok {
+		if info.NeedValidator {
+			if errs := info.RunValidator(target); len(errs) > 0 {
+				return problemsResult(h.name, errs)
+			}
+		}
+		if g, _ := ctx.Value(gateKey{}).(*approvalGate); defaulted && g != nil {
+			// the approval shows (and its ID hashes) the arguments that run
+			if out, changed, err := info.Check.ApplyDefaults(args); err == nil && changed {
+				args = out
+			}
+		}
+		return h.run(ctx, args, a)
+	}
 	if out, changed, err := info.Check.ApplyDefaults(args); err == nil && changed {
 		args = out
 	}
@@ -149,8 +170,8 @@ func (h *typedHandler[A]) Call(ctx context.Context, args json.RawMessage) Result
 			return problemsResult(h.name, errs)
 		}
 	}
-	var a A
-	target := h.target(&a)
+	a = *new(A)
+	target = h.target(&a)
 	if errs == nil && info.Decode(args, target) {
 		if info.NeedValidator {
 			if errs = info.RunValidator(target); len(errs) > 0 {

@@ -288,3 +288,38 @@ func TestDeepArgumentsWithDefaults(t *testing.T) {
 	res = r.Execute(context.Background(), "d", json.RawMessage(`{}`))
 	assert.Equal(t, "xcelsius", res.Output)
 }
+
+type modeArgs struct {
+	Path string `json:"path" validate:"required"`
+	Mode string `json:"mode,omitempty" jsonschema:"default=soft,enum=soft,enum=hard"`
+}
+
+// TestOnePassApprovalSeesDefaults: arguments that take the one-pass path
+// with a default applied reach the approver (once) as the full path gives
+// them: the default inserted, in Arguments and in the decoded Args.
+func TestOnePassApprovalSeesDefaults(t *testing.T) {
+	var reqs []ApprovalRequest
+	r := NewRegistryWith(Options{Approver: func(_ context.Context, req ApprovalRequest) Approval {
+		reqs = append(reqs, req)
+		return Approval{Decision: Approve}
+	}})
+	ran := 0
+	tool, err := NewTool("rm", "", func(_ context.Context, a modeArgs) (string, error) {
+		ran++
+		return a.Path + " " + a.Mode, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool.NeedsApproval = true
+	if err := r.Add(tool); err != nil {
+		t.Fatal(err)
+	}
+	res := r.Execute(context.Background(), "rm", json.RawMessage(`{"path":"a"}`))
+	if res.IsError || res.Output != "a soft" || ran != 1 {
+		t.Fatalf("got %+v, ran %d", res, ran)
+	}
+	if len(reqs) != 1 || string(reqs[0].Arguments) != `{"path":"a","mode":"soft"}` || reqs[0].Args.(modeArgs).Mode != "soft" {
+		t.Fatalf("approver got %+v", reqs)
+	}
+}

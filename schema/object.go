@@ -23,6 +23,12 @@ func (s *state) object(n *node, i int) int {
 		s.present = append(s.present, false)
 	}
 	dups := s.v.opts.RejectDuplicateKeys
+	// Keys are hashed for duplicates only when one may be repeated: a
+	// known key seen twice, or a key the schema does not name (or that has
+	// an escape). The offsets are kept meanwhile.
+	var known uint64
+	suspect := n == nil
+	next := 0 // the key index expected next
 	count := 0
 	if i < len(s.data) && s.data[i] == '}' {
 		i++
@@ -37,8 +43,7 @@ func (s *state) object(n *node, i int) int {
 				return s.syntaxAt(vi, "")
 			}
 			if dups {
-				_, h := hashValue(s.data, kq)
-				s.hashes = append(s.hashes, hent{h: h, pos: kq})
+				s.hashes = append(s.hashes, hent{pos: kq})
 			}
 			var e int
 			if n == nil {
@@ -50,8 +55,21 @@ func (s *state) object(n *node, i int) int {
 				name := k
 				if esc {
 					name = s.unescape(kq)
+					suspect = true
 				}
-				e = s.member(n, name, kq, vi, &seen, pbase, &count)
+				idx := -1
+				if next < len(n.keys) && n.keys[next].name == string(name) {
+					idx = next // keys usually come in the schema's order
+				} else {
+					idx = n.lookup(name)
+				}
+				next = idx + 1
+				if idx < 0 || idx >= 64 || known&(1<<uint(idx)) != 0 {
+					suspect = true
+				} else {
+					known |= 1 << uint(idx)
+				}
+				e = s.member(n, idx, name, kq, vi, &seen, pbase, &count)
 				s.buf = s.buf[:bbase]
 			}
 			if e < 0 {
@@ -73,8 +91,12 @@ func (s *state) object(n *node, i int) int {
 		}
 	}
 	s.pend = s.pend[:ubase]
-	if dups && len(s.hashes)-hbase > 1 {
-		s.duplicates(s.hashes[hbase:], "duplicateKey")
+	if dups && suspect && len(s.hashes)-hbase > 1 {
+		hs := s.hashes[hbase:]
+		for k := range hs {
+			_, hs[k].h = hashValue(s.data, hs[k].pos)
+		}
+		s.duplicates(hs, "duplicateKey")
 	}
 	s.present = s.present[:pbase]
 	s.hashes = s.hashes[:hbase]
@@ -85,9 +107,8 @@ func (s *state) object(n *node, i int) int {
 	return i
 }
 
-// member validates one property value.
-func (s *state) member(n *node, name []byte, kq, vi int, seen *uint64, pbase int, count *int) int {
-	idx := n.lookup(name)
+// member validates one property value; idx is n.lookup(name).
+func (s *state) member(n *node, idx int, name []byte, kq, vi int, seen *uint64, pbase int, count *int) int {
 	if idx >= 0 && s.v.opts.NullAsAbsent && s.data[vi] == 'n' && n.keys[idx].schema != nil && !n.keys[idx].required {
 		return s.literal(vi) // counts as absent
 	}

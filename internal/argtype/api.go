@@ -64,6 +64,25 @@ func (info *Info) Decode(args []byte, target any) bool {
 	return info.plan != nil && info.plan.decode(args, target)
 }
 
+// CheckDecode checks args against the compiled schema and decodes them
+// into target (a non-nil pointer to a zero value of the argument type) in
+// one pass, from a plan compiled on the first call from Schema and the Go
+// type (see onepass.go). ok reports that args are valid and target holds
+// what json.Unmarshal gives for args with the schema's defaults applied;
+// defaulted reports that a default was applied. ok false says nothing
+// about args (they may be valid: null, an escape in a key, 30.0 for an
+// integer, a type the plan cannot follow, ...): target is then partly
+// written and the caller runs the full path (ApplyDefaults, Check,
+// Decode, Diagnose) on a fresh value. The validator's own rules
+// (NeedValidator) are not run.
+func (info *Info) CheckDecode(args []byte, target any) (ok, defaulted bool) {
+	info.opOnce.Do(func() { info.op = compileOnePass(info.t, info.Schema) })
+	if info.op == nil {
+		return false, false
+	}
+	return info.op.checkDecode(args, target)
+}
+
 // DecodeProblem turns an encoding/json error that Diagnose did not explain
 // into a problem without Go type, package or method names.
 func DecodeProblem(err error) *Problem { return decodeError(err) }

@@ -28,6 +28,10 @@ type Info struct {
 
 	spec *valSpec // the decoder's tables (root is kObject): Go types, ranges, text forms
 	plan *decNode // the fast decoder's plan (decode.go)
+
+	t      reflect.Type // the argument type (a struct)
+	opOnce sync.Once    // compiles op on the first call, so NewTool does not pay for it
+	op     *opNode      // the one-pass plan (onepass.go); nil: always the full path
 }
 
 // typedOptions compile a typed tool's schema: every keyword it shows is
@@ -102,7 +106,7 @@ func buildTypeInfo(t reflect.Type) (*Info, error) {
 	if err != nil {
 		return nil, fmt.Errorf("struct %s: %v", typeName(t), err)
 	}
-	return &Info{Schema: schema, Check: v, spec: spec, plan: compileDecoder(t), NeedValidator: w.needValidator}, nil
+	return &Info{Schema: schema, Check: v, spec: spec, plan: compileDecoder(t), NeedValidator: w.needValidator, t: t}, nil
 }
 
 func typeName(t reflect.Type) string {
