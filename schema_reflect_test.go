@@ -663,3 +663,38 @@ func TestJSONSchemaTagRulesAreEnforced(t *testing.T) {
 	require.ErrorIs(t, err, ErrInvalidSchema)
 	assert.Contains(t, err.Error(), `struct badPattern: schema /properties/s: keyword "pattern": pattern "(?<=x)y" is not supported by Go's regexp (RE2)`)
 }
+
+// TestValidateRuleStricterThanSchemaTag: a validate rule and a jsonschema tag
+// (or two validate rules) on the same keyword are shown as the stricter of
+// the two, which is what Execute holds the model to; a oneof and an enum
+// with no value in common cannot be shown and are refused at registration.
+func TestValidateRuleStricterThanSchemaTag(t *testing.T) {
+	type args struct {
+		N    int      `json:"n" jsonschema:"minimum=1,maximum=100" validate:"min=5,max=200"`
+		S    string   `json:"s" jsonschema:"enum=a,enum=b" validate:"oneof=a c"`
+		Word string   `json:"word,omitempty" validate:"omitempty,min=3,len=5"`
+		List []string `json:"list,omitempty" jsonschema:"maxItems=4" validate:"omitempty,max=2"`
+	}
+	tool, err := NewTool("t", "", func(_ context.Context, a args) (string, error) { return fmt.Sprint(a), nil })
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"type":"object","properties":{
+		"n":{"type":"integer","minimum":5,"maximum":100},
+		"s":{"type":"string","enum":["a"]},
+		"word":{"type":"string","minLength":5,"maxLength":5},
+		"list":{"type":"array","items":{"type":"string"},"maxItems":2}},
+		"required":["n","s"],"additionalProperties":false}`, string(tool.InputSchema))
+	r := NewRegistry()
+	require.NoError(t, r.Add(tool))
+	res := r.Execute(context.Background(), "t", json.RawMessage(`{"n":2,"s":"b","word":"abcd","list":["x","y","z"]}`))
+	assert.True(t, res.IsError)
+	assert.Equal(t, `invalid arguments for "t": "n" must be at least 5; "s" must be one of [a]; "word" must have exactly 5 characters; "list" must have at most 2 items`, res.Output)
+	res = r.Execute(context.Background(), "t", json.RawMessage(`{"n":100,"s":"a","word":"abcde","list":["x","y"]}`))
+	assert.False(t, res.IsError, res.Output)
+
+	type disjoint struct {
+		S string `json:"s" jsonschema:"enum=a,enum=b" validate:"oneof=c d"`
+	}
+	_, err = NewTool("d", "", func(context.Context, disjoint) (string, error) { return "", nil })
+	require.ErrorIs(t, err, ErrInvalidSchema)
+	assert.Contains(t, err.Error(), `validate rule oneof=c d allows none of the jsonschema enum [a b]`)
+}

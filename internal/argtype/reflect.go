@@ -272,7 +272,9 @@ func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type, enforced bool) err
 				req = append(req, f.name)
 			}
 			if f.validate != "" {
-				applyValidate(p.resolve(ps, f.typ), f.typ, f.validate, enforced)
+				if err := applyValidate(p.resolve(ps, f.typ), f.typ, f.validate, enforced); err != nil {
+					return fmt.Errorf("field %s.%s: %w", typeName(t), f.goName, err)
+				}
 			}
 			childEnforced := enforced
 			ft := f.typ

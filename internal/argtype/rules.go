@@ -12,8 +12,12 @@ import (
 // applyValidate maps validator rules to JSON Schema keywords so the model
 // sees the rules Execute will hold it to. Rules after "dive" apply to the
 // items of a slice (or the values of a map). Keywords already set by a
-// jsonschema tag are kept.
-func applyValidate(s *jsonschema.Schema, t reflect.Type, tag string, enforced bool) {
+// jsonschema tag, or by an earlier rule, are kept when they are at least as
+// strict as the rule and tightened to the rule otherwise (a bound moves in,
+// an enum keeps only the values a oneof allows), so that what the model is
+// shown implies every rule Execute holds it to. A oneof that allows none of
+// an enum's values is an error.
+func applyValidate(s *jsonschema.Schema, t reflect.Type, tag string, enforced bool) error {
 	ptr := t.Kind() == reflect.Pointer
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -23,16 +27,18 @@ func applyValidate(s *jsonschema.Schema, t reflect.Type, tag string, enforced bo
 		if ptr && rule == "required" {
 			continue // on a pointer: present and not null, which the schema says already
 		}
-		applyRule(s, t, rule, enforced)
+		if err := applyRule(s, t, rule, enforced); err != nil {
+			return err
+		}
 	}
 	if post == "" && !hasDive(tag) {
-		return
+		return nil
 	}
 	// keys ... endkeys rules apply to map keys, which have no schema here.
 	if rules := splitRules(post); len(rules) > 0 && rules[0] == "keys" {
 		end := slices.Index(rules, "endkeys")
 		if end < 0 {
-			return
+			return nil
 		}
 		post = strings.Join(rules[end+1:], ",")
 	}
@@ -44,19 +50,23 @@ func applyValidate(s *jsonschema.Schema, t reflect.Type, tag string, enforced bo
 		item = s.AdditionalProperties
 	}
 	if item != nil && item != jsonschema.TrueSchema && item != jsonschema.FalseSchema {
-		applyValidate(item, t.Elem(), post, enforced)
+		return applyValidate(item, t.Elem(), post, enforced)
 	}
+	return nil
 }
 
 // applyRule shows one rule in s as its row of validatorRules says.
-func applyRule(s *jsonschema.Schema, t reflect.Type, rule string, enforced bool) {
+func applyRule(s *jsonschema.Schema, t reflect.Type, rule string, enforced bool) error {
 	if rule == "" || strings.Contains(rule, "|") {
-		return
+		return nil
 	}
 	name, param, _ := strings.Cut(rule, "=")
 	spec := validatorRules[name]
 	if spec == nil || spec.schema == nil || (!enforced && spec.enforcedOnly) {
-		return
+		return nil
+	}
+	if name == "oneof" && len(s.Enum) > 0 && len(enumWithin(s.Enum, param)) == 0 {
+		return fmt.Errorf("validate rule %s allows none of the jsonschema enum %v; make them agree", rule, s.Enum)
 	}
 	kind := t.Kind()
 	spec.schema(s, ruleFacts{
@@ -67,6 +77,20 @@ func applyRule(s *jsonschema.Schema, t reflect.Type, rule string, enforced bool)
 		isList: kind == reflect.Slice || kind == reflect.Array,
 		isMap:  kind == reflect.Map,
 	}, name, param)
+	return nil
+}
+
+// enumWithin returns the values of enum that the oneof parameter lists,
+// compared in their text form.
+func enumWithin(enum []any, param string) []any {
+	allowed := oneofValues(param)
+	var out []any
+	for _, v := range enum {
+		if slices.Contains(allowed, fmt.Sprint(v)) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // checkValidateTags makes go-playground/validator parse and run every

@@ -3,6 +3,7 @@ package argtype
 import (
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"reflect"
 	"strconv"
 	"strings"
@@ -202,6 +203,11 @@ func KeywordRule(keyword string) string {
 // schemaOneof shows oneof as an enum of the values that fit the type.
 func schemaOneof(s *jsonschema.Schema, f ruleFacts, _, param string) {
 	if len(s.Enum) > 0 {
+		// An enum from a jsonschema tag or an earlier rule keeps the
+		// values the oneof allows too (applyRule refuses an empty result).
+		if in := enumWithin(s.Enum, param); len(in) > 0 {
+			s.Enum = in
+		}
 		return
 	}
 	for _, v := range oneofValues(param) {
@@ -230,23 +236,24 @@ func schemaBound(s *jsonschema.Schema, f ruleFacts, name, param string) {
 			return
 		}
 		n := json.Number(param)
-		setNum := func(dst *json.Number) {
-			if *dst == "" {
+		// setNum keeps a bound already shown when it is at least as strict.
+		setNum := func(dst *json.Number, lower bool) {
+			if *dst == "" || stricterNumber(n, *dst, lower) {
 				*dst = n
 			}
 		}
 		switch name {
 		case "min", "gte":
-			setNum(&s.Minimum)
+			setNum(&s.Minimum, true)
 		case "max", "lte":
-			setNum(&s.Maximum)
+			setNum(&s.Maximum, false)
 		case "len":
-			setNum(&s.Minimum)
-			setNum(&s.Maximum)
+			setNum(&s.Minimum, true)
+			setNum(&s.Maximum, false)
 		case "gt":
-			setNum(&s.ExclusiveMinimum)
+			setNum(&s.ExclusiveMinimum, true)
 		case "lt":
-			setNum(&s.ExclusiveMaximum)
+			setNum(&s.ExclusiveMaximum, false)
 		}
 	case f.isStr || f.isList || f.isMap:
 		v, err := strconv.ParseUint(param, 10, 64)
@@ -259,27 +266,43 @@ func schemaBound(s *jsonschema.Schema, f ruleFacts, name, param string) {
 		} else if f.isMap {
 			lo, hi = &s.MinProperties, &s.MaxProperties
 		}
-		set := func(dst **uint64, n uint64) {
-			if *dst == nil {
+		// set keeps a count already shown when it is at least as strict.
+		set := func(dst **uint64, n uint64, lower bool) {
+			if *dst == nil || (lower && n > **dst) || (!lower && n < **dst) {
 				*dst = &n
 			}
 		}
 		switch name {
 		case "min", "gte":
-			set(lo, v)
+			set(lo, v, true)
 		case "max", "lte":
-			set(hi, v)
+			set(hi, v, false)
 		case "len":
-			set(lo, v)
-			set(hi, v)
+			set(lo, v, true)
+			set(hi, v, false)
 		case "gt":
-			set(lo, v+1)
+			set(lo, v+1, true)
 		case "lt":
 			if v > 0 {
-				set(hi, v-1)
+				set(hi, v-1, false)
 			}
 		}
 	}
+}
+
+// stricterNumber reports whether n is a stricter bound than have: greater
+// for a lower bound, smaller for an upper one. Both are JSON numbers; a
+// bound that does not parse is never stricter.
+func stricterNumber(n, have json.Number, lower bool) bool {
+	a, ok1 := new(big.Rat).SetString(string(n))
+	b, ok2 := new(big.Rat).SetString(string(have))
+	if !ok1 || !ok2 {
+		return false
+	}
+	if lower {
+		return a.Cmp(b) > 0
+	}
+	return a.Cmp(b) < 0
 }
 
 // mirrorBound: the checker holds bounds on numbers, and on the length of
