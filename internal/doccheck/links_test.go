@@ -11,10 +11,6 @@ import (
 	"unicode"
 )
 
-// notYetMerged are pages other branches add; a link to one is allowed
-// while it is missing. Remove an entry once its page is in.
-var notYetMerged = map[string]bool{"docs/performance.md": true}
-
 var (
 	linkRE    = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 	headingRE = regexp.MustCompile("^#{1,6} +(.*)$")
@@ -91,9 +87,7 @@ func TestDocLinks(t *testing.T) {
 				where := rel + ":" + strconv.Itoa(i+1)
 				destData, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(dest)))
 				if err != nil {
-					if !notYetMerged[dest] {
-						t.Errorf("%s: link %q: %s does not exist", where, target, dest)
-					}
+					t.Errorf("%s: link %q: %s does not exist", where, target, dest)
 					continue
 				}
 				if frag != "" && strings.HasSuffix(dest, ".md") && !anchors(string(destData))[frag] {
