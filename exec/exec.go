@@ -82,6 +82,11 @@ type Call struct {
 	// freeform marks a call that carries raw text (an OpenAI custom tool
 	// call, Arguments {"input":text}); it may only run a freeform tool.
 	freeform bool
+
+	// search marks a client-executed tool search (a Responses
+	// tool_search_call, or an Anthropic call of the search tool); it runs
+	// no registry tool (see ToolSearch).
+	search bool
 }
 
 // Result is the outcome of one [Call]. It embeds the registry's
@@ -100,6 +105,9 @@ type Result struct {
 	// Before hook) to its end (after the After hook); zero for calls that
 	// were not started.
 	Duration time.Duration `json:"-"`
+
+	// found is what a tool search found, best first.
+	found []toolnexus.Tool
 }
 
 // Options configure an [Executor]. A nil *Options and the zero value mean
@@ -183,6 +191,14 @@ type Options struct {
 	// several at once, and the tool waits for it. Events are never sent to
 	// the model.
 	OnEvent func(call Call, ev toolnexus.Event)
+
+	// ToolSearch, if non-nil, answers the Anthropic search tool's calls
+	// and chooses what Responses tool_search_call items find (see
+	// [ToolSearch]). With nil, a tool_search_call with "execution":"client"
+	// is still answered (a call left unanswered fails the next request),
+	// with no tools, and an Anthropic call of "tool_search" runs the
+	// registry tool of that name, if any.
+	ToolSearch *ToolSearch
 
 	// Approver decides the calls of tools with Tool.NeedsApproval, with
 	// the call's ID in ApprovalRequest.CallID (the registry's approver,
@@ -441,6 +457,9 @@ func (e *Executor) run(ctx context.Context, call Call) (r Result) {
 		r.Duration = time.Since(start)
 		e.log(ctx, nil, &r)
 		return r
+	}
+	if call.search {
+		return e.search(ctx, call, start)
 	}
 	if call.freeform && call.reject == "" {
 		if t, ok := e.registry().Get(call.Name); ok && t.Freeform == nil {

@@ -233,8 +233,8 @@ func (f *ResponsesFeed) Feed(data []byte) error {
 	switch ev.Type {
 	case "response.output_item.added", "response.output_item.done":
 		var it ResponsesItem
-		if err := json.Unmarshal(ev.Item, &it); err != nil || (it.Type != "function_call" && it.Type != "custom_tool_call") {
-			return nil // not a function or custom tool call (or not an item): nothing to run
+		if err := json.Unmarshal(ev.Item, &it); err != nil || !isResponsesCall(&it) {
+			return nil // not a call to answer (or not an item): nothing to run
 		}
 		if deep {
 			markDeepResponses(&it)
@@ -328,7 +328,7 @@ func (f *ResponsesFeed) Close() ([]ResponsesOutput, error) {
 	results, err := f.s.finish(func(i int) (string, string) { return f.items[i].CallID, f.items[i].Name })
 	out := make([]ResponsesOutput, len(results))
 	for i := range results {
-		out[i] = ResponsesOutput{Type: outputType(f.items[i].Type), CallID: f.items[i].CallID, Output: openAIContent(&results[i])}
+		out[i] = f.s.e.responsesOutput(&f.items[i], &results[i])
 	}
 	return out, err
 }
