@@ -325,7 +325,7 @@ func (f *ResponsesFeed) Close() ([]ResponsesOutput, error) {
 	if !f.done {
 		f.s.fail(fmt.Errorf("%w: the stream ended before the response was complete", ErrStreamIncomplete))
 	}
-	results, err := f.s.finish(func(i int) (string, string) { return f.items[i].CallID, f.items[i].Name })
+	results, err := f.s.finish(func(i int) (string, string) { c := responsesCall(&f.items[i]); return c.ID, c.Name })
 	out := make([]ResponsesOutput, len(results))
 	for i := range results {
 		out[i] = f.s.e.responsesOutput(&f.items[i], &results[i])
