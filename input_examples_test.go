@@ -3,6 +3,7 @@ package toolnexus_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/toolnexus/toolnexus"
@@ -125,4 +126,32 @@ func TestInputExamplesErrors(t *testing.T) {
 			t.Errorf("%s: error %v\nwant %s", c.name, err, c.want)
 		}
 	}
+}
+
+// TripArgs are the arguments of the plan_trip example tool.
+type TripArgs struct {
+	City string `json:"city" validate:"required"`
+	Days int    `json:"days,omitempty" validate:"omitempty,min=1,max=14"`
+}
+
+// InputExamples gives the model example arguments (Anthropic
+// "input_examples"); NewTool checks each as it would check a call.
+func (TripArgs) InputExamples() []TripArgs {
+	return []TripArgs{{City: "Paris"}, {City: "Oslo", Days: 3}}
+}
+
+func ExampleNewTool_inputExamples() {
+	tool, err := toolnexus.NewTool("plan_trip", "Plan a trip", func(_ context.Context, a TripArgs) (string, error) {
+		return "planned " + a.City, nil
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, ex := range tool.InputExamples {
+		fmt.Println(string(ex))
+	}
+	// Output:
+	// {"city":"Paris"}
+	// {"city":"Oslo","days":3}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -194,4 +195,27 @@ func TestToolSearchRenderOptions(t *testing.T) {
 	if len(out) != 1 || len(out[0].Tools) != 1 || mustJSON(t, out[0].Tools) != mustJSON(t, want) || !out[0].Tools[0].Strict {
 		t.Errorf("got %s\nwant tools %s", mustJSON(t, out), mustJSON(t, want))
 	}
+}
+
+// A Responses reply with a client-executed tool search, and the same
+// search made through the Anthropic search tool.
+func ExampleToolSearch() {
+	reg := toolnexus.NewRegistry()
+	_ = reg.Add(toolnexus.Tool{Name: "forecast", Description: "Weather forecast for a city",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`),
+		Handler:     toolnexus.HandlerFunc(func(context.Context, json.RawMessage) (string, error) { return "sun", nil })})
+	e := exec.New(reg, &exec.Options{ToolSearch: &exec.ToolSearch{Deferred: []string{"forecast"}}})
+	ctx := context.Background()
+
+	out, _ := e.ResponsesJSON(ctx, []byte(`{"output":[{"type":"tool_search_call","id":"tsc_1","call_id":"call_1",`+
+		`"execution":"client","arguments":{"query":"weather"},"status":"completed"}]}`))
+	b, _ := json.Marshal(out)
+	fmt.Println(string(b))
+
+	msg, _ := e.AnthropicJSON(ctx, []byte(`[{"type":"tool_use","id":"toolu_1","name":"tool_search","input":{"query":"forecast"}}]`))
+	b, _ = json.Marshal(msg)
+	fmt.Println(string(b))
+	// Output:
+	// [{"type":"tool_search_output","call_id":"call_1","execution":"client","status":"completed","tools":[{"type":"function","name":"forecast","description":"Weather forecast for a city","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]},"defer_loading":true,"strict":false}]}]
+	// {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"tool_reference","tool_name":"forecast"}]}]}
 }
