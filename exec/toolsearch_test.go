@@ -219,3 +219,36 @@ func ExampleToolSearch() {
 	// [{"type":"tool_search_output","call_id":"call_1","execution":"client","status":"completed","tools":[{"type":"function","name":"forecast","description":"Weather forecast for a city","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]},"defer_loading":true,"strict":false}]}]
 	// {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"tool_reference","tool_name":"forecast"}]}]}
 }
+
+// TestToolSearchInvalidPartial: with ToolSearch set, the early report
+// checks a streamed call of the Anthropic search tool against
+// render.ToolSearchSchema, not the registry (where it is no tool).
+func TestToolSearchInvalidPartial(t *testing.T) {
+	stream := func(input string) string {
+		b, _ := json.Marshal(input)
+		return "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"tool_search\",\"input\":{}}}\n\n" +
+			"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":" + string(b) + "}}\n\n" +
+			"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n" +
+			"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+	}
+	for _, c := range []struct {
+		search        bool
+		input, report string
+	}{
+		{true, `{"query":"weather"}`, ""},
+		{true, `{"q":"weather"}`, `unknown property "q"; allowed: query`},
+		{false, `{"query":"weather"}`, `unknown tool "tool_search"`},
+	} {
+		var reports []string
+		opts := &exec.Options{Concurrency: 1, OnInvalidPartial: func(_ exec.Call, problem string) { reports = append(reports, problem) }}
+		if c.search {
+			opts.ToolSearch = &exec.ToolSearch{Deferred: []string{"forecast"}}
+		}
+		if _, err := exec.New(searchRegistry(t), opts).AnthropicStream(context.Background(), strings.NewReader(stream(c.input))); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(reports, "; "); got != c.report {
+			t.Errorf("search %v, %s: reports %q, want %q", c.search, c.input, got, c.report)
+		}
+	}
+}
