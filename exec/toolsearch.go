@@ -113,9 +113,11 @@ func (e *Executor) search(ctx context.Context, call Call, start time.Time) Resul
 		if e.opts.ToolSearch != nil {
 			ts = *e.opts.ToolSearch
 		}
-		var candidates []toolnexus.Tool
+		candidates := make([]toolnexus.Tool, 0, len(ts.Deferred))
+		seen := make(map[string]bool, len(ts.Deferred))
 		for _, name := range ts.Deferred {
-			if t, ok := e.registry().Get(name); ok && !slices.ContainsFunc(candidates, func(c toolnexus.Tool) bool { return c.Name == name }) {
+			if t, ok := e.registry().Get(name); ok && !seen[name] {
+				seen[name] = true
 				candidates = append(candidates, t)
 			}
 		}
@@ -193,36 +195,39 @@ var stopWords = map[string]bool{"a": true, "an": true, "and": true, "are": true,
 	"be": true, "by": true, "for": true, "from": true, "in": true, "is": true, "it": true, "of": true,
 	"on": true, "or": true, "the": true, "to": true, "with": true}
 
-// searchWords splits s into lower-case words, each once: runs of letters
-// and digits, also split at a lower-to-upper case change when camel is
-// set. Stop words are dropped; with max > 0, so are the words after the
-// first max.
+// searchWords splits s into lower-case words: runs of letters and
+// digits, also split at a lower-to-upper case change when camel is set.
+// Stop words are dropped. With max > 0 (a query), each word is kept once
+// and only the first max are kept.
 func searchWords(s string, camel bool, max int) []string {
 	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			w := strings.ToLower(string(cur))
-			if !stopWords[w] && !slices.Contains(words, w) && (max <= 0 || len(words) < max) {
-				words = append(words, w)
+	add := func(w string) {
+		w = strings.ToLower(w)
+		if stopWords[w] || max > 0 && (len(words) >= max || slices.Contains(words, w)) {
+			return
+		}
+		words = append(words, w)
+	}
+	start, prevLower := -1, false
+	for i, c := range s {
+		alnum := unicode.IsLetter(c) || unicode.IsDigit(c)
+		switch {
+		case !alnum:
+			if start >= 0 {
+				add(s[start:i])
+				start = -1
 			}
-			cur = cur[:0]
+		case start < 0:
+			start = i
+		case camel && prevLower && unicode.IsUpper(c):
+			add(s[start:i])
+			start = i
 		}
+		prevLower = alnum && unicode.IsLower(c)
 	}
-	prevLower := false
-	for _, c := range s {
-		if !unicode.IsLetter(c) && !unicode.IsDigit(c) {
-			flush()
-			prevLower = false
-			continue
-		}
-		if camel && prevLower && unicode.IsUpper(c) {
-			flush()
-		}
-		cur = append(cur, c)
-		prevLower = unicode.IsLower(c)
+	if start >= 0 {
+		add(s[start:])
 	}
-	flush()
 	return words
 }
 

@@ -18,8 +18,10 @@ func TestSearchWords(t *testing.T) {
 		{"Get the weather for a city", false, 0, []string{"get", "weather", "city"}},
 		{"getWeather_now-2", true, 0, []string{"get", "weather", "now", "2"}},
 		{"getWeather", false, 0, []string{"getweather"}},
-		{"a b c d e", false, 2, []string{"b", "c"}},
-		{"ÉTÉ été, Straße!", false, 0, []string{"été", "straße"}},
+		{"a b c d e c", false, 2, []string{"b", "c"}},
+		{"x y x", false, 0, []string{"x", "y", "x"}},
+		{"ÉTÉ été, Straße!", false, 0, []string{"été", "été", "straße"}},
+		{"ÉTÉ été, Straße!", false, 5, []string{"été", "straße"}},
 		{"  ,;  ", false, 0, nil},
 	} {
 		if got := searchWords(c.in, c.camel, c.max); !slices.Equal(got, c.want) {
@@ -92,4 +94,28 @@ func TestToolSearchArguments(t *testing.T) {
 			t.Errorf("%s: query %q, problem %q; want %q, %q", c.args, q, p, c.query, c.problem)
 		}
 	}
+}
+
+// FuzzSearchTools: any query over any names and descriptions returns at
+// most limit tools, each once, best first, and the same answer twice.
+func FuzzSearchTools(f *testing.F) {
+	f.Add("weather forecast", "get_weather", "Current weather for a city", "forecastDays", "Forecasts ÉTÉ")
+	f.Add("", "a", "", "b", "the for")
+	f.Add("x\xffy ZZ", "x_y", "\xff", "zz-top", "ZZ")
+	f.Fuzz(func(t *testing.T, query, n1, d1, n2, d2 string) {
+		tools := []toolnexus.Tool{{Name: n1, Description: d1}, {Name: n2, Description: d2}, {Name: "fixed", Description: query}}
+		got := searchTools(tools, query, 2)
+		if len(got) > 2 {
+			t.Fatalf("%d tools over the limit", len(got))
+		}
+		again := searchTools(tools, query, 2)
+		for i := range got {
+			if got[i].Name != again[i].Name || got[i].Description != again[i].Description {
+				t.Fatalf("answers differ: %v %v", got, again)
+			}
+		}
+		if len(searchWords(query, false, maxQueryWords)) > 0 && len(got) == 0 {
+			t.Fatalf("query %q found nothing, not even the tool whose description it is", query)
+		}
+	})
 }

@@ -252,3 +252,37 @@ func TestToolSearchInvalidPartial(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkToolSearch answers one Responses tool_search_call over 200
+// deferred tools (ranking, rendering the 5 found) and one Anthropic call.
+func BenchmarkToolSearch(b *testing.B) {
+	reg := toolnexus.NewRegistry()
+	var names []string
+	for i := 0; i < 200; i++ {
+		name := fmt.Sprintf("tool_%03d_%s", i, []string{"weather", "invoice", "calendar", "files", "mail"}[i%5])
+		names = append(names, name)
+		if err := reg.Add(toolnexus.Tool{Name: name, Description: "Does " + name + " things for a user account",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`),
+			Handler:     toolnexus.HandlerFunc(func(context.Context, json.RawMessage) (string, error) { return "", nil })}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	e := exec.New(reg, &exec.Options{Concurrency: 1, ToolSearch: &exec.ToolSearch{Deferred: names}})
+	ctx := context.Background()
+	b.Run("responses", func(b *testing.B) {
+		raw := []byte(`[{"type":"tool_search_call","call_id":"c","execution":"client","arguments":{"query":"weather for my account"}}]`)
+		for b.Loop() {
+			if out, err := e.ResponsesJSON(ctx, raw); err != nil || len(out[0].Tools) != 5 {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("anthropic", func(b *testing.B) {
+		raw := []byte(`[{"type":"tool_use","id":"t","name":"tool_search","input":{"query":"weather for my account"}}]`)
+		for b.Loop() {
+			if msg, err := e.AnthropicJSON(ctx, raw); err != nil || len(msg.Content[0].Blocks) != 5 {
+				b.Fatal(err)
+			}
+		}
+	})
+}
