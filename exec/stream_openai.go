@@ -246,7 +246,7 @@ func (f *ResponsesFeed) Feed(data []byte) error {
 			return nil
 		}
 		f.items[pos] = it
-		if err := f.s.keep(len(it.CallID) + len(it.Name)); err != nil {
+		if err := f.s.keep(len(it.CallID) + len(it.Name) + len(it.Namespace) + len(it.Arguments) + len(it.Input)); err != nil {
 			return f.s.fail(err)
 		}
 		if ev.Type == "response.output_item.done" {

@@ -286,3 +286,26 @@ func BenchmarkToolSearch(b *testing.B) {
 		}
 	})
 }
+
+// TestResponsesStreamItemsBounded: the items a Responses stream holds
+// (function calls, tool searches: their arguments come whole in
+// output_item events) count against MaxStreamBytes, so many large items
+// end the stream instead of piling up.
+func TestResponsesStreamItemsBounded(t *testing.T) {
+	e := exec.New(searchRegistry(t), &exec.Options{MaxStreamBytes: 4000, ToolSearch: &exec.ToolSearch{}})
+	for _, item := range []string{
+		`{"type":"function_call","call_id":"c%d","name":"echo","arguments":"{\"a\":\"%s\"}"}`,
+		`{"type":"tool_search_call","call_id":"c%d","execution":"client","arguments":{"query":"%s"}}`,
+	} {
+		var sb strings.Builder
+		for i := 0; i < 10; i++ {
+			it := fmt.Sprintf(item, i, strings.Repeat("x", 1000))
+			fmt.Fprintf(&sb, "data: {\"type\":\"response.output_item.done\",\"output_index\":%d,\"item\":%s}\n\n", i, it)
+		}
+		sb.WriteString("data: {\"type\":\"response.completed\",\"response\":{\"output\":[]}}\n\n")
+		out, err := e.ResponsesStream(context.Background(), strings.NewReader(sb.String()))
+		if !errors.Is(err, exec.ErrStreamIncomplete) || !strings.Contains(err.Error(), "the calls' data is larger than the limit of 4000 bytes") {
+			t.Errorf("%.20s: %d outputs, error %v", item, len(out), err)
+		}
+	}
+}
