@@ -174,7 +174,8 @@ func (f *OpenAIChatFeed) Close() ([]OpenAIToolMessage, error) {
 
 // ResponsesStream is [Executor.Responses] on a streamed Responses reply
 // (stream: true): it reads the server-sent events of body r and runs each
-// function_call as soon as its response.output_item.done event arrives
+// function_call (custom_tool_call, client tool_search_call) as soon as its
+// response.output_item.done event arrives
 // (see [ResponsesFeed]). The outputs equal, byte for byte, those
 // [Executor.Responses] gives for the response's output array sent whole,
 // in output order. Errors and incomplete streams as for
@@ -189,7 +190,9 @@ func (e *Executor) ResponsesStream(ctx context.Context, r io.Reader) ([]Response
 }
 
 // ResponsesFeed is the incremental form of [Executor.ResponsesStream]:
-// Feed each event's data, then Close. A function_call item is registered
+// Feed each event's data, then Close. A function_call item (likewise a
+// custom_tool_call, and a tool_search_call with "execution":"client",
+// answered as [ToolSearch] says) is registered
 // by response.output_item.added and starts at its
 // response.output_item.done, with the item that event carries (the
 // arguments deltas are read only for [Options.OnInvalidPartial]). response.completed finishes the
@@ -320,7 +323,8 @@ func (f *ResponsesFeed) completed(response json.RawMessage) {
 
 // Close ends the feed: it waits for the calls and returns one
 // function_call_output per function call (custom_tool_call_output per
-// custom tool call), in output order.
+// custom tool call, tool_search_output per client tool search), in
+// output order.
 func (f *ResponsesFeed) Close() ([]ResponsesOutput, error) {
 	if !f.done {
 		f.s.fail(fmt.Errorf("%w: the stream ended before the response was complete", ErrStreamIncomplete))
