@@ -68,6 +68,18 @@ type ToolSearch struct {
 	// model is shown is the one that runs. A tool that these options
 	// cannot render (render.OpenAIResponsesWith fails on it) is left out.
 	OpenAI render.OpenAIOptions
+
+	// Namespaces maps a namespace name to its description, as given to
+	// render.OpenAIResponsesNamespace. In a tool_search_output, the tools
+	// found whose registry name is such a namespace + "__" + a name are
+	// returned inside one entry {"type":"namespace","name":…,
+	// "description":…,"tools":[…]} rendered by
+	// render.OpenAIResponsesNamespace (each inner entry with
+	// "defer_loading":true), placed where the best of them ranks; the
+	// model then calls them by namespace and name, which runs the same
+	// registry tool. Other found tools are top-level entries. Anthropic
+	// answers name registry tools and ignore Namespaces.
+	Namespaces map[string]string
 }
 
 // toolSearchName is the Call.Name of a tool search, in results and logs.
@@ -265,20 +277,51 @@ func (e *Executor) responsesOutput(it *ResponsesItem, r *Result) ResponsesOutput
 
 // searchOutputTools renders the tools of a tool_search_output: each as
 // render.OpenAIResponsesWith renders it with ToolSearch.OpenAI, with
-// "defer_loading":true; a tool it cannot render is left out. Never nil.
+// "defer_loading":true, those of a known namespace grouped into one
+// namespace entry; a tool (or namespace) the renderer refuses is left
+// out. Never nil.
 func (e *Executor) searchOutputTools(found []toolnexus.Tool) render.OpenAIResponsesTools {
-	out := render.OpenAIResponsesTools{}
-	var opts render.OpenAIOptions
+	var ts ToolSearch
 	if e.opts.ToolSearch != nil {
-		opts = e.opts.ToolSearch.OpenAI
+		ts = *e.opts.ToolSearch
 	}
-	for i := range found {
-		ts, err := render.OpenAIResponsesWith(found[i:i+1], opts)
+	// slots in rank order: a tool alone, or the tools of one namespace.
+	type slot struct {
+		ns    string
+		tools []toolnexus.Tool
+	}
+	var slots []slot
+	for _, t := range found {
+		ns, _, ok := strings.Cut(t.Name, NamespaceSeparator)
+		if _, known := ts.Namespaces[ns]; !ok || !known {
+			slots = append(slots, slot{tools: []toolnexus.Tool{t}})
+			continue
+		}
+		if i := slices.IndexFunc(slots, func(s slot) bool { return s.ns == ns }); i >= 0 {
+			slots[i].tools = append(slots[i].tools, t)
+		} else {
+			slots = append(slots, slot{ns: ns, tools: []toolnexus.Tool{t}})
+		}
+	}
+	out := render.OpenAIResponsesTools{}
+	for _, s := range slots {
+		if s.ns != "" {
+			entry, err := render.OpenAIResponsesNamespace(s.ns, ts.Namespaces[s.ns], s.tools, ts.OpenAI)
+			if err != nil {
+				continue
+			}
+			for i := range entry.Tools {
+				entry.Tools[i].DeferLoading = true
+			}
+			out = append(out, entry)
+			continue
+		}
+		r, err := render.OpenAIResponsesWith(s.tools, ts.OpenAI)
 		if err != nil {
 			continue
 		}
-		ts[0].DeferLoading = true
-		out = append(out, ts[0])
+		r[0].DeferLoading = true
+		out = append(out, r[0])
 	}
 	return out
 }

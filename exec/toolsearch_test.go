@@ -309,3 +309,37 @@ func TestResponsesStreamItemsBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestToolSearchNamespaces: found tools of a known namespace come back in
+// one namespace entry (short names, each deferred), placed where the best
+// of them ranks, and the model's namespaced call runs the registry tool.
+func TestToolSearchNamespaces(t *testing.T) {
+	reg := customRegistry(t) // crm__lookup, crm__note (freeform), run_sql, ...
+	if err := reg.Add(toolnexus.Tool{Name: "send_invoice", Description: "Email an invoice to a customer",
+		Handler: toolnexus.HandlerFunc(func(context.Context, json.RawMessage) (string, error) { return "sent", nil })}); err != nil {
+		t.Fatal(err)
+	}
+	e := exec.New(reg, &exec.Options{ToolSearch: &exec.ToolSearch{
+		Deferred:   []string{"crm__lookup", "crm__note", "send_invoice"},
+		Namespaces: map[string]string{"crm": "Customer records"},
+	}})
+	out, err := e.ResponsesJSON(context.Background(), []byte(`[{"type":"tool_search_call","call_id":"c","execution":"client","arguments":{"query":"customer note invoice"}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// send_invoice: "invoice" 4+2, "customer" 2 (8); crm__note: "note"
+	// 4+2 (6); crm__lookup: "customer" 2. So send_invoice, then crm (note,
+	// lookup).
+	want := `[{"type":"tool_search_output","call_id":"c","execution":"client","status":"completed","tools":[` +
+		`{"type":"function","name":"send_invoice","description":"Email an invoice to a customer","parameters":{"type":"object","properties":{}},"defer_loading":true,"strict":false},` +
+		`{"type":"namespace","name":"crm","description":"Customer records","tools":[` +
+		`{"type":"custom","name":"note","description":"Add a note","format":{"type":"text"},"defer_loading":true},` +
+		`{"type":"function","name":"lookup","description":"Look up a customer","parameters":{"type":"object","properties":{}},"defer_loading":true,"strict":false}]}]}]`
+	if got := mustJSON(t, out); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	calls, err := e.ResponsesJSON(context.Background(), []byte(`[{"type":"function_call","call_id":"c2","namespace":"crm","name":"lookup","arguments":"{\"id\":1}"}]`))
+	if err != nil || calls[0].Output != `customer {"id":1}` {
+		t.Errorf("namespaced call: %+v, %v", calls, err)
+	}
+}

@@ -173,3 +173,27 @@ func TestAnthropicToolSearchSDK(t *testing.T) {
 	requireBytes(t, "anthropic tools", body.Tools, rendered.AppendJSON(nil))
 	requireSameJSON(t, "anthropic tool_result on the wire", body.Messages[2], ours)
 }
+
+// TestResponsesToolSearchNamespaceSDK: a namespace entry in a
+// tool_search_output (custom and function tools inside) decodes into the
+// SDK's ToolSearchOutputNamespaceToolParam with no unknown field.
+func TestResponsesToolSearchNamespaceSDK(t *testing.T) {
+	reg := toolnexus.NewRegistry()
+	if err := reg.Add(customTools(t)...); err != nil {
+		t.Fatal(err)
+	}
+	e := exec.New(reg, &exec.Options{ToolSearch: &exec.ToolSearch{
+		Deferred: []string{"crm__sql", "crm__note", "crm__lookup"}, Namespaces: map[string]string{"crm": "Customer records"}}})
+	outs, err := e.ResponsesJSON(context.Background(), []byte(`[{"type":"tool_search_call","call_id":"c","execution":"client","arguments":{"query":"sql note look"}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(outs[0])
+	requireKnown[responses.ResponseToolSearchOutputItemParam](t, "tool_search_output", b)
+	v := roundTrip[responses.ResponseToolSearchOutputItemParam](t, "tool_search_output", b)
+	ns := v.Tools[0].OfNamespace
+	if len(v.Tools) != 1 || ns == nil || ns.Name != "crm" || len(ns.Tools) != 3 || ns.Tools[0].OfCustom == nil ||
+		ns.Tools[0].OfCustom.Name != "note" || ns.Tools[2].OfFunction == nil || !ns.Tools[2].OfFunction.DeferLoading.Value {
+		t.Errorf("SDK reads the namespace as %+v\n%s", ns, b)
+	}
+}
