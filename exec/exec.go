@@ -127,7 +127,8 @@ type Options struct {
 	// Output says `tool "x" timed out after 30s`.
 	Timeout time.Duration
 
-	// Before, if non-nil, runs before each call, on the call's goroutine,
+	// Before, if non-nil, runs before each call (not a tool search: see
+	// [ToolSearch]), on the call's goroutine,
 	// with the call's context (the per-call timeout applies). It may
 	// rewrite call.Arguments or call.Name (which tool runs, with what); the
 	// id and name sent back to the model stay the model's. If it returns a
@@ -137,8 +138,8 @@ type Options struct {
 	// waits for it (it cannot stop a hook that ignores ctx).
 	Before func(ctx context.Context, call *Call) *toolnexus.Result
 
-	// After, if non-nil, runs after each started call, including calls
-	// answered by Before, and may rewrite the result in place (redaction,
+	// After, if non-nil, runs after each started call (not a tool
+	// search), including calls answered by Before, and may rewrite the result in place (redaction,
 	// truncation). The call is the one the tool ran with (after Before).
 	// It does not run for calls that were never started. A panic in After
 	// becomes an error result. Changes to res.ID and res.Name are undone:
