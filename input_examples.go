@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 )
 
 // inputExamplesMethod is the name of the method an argument type may have
@@ -24,12 +25,12 @@ func inputExamples[A any](h *typedHandler[A]) ([]json.RawMessage, error) {
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	recv := reflect.Zero(t)
-	m, ok := t.MethodByName(inputExamplesMethod)
-	if !ok {
-		if m, ok = reflect.PointerTo(t).MethodByName(inputExamplesMethod); !ok {
-			return nil, nil
-		}
+	em := examplesMethodOf(t)
+	if em == nil {
+		return nil, nil
+	}
+	m, recv := em.m, reflect.Zero(t)
+	if em.ptr {
 		recv = reflect.New(t)
 	}
 	prefix := fmt.Sprintf("toolnexus: tool %q: method %s.%s", h.name, t, inputExamplesMethod)
@@ -59,6 +60,32 @@ func inputExamples[A any](h *typedHandler[A]) ([]json.RawMessage, error) {
 		out[i] = b
 	}
 	return out, nil
+}
+
+// examplesMethod is the InputExamples method of a struct type; ptr when
+// its receiver is a pointer.
+type examplesMethod struct {
+	m   reflect.Method
+	ptr bool
+}
+
+// examplesMethods caches examplesMethodOf: reflect.Type (a struct type)
+// -> *examplesMethod (nil: none). A race only costs a second lookup.
+var examplesMethods sync.Map
+
+// examplesMethodOf returns the InputExamples method of t or *t, or nil.
+func examplesMethodOf(t reflect.Type) *examplesMethod {
+	if v, ok := examplesMethods.Load(t); ok {
+		return v.(*examplesMethod)
+	}
+	var em *examplesMethod
+	if m, ok := t.MethodByName(inputExamplesMethod); ok {
+		em = &examplesMethod{m: m}
+	} else if m, ok := reflect.PointerTo(t).MethodByName(inputExamplesMethod); ok {
+		em = &examplesMethod{m: m, ptr: true}
+	}
+	examplesMethods.Store(t, em)
+	return em
 }
 
 // callExamples calls fn(recv) and returns the slice it returned, or an
