@@ -66,6 +66,21 @@ type Tool struct {
 	// InputSchema says exactly that; see [NewFreeform].
 	Freeform *Format
 
+	// InputExamples are example arguments, each one compact JSON object,
+	// rendered by render.Anthropic as "input_examples". A typed tool
+	// ([NewTool] and the other typed constructors) takes them from a
+	// method of its arguments type T with the signature
+	//
+	//	func (T) InputExamples() []T
+	//
+	// (a pointer receiver, or []*T, works too): each value is marshalled
+	// with encoding/json and must pass the checks a call's arguments pass
+	// (the compiled schema, then the validate rules); otherwise the
+	// constructor fails with an error naming the tool, the example's index
+	// (from 0) and the problem. nil when there are none. Set by hand on a
+	// raw tool, they are rendered as given.
+	InputExamples []json.RawMessage
+
 	// Handler runs the tool. It receives arguments that are one JSON object
 	// (never empty, never null: those are replaced by {}).
 	Handler Handler

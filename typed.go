@@ -38,6 +38,9 @@ type typedMarker interface{ typedArgs() }
 // integers), and runs the validator. All problems come back in one error
 // result; fn is not called.
 //
+// Example inputs come from a method InputExamples() []A (or []T for A =
+// *T) on the arguments type, if it has one: see [Tool.InputExamples].
+//
 // Errors (test with errors.Is): ErrInvalidName, ErrInvalidSchema (A is not a
 // struct, a field has an unsupported type such as chan, func, complex,
 // time.Duration or a type that decodes itself without a JSONSchema method,
@@ -84,7 +87,11 @@ func newTyped[A any](name, description string, fn func(context.Context, A) Resul
 	if err := checkTool(&Tool{Name: name, Description: description, Handler: h}); err != nil {
 		return Tool{}, err
 	}
-	return Tool{Name: name, Description: description, InputSchema: info.Schema, Source: "native", Handler: h}, nil
+	examples, err := inputExamples(h)
+	if err != nil {
+		return Tool{}, err
+	}
+	return Tool{Name: name, Description: description, InputSchema: info.Schema, InputExamples: examples, Source: "native", Handler: h}, nil
 }
 
 // Register builds a typed tool with [NewTool] and adds it to r. It returns

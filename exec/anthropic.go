@@ -71,13 +71,9 @@ func (e *Executor) Anthropic(ctx context.Context, content []AnthropicContentBloc
 		return msg, nil
 	}
 	results := make([]Result, len(idx))
-	e.runInto(ctx, len(idx), func(i int) Call {
-		b := &content[idx[i]]
-		return Call{ID: b.ID, Name: b.Name, Arguments: b.Input, malformed: b.problem}
-	}, results)
+	e.runInto(ctx, len(idx), func(i int) Call { return e.anthropicCall(&content[idx[i]]) }, results)
 	for i := range results {
-		msg.Content[i] = AnthropicToolResult{Type: "tool_result", ToolUseID: content[idx[i]].ID,
-			Content: results[i].Text(), IsError: results[i].IsError, Blocks: anthropicBlocks(&results[i])}
+		msg.Content[i] = anthropicResult(content[idx[i]].ID, &results[i])
 	}
 	return msg, e.batchErr(ctx, results)
 }

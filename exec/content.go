@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/internal/jsonx"
 )
 
 // This file shapes a Result's content parts (toolnexus.Result.Content) and
@@ -27,6 +28,9 @@ type AnthropicResultBlock struct {
 	Text   string           `json:"text,omitempty"`
 	Source *AnthropicSource `json:"source,omitempty"`
 	Title  string           `json:"title,omitempty"`
+	// ToolName is the tool of a "tool_reference" block (the answer of a
+	// tool search, see [ToolSearch]).
+	ToolName string `json:"tool_name,omitempty"`
 }
 
 // AnthropicSource is the source of an image or document block: Type
@@ -134,8 +138,16 @@ func responsesParts(r *Result) []ResponsesContentPart {
 }
 
 // MarshalJSON writes the item's JSON: "output" is the Output string, or
-// the Parts array when Parts is not nil.
+// the Parts array when Parts is not nil. A tool_search_output is
+// {"type":"tool_search_output","call_id":…,"execution":"client",
+// "status":"completed","tools":[…]} with Tools ([] when nil) and no
+// "output".
 func (o ResponsesOutput) MarshalJSON() ([]byte, error) {
+	if o.Type == "tool_search_output" {
+		dst := append([]byte(`{"type":"tool_search_output","call_id":`), jsonx.AppendString(nil, o.CallID)...)
+		dst = append(dst, `,"execution":"client","status":"completed","tools":`...)
+		return append(o.Tools.AppendJSON(dst), '}'), nil
+	}
 	if o.Parts == nil {
 		type plain ResponsesOutput
 		return json.Marshal(plain(o))

@@ -210,7 +210,7 @@ func markDeepChat(tc *OpenAIToolCall) {
 
 func markDeepResponses(it *ResponsesItem) {
 	it.problem = joinProblems(it.problem, deepStr("type", &it.Type), deepStr("id", &it.ID), deepStr("call_id", &it.CallID),
-		deepStr("name", &it.Name), deepStr("arguments", &it.Arguments), deepStr("status", &it.Status))
+		deepStr("name", &it.Name), deepStr("arguments", &it.Arguments), deepStr("status", &it.Status), deepStr("execution", &it.Execution))
 }
 
 func markDeepAnthropic(b *AnthropicContentBlock) {

@@ -82,6 +82,11 @@ type Call struct {
 	// freeform marks a call that carries raw text (an OpenAI custom tool
 	// call, Arguments {"input":text}); it may only run a freeform tool.
 	freeform bool
+
+	// search marks a client-executed tool search (a Responses
+	// tool_search_call, or an Anthropic call of the search tool); it runs
+	// no registry tool (see ToolSearch).
+	search bool
 }
 
 // Result is the outcome of one [Call]. It embeds the registry's
@@ -100,6 +105,9 @@ type Result struct {
 	// Before hook) to its end (after the After hook); zero for calls that
 	// were not started.
 	Duration time.Duration `json:"-"`
+
+	// found is what a tool search found, best first.
+	found []toolnexus.Tool
 }
 
 // Options configure an [Executor]. A nil *Options and the zero value mean
@@ -119,7 +127,8 @@ type Options struct {
 	// Output says `tool "x" timed out after 30s`.
 	Timeout time.Duration
 
-	// Before, if non-nil, runs before each call, on the call's goroutine,
+	// Before, if non-nil, runs before each call (not a tool search: see
+	// [ToolSearch]), on the call's goroutine,
 	// with the call's context (the per-call timeout applies). It may
 	// rewrite call.Arguments or call.Name (which tool runs, with what); the
 	// id and name sent back to the model stay the model's. If it returns a
@@ -129,8 +138,8 @@ type Options struct {
 	// waits for it (it cannot stop a hook that ignores ctx).
 	Before func(ctx context.Context, call *Call) *toolnexus.Result
 
-	// After, if non-nil, runs after each started call, including calls
-	// answered by Before, and may rewrite the result in place (redaction,
+	// After, if non-nil, runs after each started call (not a tool
+	// search), including calls answered by Before, and may rewrite the result in place (redaction,
 	// truncation). The call is the one the tool ran with (after Before).
 	// It does not run for calls that were never started. A panic in After
 	// becomes an error result. Changes to res.ID and res.Name are undone:
@@ -183,6 +192,14 @@ type Options struct {
 	// several at once, and the tool waits for it. Events are never sent to
 	// the model.
 	OnEvent func(call Call, ev toolnexus.Event)
+
+	// ToolSearch, if non-nil, answers the Anthropic search tool's calls
+	// and chooses what Responses tool_search_call items find (see
+	// [ToolSearch]). With nil, a tool_search_call with "execution":"client"
+	// is still answered (a call left unanswered fails the next request),
+	// with no tools, and an Anthropic call of "tool_search" runs the
+	// registry tool of that name, if any.
+	ToolSearch *ToolSearch
 
 	// Approver decides the calls of tools with Tool.NeedsApproval, with
 	// the call's ID in ApprovalRequest.CallID (the registry's approver,
@@ -441,6 +458,9 @@ func (e *Executor) run(ctx context.Context, call Call) (r Result) {
 		r.Duration = time.Since(start)
 		e.log(ctx, nil, &r)
 		return r
+	}
+	if call.search {
+		return e.search(ctx, call, start)
 	}
 	if call.freeform && call.reject == "" {
 		if t, ok := e.registry().Get(call.Name); ok && t.Freeform == nil {

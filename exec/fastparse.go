@@ -598,13 +598,13 @@ func fastResponses(raw []byte) ([]ResponsesItem, bool) {
 }
 
 func (w *walker) responsesItems() ([]ResponsesItem, bool) {
-	return objects(w, []string{"type", "id", "call_id", "name", "arguments", "status", "input", "namespace"}, func(it *ResponsesItem, i int) bool {
+	return objects(w, []string{"type", "id", "call_id", "name", "arguments", "status", "input", "namespace", "execution"}, func(it *ResponsesItem, i int) bool {
 		var ok bool
 		if i == 4 {
 			it.Arguments, ok = w.arguments()
 			return ok
 		}
-		dst := [...]*string{&it.Type, &it.ID, &it.CallID, &it.Name, &it.Arguments, &it.Status, &it.Input, &it.Namespace}
+		dst := [...]*string{&it.Type, &it.ID, &it.CallID, &it.Name, &it.Arguments, &it.Status, &it.Input, &it.Namespace, &it.Execution}
 		*dst[i], ok = w.str()
 		return ok
 	})

@@ -35,6 +35,7 @@ var fastSeeds = []string{
 	`{"output":[{"type":"function_call","call_id":"c","arguments":"{}"}]}`,
 	`{"output":[{"type":"custom_tool_call","call_id":"c","namespace":"n","name":"x","input":"a\nb"},{"input":5,"namespace":null}]}`,
 	`[{"id":"c","type":"custom","custom":{"name":"x","input":"t"}},{"type":"custom","custom":null},{"custom":{"input":1}}]`,
+	`{"output":[{"type":"tool_search_call","call_id":"c","execution":"client","arguments":{"query":"a"}},{"type":"tool_search_call","execution":5,"arguments":"{}"}]}`,
 	`{"content":[{"type":"tool_use","id":"t","input":{"a":[1,{"b":null}]}},{"type":"tool_use","input":null}]}`,
 	`{"candidates":[{"content":{"parts":[{"functionCall":{"name":"n","args":{}},"thought":true,"thoughtSignature":"YQ=="}]}}]}`,
 	`[{"functionCall":null},{"functionResponse":null},{"functionResponse":{"name":"x","response":{}}}]`,

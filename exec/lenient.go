@@ -202,6 +202,7 @@ func (it *ResponsesItem) UnmarshalJSON(b []byte) error {
 		Input     json.RawMessage `json:"input"`
 		Namespace json.RawMessage `json:"namespace"`
 		Status    json.RawMessage `json:"status"`
+		Execution json.RawMessage `json:"execution"`
 	}
 	if firstByte(b) != '{' || json.Unmarshal(b, &f) != nil {
 		*it = ResponsesItem{problem: notObject(b, "the output item")}
@@ -210,7 +211,7 @@ func (it *ResponsesItem) UnmarshalJSON(b []byte) error {
 	var p problems
 	*it = ResponsesItem{Type: p.str(f.Type, "type"), ID: p.str(f.ID, "id"), CallID: p.str(f.CallID, "call_id"),
 		Name: p.str(f.Name, "name"), Arguments: p.arguments(f.Arguments, "arguments"), Input: p.str(f.Input, "input"),
-		Namespace: p.str(f.Namespace, "namespace"), Status: p.str(f.Status, "status")}
+		Namespace: p.str(f.Namespace, "namespace"), Status: p.str(f.Status, "status"), Execution: p.str(f.Execution, "execution")}
 	it.problem = p.String()
 	return nil
 }

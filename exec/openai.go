@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/toolnexus/toolnexus/internal/jsonx"
+	"github.com/toolnexus/toolnexus/render"
 )
 
 // ErrorPrefix starts the content sent back for a failed call on the two
@@ -187,10 +188,13 @@ func responsesCall(it *ResponsesItem) Call {
 	if it.Namespace != "" {
 		name = it.Namespace + NamespaceSeparator + it.Name
 	}
-	if it.Type == "custom_tool_call" {
+	switch it.Type {
+	case "custom_tool_call":
 		c := customCall(it.CallID, name, it.Input)
 		c.malformed = it.problem
 		return c
+	case "tool_search_call":
+		return Call{ID: it.CallID, Name: toolSearchName, Arguments: json.RawMessage(it.Arguments), malformed: it.problem, search: true}
 	}
 	return Call{ID: it.CallID, Name: name, Arguments: json.RawMessage(it.Arguments), malformed: it.problem}
 }
@@ -209,12 +213,16 @@ func openAIContent(r *Result) string {
 //	{"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather","arguments":"{\"city\":\"Paris\"}","status":"completed"}
 //	{"type":"custom_tool_call","id":"ctc_1","call_id":"call_2","name":"run_sql","input":"SELECT 1"}
 //
+//	{"type":"tool_search_call","id":"tsc_1","call_id":"call_3","execution":"client","arguments":{"query":"weather"},"status":"completed"}
+//
 // A call with a Namespace runs the registry tool Namespace +
 // [NamespaceSeparator] + Name. A custom_tool_call runs a freeform tool
-// (toolnexus.NewFreeform) with {"input":Input}. Items of other types
-// (message, reasoning, ...) are skipped. Source:
+// (toolnexus.NewFreeform) with {"input":Input}. A tool_search_call with
+// Execution "client" is a tool search (see [ToolSearch]; its arguments
+// object is kept as JSON text in Arguments); one the server executed is
+// skipped, as are items of other types (message, reasoning, ...). Source:
 // OpenAI API reference, Responses, "The response object", output[]
-// "Function tool call".
+// "Function tool call"; openai-go responses.ResponseToolSearchCall.
 type ResponsesItem struct {
 	Type      string `json:"type"`
 	ID        string `json:"id,omitempty"`
@@ -224,21 +232,25 @@ type ResponsesItem struct {
 	Input     string `json:"input,omitempty"`
 	Namespace string `json:"namespace,omitempty"`
 	Status    string `json:"status,omitempty"`
+	Execution string `json:"execution,omitempty"`
 
 	problem string // set by UnmarshalJSON for a wrongly typed field
 }
 
-// ResponsesOutput is the input item that answers one function call or
-// custom tool call:
+// ResponsesOutput is the input item that answers one function call,
+// custom tool call or client-executed tool search call:
 //
 //	{"type":"function_call_output","call_id":"call_1","output":"22C"}
 //	{"type":"custom_tool_call_output","call_id":"call_2","output":"1"}
+//	{"type":"tool_search_output","call_id":"call_3","execution":"client","status":"completed","tools":[…]}
 //
-// Type is "function_call_output", or "custom_tool_call_output" for a
-// custom_tool_call; CallID is the call's call_id; Output is the result as
-// text ([toolnexus.Result.Text]), valid UTF-8, prefixed with [ErrorPrefix]
-// for failures. Source: OpenAI API reference, Responses, request body input[]
-// "Function tool call output".
+// Type is "function_call_output", "custom_tool_call_output" for a
+// custom_tool_call, or "tool_search_output" for a tool_search_call; CallID
+// is the call's call_id; Output is the result as text
+// ([toolnexus.Result.Text]), valid UTF-8, prefixed with [ErrorPrefix] for
+// failures (for a tool search it is not sent: see [ToolSearch]). Source:
+// OpenAI API reference, Responses, request body input[] "Function tool
+// call output"; openai-go responses.ResponseToolSearchOutputItemParam.
 type ResponsesOutput struct {
 	Type   string `json:"type"`
 	CallID string `json:"call_id"`
@@ -249,17 +261,22 @@ type ResponsesOutput struct {
 	// instead of the Output string (see "Rich results" in the package
 	// doc). Output still holds the text form.
 	Parts []ResponsesContentPart `json:"-"`
+
+	// Tools are the tools a tool search found (a tool_search_output's
+	// "tools"), rendered as [ToolSearch] says.
+	Tools render.OpenAIResponsesTools `json:"-"`
 }
 
 // Responses runs the function_call and custom_tool_call items of an OpenAI
 // Responses output array and returns one function_call_output or
-// custom_tool_call_output item per call, in order.
-// Other items are skipped; none gives an empty, non-nil slice. Errors as
-// for [Executor.OpenAIChat].
+// custom_tool_call_output item per call, in order; a tool_search_call with
+// "execution":"client" is answered, in its place, by a tool_search_output
+// (see [ToolSearch]). Other items are skipped; none gives an empty,
+// non-nil slice. Errors as for [Executor.OpenAIChat].
 func (e *Executor) Responses(ctx context.Context, items []ResponsesItem) ([]ResponsesOutput, error) {
 	idx := make([]int, 0, len(items))
 	for i := range items {
-		if t := items[i].Type; t == "function_call" || t == "custom_tool_call" {
+		if isResponsesCall(&items[i]) {
 			idx = append(idx, i)
 		}
 	}
@@ -270,19 +287,33 @@ func (e *Executor) Responses(ctx context.Context, items []ResponsesItem) ([]Resp
 	e.runInto(ctx, len(idx), func(i int) Call { return responsesCall(&items[idx[i]]) }, results)
 	out := make([]ResponsesOutput, len(results))
 	for i := range results {
-		it := &items[idx[i]]
-		out[i] = ResponsesOutput{Type: outputType(it.Type), CallID: it.CallID,
-			Output: openAIContent(&results[i]), Parts: responsesParts(&results[i])}
+		out[i] = e.responsesOutput(&items[idx[i]], &results[i])
 	}
 	return out, e.batchErr(ctx, results)
 }
 
 // outputType is the type of the item that answers an item of type t.
 func outputType(t string) string {
-	if t == "custom_tool_call" {
+	switch t {
+	case "custom_tool_call":
 		return "custom_tool_call_output"
+	case "tool_search_call":
+		return "tool_search_output"
 	}
 	return "function_call_output"
+}
+
+// isResponsesCall reports whether the output item it is answered: a
+// function_call, a custom_tool_call, or a tool_search_call the client
+// executes ("execution":"client"; the server answers its own).
+func isResponsesCall(it *ResponsesItem) bool {
+	switch it.Type {
+	case "function_call", "custom_tool_call":
+		return true
+	case "tool_search_call":
+		return it.Execution == "client"
+	}
+	return false
 }
 
 // ResponsesJSON is [Executor.Responses] on raw JSON bytes: the output array

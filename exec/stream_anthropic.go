@@ -129,7 +129,7 @@ func (f *AnthropicFeed) start(pos int) {
 		b.Input = f.partial[pos]
 	}
 	f.partial[pos] = nil
-	f.s.start(pos, Call{ID: b.ID, Name: b.Name, Arguments: b.Input, malformed: b.problem})
+	f.s.start(pos, f.s.e.anthropicCall(b))
 }
 
 // Close ends the feed: it waits for the calls and returns the user
@@ -141,8 +141,7 @@ func (f *AnthropicFeed) Close() (AnthropicMessage, error) {
 	results, err := f.s.finish(func(i int) (string, string) { return f.blocks[i].ID, f.blocks[i].Name })
 	msg := AnthropicMessage{Role: "user", Content: make([]AnthropicToolResult, len(results))}
 	for i := range results {
-		msg.Content[i] = AnthropicToolResult{Type: "tool_result", ToolUseID: f.blocks[i].ID,
-			Content: results[i].Output, IsError: results[i].IsError}
+		msg.Content[i] = anthropicResult(f.blocks[i].ID, &results[i])
 	}
 	return msg, err
 }

@@ -174,7 +174,8 @@ func (f *OpenAIChatFeed) Close() ([]OpenAIToolMessage, error) {
 
 // ResponsesStream is [Executor.Responses] on a streamed Responses reply
 // (stream: true): it reads the server-sent events of body r and runs each
-// function_call as soon as its response.output_item.done event arrives
+// function_call (custom_tool_call, client tool_search_call) as soon as its
+// response.output_item.done event arrives
 // (see [ResponsesFeed]). The outputs equal, byte for byte, those
 // [Executor.Responses] gives for the response's output array sent whole,
 // in output order. Errors and incomplete streams as for
@@ -189,7 +190,9 @@ func (e *Executor) ResponsesStream(ctx context.Context, r io.Reader) ([]Response
 }
 
 // ResponsesFeed is the incremental form of [Executor.ResponsesStream]:
-// Feed each event's data, then Close. A function_call item is registered
+// Feed each event's data, then Close. A function_call item (likewise a
+// custom_tool_call, and a tool_search_call with "execution":"client",
+// answered as [ToolSearch] says) is registered
 // by response.output_item.added and starts at its
 // response.output_item.done, with the item that event carries (the
 // arguments deltas are read only for [Options.OnInvalidPartial]). response.completed finishes the
@@ -233,8 +236,8 @@ func (f *ResponsesFeed) Feed(data []byte) error {
 	switch ev.Type {
 	case "response.output_item.added", "response.output_item.done":
 		var it ResponsesItem
-		if err := json.Unmarshal(ev.Item, &it); err != nil || (it.Type != "function_call" && it.Type != "custom_tool_call") {
-			return nil // not a function or custom tool call (or not an item): nothing to run
+		if err := json.Unmarshal(ev.Item, &it); err != nil || !isResponsesCall(&it) {
+			return nil // not a call to answer (or not an item): nothing to run
 		}
 		if deep {
 			markDeepResponses(&it)
@@ -246,7 +249,7 @@ func (f *ResponsesFeed) Feed(data []byte) error {
 			return nil
 		}
 		f.items[pos] = it
-		if err := f.s.keep(len(it.CallID) + len(it.Name)); err != nil {
+		if err := f.s.keep(len(it.CallID) + len(it.Name) + len(it.Namespace) + len(it.Arguments) + len(it.Input)); err != nil {
 			return f.s.fail(err)
 		}
 		if ev.Type == "response.output_item.done" {
@@ -320,15 +323,16 @@ func (f *ResponsesFeed) completed(response json.RawMessage) {
 
 // Close ends the feed: it waits for the calls and returns one
 // function_call_output per function call (custom_tool_call_output per
-// custom tool call), in output order.
+// custom tool call, tool_search_output per client tool search), in
+// output order.
 func (f *ResponsesFeed) Close() ([]ResponsesOutput, error) {
 	if !f.done {
 		f.s.fail(fmt.Errorf("%w: the stream ended before the response was complete", ErrStreamIncomplete))
 	}
-	results, err := f.s.finish(func(i int) (string, string) { return f.items[i].CallID, f.items[i].Name })
+	results, err := f.s.finish(func(i int) (string, string) { c := responsesCall(&f.items[i]); return c.ID, c.Name })
 	out := make([]ResponsesOutput, len(results))
 	for i := range results {
-		out[i] = ResponsesOutput{Type: outputType(f.items[i].Type), CallID: f.items[i].CallID, Output: openAIContent(&results[i])}
+		out[i] = f.s.e.responsesOutput(&f.items[i], &results[i])
 	}
 	return out, err
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/toolnexus/toolnexus/render"
 )
 
 // This file holds the early report of streamed calls whose partial
@@ -108,13 +110,19 @@ func (s *streamCalls) keysOf(name string) *toolKeys {
 		return k
 	}
 	k := &toolKeys{}
-	if t, ok := s.e.registry().Get(name); ok {
+	schema, ok := json.RawMessage(nil), false
+	if s.e.opts.ToolSearch != nil && name == toolSearchName {
+		schema, ok = json.RawMessage(render.ToolSearchSchema), true // answered by the search, not the registry
+	} else if t, found := s.e.registry().Get(name); found {
+		schema, ok = t.InputSchema, true
+	}
+	if ok {
 		k.exists = true
 		var sch struct {
 			Properties           map[string]json.RawMessage `json:"properties"`
 			AdditionalProperties json.RawMessage            `json:"additionalProperties"`
 		}
-		if json.Unmarshal(t.InputSchema, &sch) == nil && string(sch.AdditionalProperties) == "false" {
+		if json.Unmarshal(schema, &sch) == nil && string(sch.AdditionalProperties) == "false" {
 			k.closed, k.props = true, map[string]bool{}
 			names := make([]string, 0, len(sch.Properties))
 			for p := range sch.Properties {

@@ -55,6 +55,11 @@ type AnthropicTools []AnthropicTool
 // that is not valid UTF-8 is refused the same way, and a tool name outside
 // ^[a-zA-Z0-9_-]{1,64}$ (the "Define tools" rule) is an error wrapping
 // [ErrUnsupportedName].
+//
+// A tool's InputExamples (from the InputExamples method of a typed tool's
+// arguments type) are rendered as "input_examples" after input_schema;
+// one that is not a JSON object is an error naming the tool and the
+// example's index.
 func Anthropic(tools []toolnexus.Tool) (AnthropicTools, error) {
 	out := make(AnthropicTools, len(tools))
 	for i := range tools {
@@ -67,6 +72,13 @@ func Anthropic(tools []toolnexus.Tool) (AnthropicTools, error) {
 			return nil, withTool(err, "render.Anthropic", t.Name)
 		}
 		out[i] = AnthropicTool{Name: t.Name, Description: t.Description, InputSchema: s}
+		if t.InputExamples != nil {
+			ex, err := compactExamples("render.Anthropic", t.Name, t.InputExamples)
+			if err != nil {
+				return nil, err
+			}
+			out[i].InputExamples = ex
+		}
 	}
 	return out, nil
 }

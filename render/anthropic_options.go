@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus"
@@ -39,10 +40,15 @@ type AnthropicOptions struct {
 	Defer []string
 
 	// InputExamples maps a tool name to example inputs rendered as
-	// "input_examples". Each example must be a JSON object (the SDK's
-	// map[string]any); a name that matches no tool, or an example that is
-	// not a JSON object, is an error naming the tool and the example's
-	// index. Examples are not checked against the schema.
+	// "input_examples", in place of the tool's own Tool.InputExamples
+	// (an empty list renders "input_examples":[]). Each example must be a JSON object
+	// (the SDK's map[string]any); a name that matches no tool, or an
+	// example that is not a JSON object, is an error naming the tool and
+	// the example's index. Examples given here are not checked against
+	// the schema (those of a typed tool's InputExamples method are, at
+	// registration; with Strict, the tool's own examples get null for
+	// each property they leave out, as the strict schema requires every
+	// property).
 	InputExamples map[string][]json.RawMessage
 }
 
@@ -78,15 +84,23 @@ func AnthropicWith(tools []toolnexus.Tool, opts AnthropicOptions) (AnthropicTool
 			out[i].InputSchema, out[i].Strict = params, strict
 		}
 		out[i].DeferLoading = slices.Contains(opts.Defer, t.Name)
-		if ex, ok := opts.InputExamples[t.Name]; ok {
-			out[i].InputExamples = make([]json.RawMessage, len(ex))
-			for j, e := range ex {
-				c, err := compactObject(e)
-				if err != nil {
-					return nil, fmt.Errorf("%s: tool %q: input_examples[%d]: %w", renderer, t.Name, j, err)
-				}
-				out[i].InputExamples[j] = c
+		ex, ok := opts.InputExamples[t.Name]
+		if !ok {
+			ex = t.InputExamples
+		}
+		if ok || len(ex) > 0 {
+			c, err := compactExamples(renderer, t.Name, ex)
+			if err != nil {
+				return nil, err
 			}
+			if !ok && out[i].Strict {
+				for j := range c {
+					if c[j], err = strictExample(c[j], out[i].InputSchema); err != nil {
+						return nil, fmt.Errorf("%s: tool %q: input_examples[%d]: %w", renderer, t.Name, j, err)
+					}
+				}
+			}
+			out[i].InputExamples = c
 		}
 	}
 	for _, n := range opts.Defer {
@@ -101,6 +115,20 @@ func AnthropicWith(tools []toolnexus.Tool, opts AnthropicOptions) (AnthropicTool
 	}
 	if opts.CacheLast && len(out) > 0 {
 		out[len(out)-1].CacheControl = true
+	}
+	return out, nil
+}
+
+// compactExamples returns compact copies of the examples of tool name, or
+// an error naming the tool and the index of one that is not a JSON object.
+func compactExamples(renderer, name string, ex []json.RawMessage) ([]json.RawMessage, error) {
+	out := make([]json.RawMessage, len(ex))
+	for j, e := range ex {
+		c, err := compactObject(e)
+		if err != nil {
+			return nil, fmt.Errorf("%s: tool %q: input_examples[%d]: %w", renderer, name, j, err)
+		}
+		out[j] = c
 	}
 	return out, nil
 }
@@ -145,4 +173,64 @@ func (t AnthropicTool) appendOptions(dst []byte) []byte {
 		dst = append(dst, `,"cache_control":{"type":"ephemeral"}`...)
 	}
 	return dst
+}
+
+// strictExample returns example (a JSON object) with null added for every
+// property the strict schema lists that the example leaves out, at every
+// level the schema describes (properties, items, anyOf branches, $defs
+// references): the strict rewrite makes optional properties required and
+// nullable, and the API refuses an example its schema refuses. Keys come
+// out sorted (encoding/json map order); numbers keep their text.
+func strictExample(example, schema json.RawMessage) (json.RawMessage, error) {
+	var ex, sc any
+	d := json.NewDecoder(bytes.NewReader(example))
+	d.UseNumber()
+	if err := d.Decode(&ex); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(schema, &sc); err != nil {
+		return nil, err
+	}
+	root, _ := sc.(map[string]any)
+	fillNulls(ex, root, root, 0)
+	return json.Marshal(ex)
+}
+
+// fillNulls adds the missing properties of schema s to v as nulls.
+func fillNulls(v any, s, root map[string]any, depth int) {
+	if s == nil || depth > 64 {
+		return
+	}
+	if ref, ok := s["$ref"].(string); ok {
+		if name, ok := strings.CutPrefix(ref, "#/$defs/"); ok {
+			defs, _ := root["$defs"].(map[string]any)
+			def, _ := defs[name].(map[string]any)
+			fillNulls(v, def, root, depth+1)
+		}
+		return
+	}
+	if branches, ok := s["anyOf"].([]any); ok {
+		for _, b := range branches {
+			if bs, ok := b.(map[string]any); ok && (bs["properties"] != nil || bs["items"] != nil || bs["$ref"] != nil) {
+				fillNulls(v, bs, root, depth+1)
+			}
+		}
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		props, _ := s["properties"].(map[string]any)
+		for k, p := range props {
+			if _, ok := v[k]; !ok {
+				v[k] = nil
+				continue
+			}
+			ps, _ := p.(map[string]any)
+			fillNulls(v[k], ps, root, depth+1)
+		}
+	case []any:
+		items, _ := s["items"].(map[string]any)
+		for _, e := range v {
+			fillNulls(e, items, root, depth+1)
+		}
+	}
 }

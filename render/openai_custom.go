@@ -126,7 +126,7 @@ const ToolSearchSchema = `{"type":"object","properties":{"query":{"type":"string
 // Source: OpenAI tool search guide; openai-go responses.ToolSearchToolParam.
 func OpenAIToolSearch(description string) OpenAIResponsesTool {
 	if description == "" {
-		description = "Search the deferred tools by name and description and load the ones that match."
+		description = defaultToolSearchDescription
 	}
 	return OpenAIResponsesTool{Type: "tool_search", Description: description, Parameters: []byte(ToolSearchSchema)}
 }
