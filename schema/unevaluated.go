@@ -109,15 +109,16 @@ func (s *state) evaluatedIn(n *node, pos int, name []byte, idx, epos int) bool {
 		}
 	}
 	for _, d := range n.depSchemas {
-		if s.hasMember(pos, n.keys[d.key].name) && s.evaluates(d.schema, pos, name, idx, epos) {
+		if s.hasMember(pos, n.keys[d.key].name, n.nullAbsent) && s.evaluates(d.schema, pos, name, idx, epos) {
 			return true
 		}
 	}
 	return false
 }
 
-// hasMember reports whether the (checked) object at pos has the key name.
-func (s *state) hasMember(pos int, name string) bool {
+// hasMember reports whether the (checked) object at pos has the key name
+// (a null counts as absent when nullAbsent says so).
+func (s *state) hasMember(pos int, name string, nullAbsent map[string]bool) bool {
 	if s.data[pos] != '{' {
 		return false
 	}
@@ -127,10 +128,10 @@ func (s *state) hasMember(pos int, name string) bool {
 		bbase := len(s.buf)
 		got := string(s.unescape(k)) == name
 		s.buf = s.buf[:bbase]
-		if got {
-			return true
-		}
 		k = wsT(s.data, wsT(s.data, endT(s.data, k))+1)
+		if got {
+			return s.data[k] != 'n' || !nullAbsent[name]
+		}
 		k = wsT(s.data, endT(s.data, k))
 		if s.data[k] == ',' {
 			k = wsT(s.data, k+1)
