@@ -67,8 +67,9 @@ type Problem struct {
 	// repeated key, "false" for a value where the schema is false (e.g.
 	// properties {"a": false}), "depth" for nesting beyond MaxDepth, and
 	// "complexity" when a schema needs more evaluation steps than the
-	// instance size allows (reported alone) or a string is too long to
-	// match against a large pattern (see the package doc's Limits).
+	// instance size allows (reported alone), a string is too long to
+	// match against a large pattern or a number too long to check against
+	// a multipleOf of more than 19 digits (see the package doc's Limits).
 	Keyword string
 	// Param is the keyword's value as short text: "14" for maximum,
 	// "celsius fahrenheit" for enum, the property name for required.
