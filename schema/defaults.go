@@ -8,7 +8,7 @@ import (
 
 // ApplyDefaults inserts the schema's "default" for every absent optional
 // property of instance (and, with Options.NullAsAbsent, for an explicit
-// null in place of a property that is not required), at every nesting
+// null that Validate counts as absent), at every nesting
 // level reachable from the root through properties, items, prefixItems and
 // $ref. Defaults under allOf/anyOf/oneOf/not/if/then/else,
 // patternProperties and additionalProperties are not applied: which branch
@@ -60,7 +60,7 @@ func (v *Validator) apply(n *node, val any, depth int) bool {
 				continue
 			}
 			cur, ok := x.Get(k.name)
-			absent := !ok || v.opts.NullAsAbsent && cur == nil && !k.required
+			absent := !ok || cur == nil && n.nullAbsent[k.name]
 			if absent {
 				if def := defaultOf(k.schema); def != nil {
 					dv, err := jsonx.Parse(def)

@@ -62,6 +62,9 @@
 // limited to 8 MiB, patterns to 4096 bytes and 5000 RE2 instructions, and
 // one match to 2^25 (input bytes × instructions): a longer string gets a
 // "complexity" problem instead of a match that could take seconds.
+// multipleOf is exact and linear in the instance's digits; a multipleOf of
+// more than 19 significant digits (m of them) is checked against at most
+// (2^30 - 64m²)/m digits, a longer number gets a "complexity" problem.
 //
 // # Options
 //

@@ -89,6 +89,10 @@ type node struct {
 
 	// defaults
 	def []byte // compact JSON of "default"; nil when absent
+
+	// Options.NullAsAbsent: the property names whose explicit null counts
+	// as absent (shared by the subschemas applied in place; nullabsent.go)
+	nullAbsent map[string]bool
 }
 
 // bound is a numeric keyword's value.

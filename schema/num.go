@@ -3,6 +3,7 @@ package schema
 import (
 	"math/big"
 	"math/bits"
+	"strconv"
 )
 
 // dnum is a JSON number read in place from its text: value =
@@ -156,29 +157,113 @@ func (n *dnum) mantissa() (m uint64, e int, ok bool) {
 	return m, n.point - n.ndigits(), true
 }
 
-// isMultiple reports whether x is an integer multiple of y (y > 0).
-func isMultiple(x, y *dnum) bool {
+// maxMultipleWork bounds one multipleOf check whose multipleOf has more
+// than 19 significant digits: digits of the instance × digits of
+// multipleOf, plus 64 × (digits of multipleOf)² (a few milliseconds).
+const maxMultipleWork = 1 << 30
+
+// checkMultipleOf reports d when it is not a multiple of b, or when b is so
+// long that deciding would cost more than maxMultipleWork.
+func (s *state) checkMultipleOf(d *dnum, b *bound) {
+	mult, ok := isMultiple(d, &b.n)
+	if !ok {
+		if s.fail() {
+			p := s.pathString()
+			s.add(p, "complexity", b.text, subject(p)+" is too long to check against multipleOf "+b.text+" ("+
+				strconv.Itoa(d.ndigits())+" significant digits, at most "+strconv.Itoa(maxMultipleDigits(&b.n))+")")
+		}
+		return
+	}
+	if !mult {
+		s.numProblem("multipleOf", b, "must be a multiple of ")
+	}
+}
+
+// maxMultipleDigits is the longest instance (significant digits) that a
+// multipleOf of y's length may be checked against.
+func maxMultipleDigits(y *dnum) int {
+	ny := y.ndigits()
+	if ny <= 19 {
+		return -1 // no limit
+	}
+	return max(0, (maxMultipleWork-64*ny*ny)/ny)
+}
+
+// isMultiple reports whether x is an integer multiple of y (y > 0),
+// exactly. With x = mx × 10^ex and y = my × 10^ey (mx, my without
+// trailing zeros): for ex < ey, x/y = mx / (my × 10^(ey-ex)) is no integer
+// since 10 does not divide mx; otherwise x is a multiple when
+// mx × 10^(ex-ey) ≡ 0 (mod my). mx mod my is read digit by digit: linear in
+// the length of x when my fits in 64 bits. ok is false (and nothing is
+// computed) when a longer my would cost more than maxMultipleWork.
+func isMultiple(x, y *dnum) (mult, ok bool) {
 	if x.isZero() {
-		return true
+		return true, true
 	}
-	mx, ex, okx := x.mantissa()
-	my, ey, oky := y.mantissa()
-	if !okx || !oky || my == 0 {
-		return isMultipleBig(x, y)
+	if y.isZero() {
+		return false, true
 	}
-	d := ex - ey
-	if d >= 0 {
-		// mx × 10^d ≡ 0 (mod my)
-		return mulmod(mx%my, pow10mod(d, my), my) == 0
+	d := (x.point - x.ndigits()) - (y.point - y.ndigits())
+	if d < 0 {
+		return false, true
 	}
-	if mx%my != 0 {
+	if my, _, fits := y.mantissa(); fits {
+		var r uint64
+		for k := x.lead; k < x.trail; {
+			var chunk uint64
+			j := k
+			for ; j < x.trail && j-k < 19; j++ {
+				chunk = chunk*10 + uint64(x.digit(j)-'0')
+			}
+			hi, lo := bits.Mul64(r, pow10[j-k])
+			var c uint64
+			lo, c = bits.Add64(lo, chunk, 0)
+			_, r = bits.Div64((hi+c)%my, lo, my)
+			k = j
+		}
+		return mulmod(r, pow10mod(d, my), my) == 0, true
+	}
+	if lim := maxMultipleDigits(y); x.ndigits() > lim {
+		return false, false
+	}
+	return isMultipleBig(x, y, d), true
+}
+
+// isMultipleBig is isMultiple for a y of more than 19 significant digits,
+// in time digits(x) × digits(y).
+func isMultipleBig(x, y *dnum, d int) bool {
+	my, ok := new(big.Int).SetString(string(y.significand()), 10)
+	if !ok {
 		return false
 	}
-	q := mx / my
-	if -d > 19 {
-		return false
+	r, t, w := new(big.Int), new(big.Int), new(big.Int)
+	ten18 := new(big.Int).SetUint64(pow10[18])
+	for k := x.lead; k < x.trail; {
+		var chunk uint64
+		j := k
+		for ; j < x.trail && j-k < 18; j++ {
+			chunk = chunk*10 + uint64(x.digit(j)-'0')
+		}
+		if j-k == 18 {
+			t.Mul(r, ten18)
+		} else {
+			t.Mul(r, w.SetUint64(pow10[j-k]))
+		}
+		t.Add(t, w.SetUint64(chunk))
+		r.Mod(t, my)
+		k = j
 	}
-	return q%pow10[-d] == 0
+	p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d)), my)
+	return r.Mul(r, p).Mod(r, my).Sign() == 0
+}
+
+// significand returns the significant digits.
+func (n *dnum) significand() []byte {
+	b := make([]byte, 0, n.ndigits())
+	for k := n.lead; k < n.trail; k++ {
+		b = append(b, n.digit(k))
+	}
+	return b
 }
 
 var pow10 = func() (p [20]uint64) {
@@ -205,48 +290,4 @@ func pow10mod(d int, m uint64) uint64 {
 		d >>= 1
 	}
 	return r
-}
-
-// isMultipleBig is the exact slow path for numbers with more than 19
-// significant digits; exponents beyond ±100000 are treated as not a
-// multiple unless x is 0, to bound the work.
-func isMultipleBig(x, y *dnum) bool {
-	rx, okx := x.rat()
-	ry, oky := y.rat()
-	if !okx || !oky || ry.Sign() == 0 {
-		return false
-	}
-	q := new(big.Rat).Quo(rx, ry)
-	return q.IsInt()
-}
-
-func (n *dnum) rat() (*big.Rat, bool) {
-	e := n.point - n.ndigits()
-	if e > 100000 || e < -100000 {
-		return nil, false
-	}
-	m := new(big.Int)
-	buf := make([]byte, 0, n.ndigits())
-	for k := n.lead; k < n.trail; k++ {
-		buf = append(buf, n.digit(k))
-	}
-	m.SetString(string(buf), 10)
-	if n.neg {
-		m.Neg(m)
-	}
-	r := new(big.Rat).SetInt(m)
-	p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(absInt(e))), nil)
-	if e >= 0 {
-		r.Mul(r, new(big.Rat).SetInt(p))
-	} else {
-		r.Quo(r, new(big.Rat).SetInt(p))
-	}
-	return r, true
-}
-
-func absInt(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }

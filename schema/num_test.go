@@ -1,7 +1,12 @@
 package schema
 
 import (
+	"math/big"
+	"math/rand/v2"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 )
 
 func TestNumbersExact(t *testing.T) {
@@ -32,5 +37,114 @@ func TestNumbersExact(t *testing.T) {
 		if err := v.Validate([]byte(tc.in)); (err == nil) != tc.valid {
 			t.Errorf("%s on %s: valid=%v, got %v", tc.schema, tc.in, tc.valid, err)
 		}
+	}
+}
+
+// TestMultipleOfExact: multipleOf is exact for numbers of any length and
+// any exponent.
+func TestMultipleOfExact(t *testing.T) {
+	long := strings.Repeat("123456789", 20) // 180 digits
+	tests := []struct {
+		schema, in string
+		valid      bool
+	}{
+		{`{"multipleOf":0.5}`, long + ".5", true},
+		{`{"multipleOf":0.5}`, long + ".25", false},
+		{`{"multipleOf":9}`, long, true}, // digit sum 900
+		{`{"multipleOf":9}`, long + "1", false},
+		{`{"multipleOf":7}`, "7" + strings.Repeat("0", 300), true},
+		{`{"multipleOf":1e-200000}`, `1`, true},
+		{`{"multipleOf":1e-200000}`, `1.5e-199999`, true},
+		{`{"multipleOf":1e200000}`, `1e200001`, true},
+		{`{"multipleOf":3e200000}`, `1e200001`, false},
+		{`{"multipleOf":18446744073709551615}`, `36893488147419103230`, true}, // 2 × (2^64 - 1)
+		{`{"multipleOf":18446744073709551615}`, `36893488147419103231`, false},
+		{`{"multipleOf":123456789012345678901}`, `246913578024691357802e5`, true},
+		{`{"multipleOf":123456789012345678901}`, `246913578024691357803`, false},
+		{`{"multipleOf":1.23456789012345678901}`, `2.46913578024691357802`, true},
+		{`{"multipleOf":1.23456789012345678901}`, `0.246913578024691357802`, false},
+		{`{"multipleOf":0.3}`, `-0.9`, true},
+		{`{"multipleOf":0.3}`, `0`, true},
+	}
+	for _, tc := range tests {
+		v := mustCompile(t, tc.schema, nil)
+		if err := v.Validate([]byte(tc.in)); (err == nil) != tc.valid {
+			t.Errorf("%s on %.40s: valid=%v, got %v", tc.schema, tc.in, tc.valid, err)
+		}
+	}
+}
+
+// TestMultipleOfLongNumber: a hostile 2 MB number costs linear time, not
+// seconds (the bound is the point of the test: the work was quadratic).
+func TestMultipleOfLongNumber(t *testing.T) {
+	num := []byte("1" + strings.Repeat("7", 2<<20) + ".5")
+	v := mustCompile(t, `{"multipleOf":0.5}`, nil)
+	start := time.Now()
+	err := v.Validate(num)
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("2 MB number against multipleOf 0.5 took %v", d)
+	}
+	if err != nil {
+		t.Errorf("valid number refused: %v", err)
+	}
+	// A multipleOf with more than 19 significant digits bounds the work
+	// (digits of the instance × digits of multipleOf) with a "complexity"
+	// problem instead.
+	v = mustCompile(t, `{"multipleOf":0.`+strings.Repeat("3", 4000)+`}`, nil)
+	ps := problems(t, v, string(num))
+	if len(ps) != 1 || ps[0].Keyword != "complexity" ||
+		!strings.HasPrefix(ps[0].Message, "arguments is too long to check against multipleOf 0.333") {
+		t.Errorf("long multipleOf: %+v", ps)
+	}
+}
+
+// TestIsMultipleAgainstRat compares isMultiple with big.Rat arithmetic on
+// generated numbers, short and long, around the 19-digit boundary.
+func TestIsMultipleAgainstRat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	gen := func(digits int) string {
+		b := make([]byte, 0, digits+8)
+		for range digits {
+			b = append(b, byte('0'+rng.IntN(10)))
+		}
+		if rng.IntN(2) == 0 {
+			p := rng.IntN(len(b) + 1)
+			b = append(b[:p], append([]byte{'.'}, b[p:]...)...)
+		}
+		s := "0" + string(b)
+		if rng.IntN(3) == 0 {
+			s += "e" + strconv.Itoa(rng.IntN(41)-20)
+		}
+		return s
+	}
+	multiples := 0
+	for i := 0; i < 20000; i++ {
+		ys := gen(1 + rng.IntN(24))
+		y := parseNum([]byte(ys))
+		if y.isZero() {
+			continue
+		}
+		// x = y × k (a multiple), sometimes shifted off by a little
+		k := new(big.Rat).SetInt64(int64(rng.IntN(1000000)))
+		ry, _ := new(big.Rat).SetString(ys)
+		rx := new(big.Rat).Mul(ry, k)
+		if rng.IntN(2) == 0 {
+			off, _ := new(big.Rat).SetString(gen(1 + rng.IntN(30)))
+			rx.Add(rx, off)
+		}
+		xs := rx.FloatString(60)
+		x := parseNum([]byte(xs))
+		rx.SetString(xs)
+		want := new(big.Rat).Quo(rx, ry).IsInt()
+		if want {
+			multiples++
+		}
+		got, ok := isMultiple(&x, &y)
+		if !ok || got != want {
+			t.Fatalf("isMultiple(%s, %s) = %v, %v; want %v", xs, ys, got, ok, want)
+		}
+	}
+	if multiples < 5000 || multiples > 15000 {
+		t.Errorf("%d multiples in 20000 cases: the generator is off", multiples)
 	}
 }

@@ -207,8 +207,8 @@ func (s *state) checkNumber(n *node, i, e int) {
 		}
 	}
 	d := parseNum(s.data[i:e])
-	if n.multipleOf != nil && !isMultiple(&d, &n.multipleOf.n) {
-		s.numProblem("multipleOf", n.multipleOf, "must be a multiple of ")
+	if n.multipleOf != nil {
+		s.checkMultipleOf(&d, n.multipleOf)
 	}
 	if n.min != nil && cmpNum(&d, &n.min.n) < 0 {
 		s.numProblem("minimum", n.min, "must be at least ")

@@ -34,12 +34,21 @@ type Options struct {
 	// validated past it. Zero means DefaultMaxDepth.
 	MaxDepth int
 
-	// NullAsAbsent makes an explicit null in place of a property that is
-	// listed in "properties" but not in "required" count as absent: it is
-	// not validated, not counted by minProperties/maxProperties and does
-	// not trigger dependentRequired/dependentSchemas. ApplyDefaults then
-	// replaces it with the property's default. (OpenAI strict mode sends
-	// null for an absent optional property.)
+	// NullAsAbsent makes an explicit null in place of an optional property
+	// count as absent: it is not validated, not counted by
+	// minProperties/maxProperties and does not trigger
+	// dependentRequired/dependentSchemas. ApplyDefaults then replaces it
+	// with the property's default. (OpenAI strict mode sends null for an
+	// absent optional property.) The subschemas applied to one object
+	// ($ref, allOf, anyOf, oneOf, not, if/then/else, dependentSchemas) all
+	// judge the same object: the null counts as absent only when one of
+	// them lists the property in "properties" and not in "required", and
+	// each other one that could look at the property lists it the same way.
+	// One that requires it (required, a dependentRequired target), forbids
+	// it (properties: false) or sees it otherwise (additionalProperties,
+	// patternProperties, propertyNames, minProperties/maxProperties,
+	// unevaluatedProperties, a dependentRequired or dependentSchemas key)
+	// makes the null an ordinary value, validated as such by all of them.
 	NullAsAbsent bool
 }
 
@@ -58,8 +67,9 @@ type Problem struct {
 	// repeated key, "false" for a value where the schema is false (e.g.
 	// properties {"a": false}), "depth" for nesting beyond MaxDepth, and
 	// "complexity" when a schema needs more evaluation steps than the
-	// instance size allows (reported alone) or a string is too long to
-	// match against a large pattern (see the package doc's Limits).
+	// instance size allows (reported alone), a string is too long to
+	// match against a large pattern or a number too long to check against
+	// a multipleOf of more than 19 digits (see the package doc's Limits).
 	Keyword string
 	// Param is the keyword's value as short text: "14" for maximum,
 	// "celsius fahrenheit" for enum, the property name for required.

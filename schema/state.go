@@ -38,6 +38,7 @@ type state struct {
 	present  []bool      // presence of known keys beyond 64
 	pend     []hent      // members/elements left for unevaluatedProperties/Items (pos: key or element, idx: value)
 	scope    []*resource // dynamic scope, outermost first (only when Validator.dynamic)
+	uev      []*node     // subschemas whose annotations unevaluatedProperties/Items look at (unevaluated.go)
 }
 
 var statePool = sync.Pool{New: func() any { return new(state) }}
@@ -54,7 +55,7 @@ func putState(s *state) {
 	s.problems = s.problems[:0]
 	s.nerr, s.silent, s.depth, s.steps = 0, 0, 0, 0
 	s.path, s.buf, s.hashes, s.present, s.pend = s.path[:0], s.buf[:0], s.hashes[:0], s.present[:0], s.pend[:0]
-	s.scope = s.scope[:0]
+	s.scope, s.uev = s.scope[:0], s.uev[:0]
 	statePool.Put(s)
 }
 

@@ -33,6 +33,9 @@ func Compile(raw []byte, opts *Options) (*Validator, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.NullAsAbsent {
+		c.nullAbsent()
+	}
 	v := &Validator{root: root, opts: o, hasDefaults: c.hasDefaults, dynamic: c.dynamic}
 	if err := c.checkDefaults(v); err != nil {
 		return nil, err

@@ -1,0 +1,123 @@
+package schema
+
+// Options.NullAsAbsent, made exact. The subschemas that evaluate the same
+// instance location in place ($ref, allOf, anyOf, oneOf, not, if, then,
+// else, dependentSchemas) form a component; every member of an object is
+// seen by the same component. A null member counts as absent for the whole
+// component or for none of it, so that all its subschemas judge one and the
+// same object: the name counts as absent when some subschema lists it in
+// "properties" as optional, and every other subschema that could look at it
+// lists it as optional too. A subschema that requires it (required, a
+// dependentRequired target), forbids it (properties: false), or would see
+// it in another way (additionalProperties, patternProperties,
+// propertyNames, min/maxProperties, unevaluatedProperties, a
+// dependentRequired or dependentSchemas key) makes the null an ordinary
+// value, validated as such everywhere.
+
+// nullAbsent fills node.nullAbsent for every compiled node.
+func (c *compiler) nullAbsent() {
+	parent := make(map[*node]*node, len(c.all))
+	var find func(n *node) *node
+	find = func(n *node) *node {
+		p, ok := parent[n]
+		if !ok || p == n {
+			return n
+		}
+		r := find(p)
+		parent[n] = r
+		return r
+	}
+	union := func(a, b *node) {
+		if a == nil || b == nil || a == trueNode || b == trueNode || a == falseNode || b == falseNode {
+			return // the shared boolean nodes look at no member
+		}
+		if ra, rb := find(a), find(b); ra != rb {
+			parent[ra] = rb
+		}
+	}
+	for _, n := range c.all {
+		for _, m := range c.inPlace(n) {
+			union(n, m)
+		}
+	}
+	groups := map[*node][]*node{}
+	for _, n := range c.all {
+		r := find(n)
+		groups[r] = append(groups[r], n)
+	}
+	for _, g := range groups {
+		var set map[string]bool
+		for _, n := range g {
+			for _, k := range n.keys {
+				if optionalIn(n, k.name) == 1 && !set[k.name] && agreed(g, k.name) {
+					if set == nil {
+						set = map[string]bool{}
+					}
+					set[k.name] = true
+				}
+			}
+		}
+		for _, n := range g {
+			n.nullAbsent = set
+		}
+	}
+}
+
+// inPlace returns the subschemas that n applies to its own instance.
+func (c *compiler) inPlace(n *node) []*node {
+	next := []*node{n.ref, n.dynRef, n.not, n.ifN, n.thenN, n.elseN}
+	if n.dynName != "" {
+		for _, r := range c.res {
+			next = append(next, r.dyn[n.dynName])
+		}
+	}
+	next = append(next, n.allOf...)
+	next = append(next, n.anyOf...)
+	next = append(next, n.oneOf...)
+	for _, d := range n.depSchemas {
+		next = append(next, d.schema)
+	}
+	return next
+}
+
+// agreed reports whether every node of g that could look at the member
+// name lists it as an optional property.
+func agreed(g []*node, name string) bool {
+	for _, n := range g {
+		if optionalIn(n, name) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// optionalIn is 1 when n lists name in "properties" as optional (with a
+// schema other than false, neither required nor a dependentRequired
+// target), 0 when n cannot look at a member of that name, and -1 when it
+// looks at it in another way.
+func optionalIn(n *node, name string) int {
+	idx := n.lookup([]byte(name))
+	if idx >= 0 {
+		k := n.keys[idx]
+		if k.schema == nil || k.schema.never || k.required {
+			return -1
+		}
+		for _, d := range n.depRequired {
+			for _, need := range d.need {
+				if need == idx {
+					return -1
+				}
+			}
+		}
+		return 1
+	}
+	if n.additional != nil || n.propertyNames != nil || n.unevalProps != nil || n.minProps >= 0 || n.maxProps >= 0 {
+		return -1
+	}
+	for _, pp := range n.patternProps {
+		if pp.re.re.MatchString(name) {
+			return -1
+		}
+	}
+	return 0
+}
