@@ -13,6 +13,10 @@ import (
 	"github.com/toolnexus/toolnexus/internal/jsonx"
 )
 
+// schemaRoundTrip makes reflectSchema take the encoding/json round trip
+// even when schemaTree converts the schema (the tests compare both).
+var schemaRoundTrip bool
+
 // reflectSchema runs invopop's reflector with our fixed configuration and
 // then applies our rules: no $schema/$id, required per our rule, and the
 // keywords implied by `validate` tags.
@@ -55,13 +59,15 @@ func (w *walker) reflectSchema(t reflect.Type) (out json.RawMessage, err error) 
 			}
 		}
 	}
-	b, err := json.Marshal(s)
-	if err != nil {
-		return nil, fmt.Errorf("marshalling the schema of %s: %v", t, err)
-	}
-	tree, err := jsonx.Parse(b)
-	if err != nil {
-		return nil, fmt.Errorf("re-reading the schema of %s: %v", t, err)
+	tree, ok := schemaTree(s)
+	if !ok || schemaRoundTrip {
+		b, err := json.Marshal(s)
+		if err != nil {
+			return nil, fmt.Errorf("marshalling the schema of %s: %v", t, err)
+		}
+		if tree, err = jsonx.Parse(b); err != nil {
+			return nil, fmt.Errorf("re-reading the schema of %s: %v", t, err)
+		}
 	}
 	tree = canonical(tree)
 	renameDefs(tree)
@@ -309,4 +315,16 @@ func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type, enforced bool) err
 		}
 	}
 	return nil
+}
+
+// Forget drops the cached Info (or registration error) of the argument type
+// t, so that the next [For] of t computes it again: the hook the cold
+// registration benchmarks use between iterations. Infos already handed out
+// stay valid.
+func Forget(t reflect.Type) {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	typeCache.Delete(t)
+	errCache.Delete(t)
 }
