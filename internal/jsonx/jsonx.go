@@ -11,6 +11,8 @@ import (
 	"io"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/toolnexus/toolnexus/internal/jsonlex"
 )
 
 // Object is a JSON object that keeps its key order.
@@ -85,6 +87,151 @@ var ErrTooDeep = fmt.Errorf("jsonx: nested more than %d levels", MaxDepth)
 // bool or nil. Data after the value is an error, and so is nesting deeper
 // than MaxDepth ([ErrTooDeep]).
 func Parse(data []byte) (any, error) {
+	p := parser{d: data}
+	if v, ok := p.value(0); ok && jsonlex.WS(data, p.i) == len(data) {
+		return v, nil
+	}
+	return parseDecoder(data) // the error, as encoding/json words it
+}
+
+// parser reads well-formed JSON in one pass over the bytes. Anything else
+// (a syntax error, nesting past MaxDepth) makes it give up; Parse then
+// takes the encoding/json path, which reports the error.
+type parser struct {
+	d []byte
+	i int
+}
+
+func (p *parser) value(depth int) (any, bool) {
+	d := p.d
+	i := jsonlex.WS(d, p.i)
+	if i >= len(d) {
+		return nil, false
+	}
+	switch c := d[i]; {
+	case c == '{':
+		if depth >= MaxDepth {
+			return nil, false
+		}
+		o := &Object{}
+		i = jsonlex.WS(d, i+1)
+		if i < len(d) && d[i] == '}' {
+			p.i = i + 1
+			return o, true
+		}
+		for {
+			if i >= len(d) || d[i] != '"' {
+				return nil, false
+			}
+			p.i = i
+			k, ok := p.str()
+			if !ok {
+				return nil, false
+			}
+			i = jsonlex.WS(d, p.i)
+			if i >= len(d) || d[i] != ':' {
+				return nil, false
+			}
+			p.i = i + 1
+			v, ok := p.value(depth + 1)
+			if !ok {
+				return nil, false
+			}
+			o.Keys = append(o.Keys, k)
+			o.Vals = append(o.Vals, v)
+			i = jsonlex.WS(d, p.i)
+			if i >= len(d) {
+				return nil, false
+			}
+			if d[i] == '}' {
+				p.i = i + 1
+				return o, true
+			}
+			if d[i] != ',' {
+				return nil, false
+			}
+			i = jsonlex.WS(d, i+1)
+		}
+	case c == '[':
+		if depth >= MaxDepth {
+			return nil, false
+		}
+		a := []any{}
+		i = jsonlex.WS(d, i+1)
+		if i < len(d) && d[i] == ']' {
+			p.i = i + 1
+			return a, true
+		}
+		p.i = i
+		for {
+			v, ok := p.value(depth + 1)
+			if !ok {
+				return nil, false
+			}
+			a = append(a, v)
+			i = jsonlex.WS(d, p.i)
+			if i >= len(d) {
+				return nil, false
+			}
+			if d[i] == ']' {
+				p.i = i + 1
+				return a, true
+			}
+			if d[i] != ',' {
+				return nil, false
+			}
+			p.i = i + 1
+		}
+	case c == '"':
+		p.i = i
+		return p.str()
+	case c == '-' || c >= '0' && c <= '9':
+		end, _, err := jsonlex.Num(d, i)
+		if err != jsonlex.None {
+			return nil, false
+		}
+		p.i = end
+		return json.Number(d[i:end]), true
+	case c == 't' || c == 'f' || c == 'n':
+		end, err := jsonlex.Lit(d, i)
+		if err != jsonlex.None {
+			return nil, false
+		}
+		p.i = end
+		switch c {
+		case 't':
+			return true, true
+		case 'f':
+			return false, true
+		}
+		return nil, true
+	}
+	return nil, false
+}
+
+// str reads the string at p.i. A body without escapes that is valid UTF-8
+// is the string itself; any other goes through encoding/json's unquoting
+// (escapes, surrogates, invalid UTF-8 as U+FFFD), so the value is the same.
+func (p *parser) str() (string, bool) {
+	end, esc, err := jsonlex.Str(p.d, p.i)
+	if err != jsonlex.None {
+		return "", false
+	}
+	body := p.d[p.i+1 : end-1]
+	if !esc && utf8.Valid(body) {
+		p.i = end
+		return string(body), true
+	}
+	var s string
+	if json.Unmarshal(p.d[p.i:end], &s) != nil {
+		return "", false
+	}
+	p.i = end
+	return s, true
+}
+
+// parseDecoder is Parse on encoding/json's token stream.
+func parseDecoder(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	v, err := parseValue(dec, 0)
