@@ -124,6 +124,9 @@ type typedHandler[A any] struct {
 
 func (*typedHandler[A]) typedArgs() {}
 
+// argSchema is the schema the handler checks against (see ownSchema).
+func (h *typedHandler[A]) argSchema() json.RawMessage { return h.info.Schema }
+
 // Call implements Handler: defaults, check, decode, validate, call.
 //
 // Arguments the compiled schema accepts are decoded by the type's fast
