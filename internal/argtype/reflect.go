@@ -68,8 +68,8 @@ func (w *walker) reflectSchema(t reflect.Type) (out json.RawMessage, err error) 
 		if tree, err = jsonx.Parse(b); err != nil {
 			return nil, fmt.Errorf("re-reading the schema of %s: %v", t, err)
 		}
+		tree = canonical(tree)
 	}
-	tree = canonical(tree)
 	renameDefs(tree)
 	w.tree = tree
 	return jsonx.Marshal(tree), nil

@@ -15,25 +15,43 @@ import (
 )
 
 // schemaTree converts the schema invopop reflected (and patcher patched)
-// into the jsonx tree that jsonx.Parse(json.Marshal(s)) gives, without the
-// round trip through bytes: the keywords in invopop's field order, empty
-// ones left out as its omitempty tags do, maps in sorted key order, Extras
-// after the keywords, an empty schema as true. It reports false when s
+// into the jsonx tree that canonical(jsonx.Parse(json.Marshal(s))) gives,
+// without the round trip through bytes: the keywords as invopop writes
+// them (its field order, empty ones left out as its omitempty tags do,
+// maps in sorted key order, Extras after the keywords, an empty schema as
+// true), then put in canonical's reading order with true as {} wherever
+// canonical goes. It reports false when s
 // holds something whose encoding/json form it does not reproduce exactly
 // (a string that is not valid UTF-8, a number json.Marshal refuses, a
 // properties map without entries list); the caller then takes the round
 // trip, which also gives the same error as before.
 func schemaTree(s *jsonschema.Schema) (any, bool) {
 	b := treeBuilder{ok: true}
-	v := b.schema(s)
+	v := b.canon(s)
 	return v, b.ok
 }
 
 type treeBuilder struct{ ok bool }
 
-func (b *treeBuilder) schema(s *jsonschema.Schema) any {
+// canon is a schema at a place canonical rewrites: keywords in reading
+// order, true as {}. Everywhere but inside contentSchema.
+func (b *treeBuilder) canon(s *jsonschema.Schema) any {
+	v := b.schema(s, true)
+	if v == true {
+		return &jsonx.Object{}
+	}
+	return v
+}
+
+// schema converts s; canon says whether canonical would rewrite it (and
+// the schemas inside it).
+func (b *treeBuilder) schema(s *jsonschema.Schema, canon bool) any {
 	if s == nil {
 		return nil
+	}
+	sub1 := b.canon
+	if !canon {
+		sub1 = func(s *jsonschema.Schema) any { return b.schema(s, false) }
 	}
 	if s == jsonschema.TrueSchema {
 		return true
@@ -71,14 +89,17 @@ func (b *treeBuilder) schema(s *jsonschema.Schema) any {
 	}
 	sub := func(k string, v *jsonschema.Schema) {
 		if v != nil {
-			add(k, b.schema(v))
+			add(k, sub1(v))
 		}
 	}
 	list := func(k string, v []*jsonschema.Schema) {
 		if len(v) > 0 {
 			a := make([]any, len(v))
 			for i, e := range v {
-				a[i] = b.schema(e)
+				if e == nil {
+					continue // null
+				}
+				a[i] = sub1(e)
 			}
 			add(k, a)
 		}
@@ -89,7 +110,7 @@ func (b *treeBuilder) schema(s *jsonschema.Schema) any {
 	str("$ref", s.Ref)
 	str("$dynamicRef", s.DynamicRef)
 	if len(s.Definitions) > 0 {
-		add("$defs", b.schemaMap(s.Definitions))
+		add("$defs", b.schemaMap(s.Definitions, sub1))
 	}
 	str("$comment", s.Comments)
 	list("allOf", s.AllOf)
@@ -100,16 +121,16 @@ func (b *treeBuilder) schema(s *jsonschema.Schema) any {
 	sub("then", s.Then)
 	sub("else", s.Else)
 	if len(s.DependentSchemas) > 0 {
-		add("dependentSchemas", b.schemaMap(s.DependentSchemas))
+		add("dependentSchemas", b.schemaMap(s.DependentSchemas, sub1))
 	}
 	list("prefixItems", s.PrefixItems)
 	sub("items", s.Items)
 	sub("contains", s.Contains)
 	if s.Properties != nil {
-		add("properties", b.properties(s.Properties))
+		add("properties", b.properties(s.Properties, sub1))
 	}
 	if len(s.PatternProperties) > 0 {
-		add("patternProperties", b.schemaMap(s.PatternProperties))
+		add("patternProperties", b.schemaMap(s.PatternProperties, sub1))
 	}
 	sub("additionalProperties", s.AdditionalProperties)
 	sub("propertyNames", s.PropertyNames)
@@ -153,7 +174,9 @@ func (b *treeBuilder) schema(s *jsonschema.Schema) any {
 	str("format", s.Format)
 	str("contentEncoding", s.ContentEncoding)
 	str("contentMediaType", s.ContentMediaType)
-	sub("contentSchema", s.ContentSchema)
+	if s.ContentSchema != nil {
+		add("contentSchema", b.schema(s.ContentSchema, false)) // canonical does not go there
+	}
 	str("title", s.Title)
 	str("description", s.Description)
 	if s.Default != nil {
@@ -166,9 +189,41 @@ func (b *treeBuilder) schema(s *jsonschema.Schema) any {
 		add("examples", b.anyList(s.Examples))
 	}
 	for _, k := range sortedKeys(s.Extras) {
+		if _, dup := o.Get(k); dup {
+			b.ok = false // a keyword written twice: canonical keeps both
+		}
 		add(b.str(k), b.value(s.Extras[k]))
 	}
+	if canon {
+		reorder(o)
+	}
 	return o
+}
+
+// reorder puts o's keywords (each present once) in canonical's reading
+// order: frontKeys, the others as they are, tailKeys.
+func reorder(o *jsonx.Object) {
+	keys := make([]string, 0, len(o.Keys))
+	vals := make([]any, 0, len(o.Vals))
+	take := func(k string) {
+		if v, ok := o.Get(k); ok {
+			keys = append(keys, k)
+			vals = append(vals, v)
+		}
+	}
+	for _, k := range frontKeys {
+		take(k)
+	}
+	for i, k := range o.Keys {
+		if !slices.Contains(frontKeys, k) && !slices.Contains(tailKeys, k) {
+			keys = append(keys, k)
+			vals = append(vals, o.Vals[i])
+		}
+	}
+	for _, k := range tailKeys {
+		take(k)
+	}
+	o.Keys, o.Vals = keys, vals
 }
 
 // schemaBoolField is the index of jsonschema.Schema's unexported boolean
@@ -197,7 +252,7 @@ func boolSchema(s *jsonschema.Schema) (v, ok bool) {
 	return false, false
 }
 
-func (b *treeBuilder) properties(p *orderedmap.OrderedMap[string, *jsonschema.Schema]) any {
+func (b *treeBuilder) properties(p *orderedmap.OrderedMap[string, *jsonschema.Schema], sub func(*jsonschema.Schema) any) any {
 	if p.Len() == 0 && p.Oldest() == nil {
 		if raw, err := p.MarshalJSON(); err != nil || string(raw) != "{}" {
 			b.ok = false // a zero OrderedMap marshals as null
@@ -210,18 +265,26 @@ func (b *treeBuilder) properties(p *orderedmap.OrderedMap[string, *jsonschema.Sc
 	}
 	for pair := p.Oldest(); pair != nil; pair = pair.Next() {
 		o.Keys = append(o.Keys, b.str(pair.Key))
-		o.Vals = append(o.Vals, b.schema(pair.Value))
+		o.Vals = append(o.Vals, schemaOrNull(pair.Value, sub))
 	}
 	return o
 }
 
-func (b *treeBuilder) schemaMap(m map[string]*jsonschema.Schema) any {
+func (b *treeBuilder) schemaMap(m map[string]*jsonschema.Schema, sub func(*jsonschema.Schema) any) any {
 	o := &jsonx.Object{}
 	for _, k := range sortedKeys(m) {
 		o.Keys = append(o.Keys, b.str(k))
-		o.Vals = append(o.Vals, b.schema(m[k]))
+		o.Vals = append(o.Vals, schemaOrNull(m[k], sub))
 	}
 	return o
+}
+
+// schemaOrNull converts a map or list entry: a nil schema is null.
+func schemaOrNull(s *jsonschema.Schema, sub func(*jsonschema.Schema) any) any {
+	if s == nil {
+		return nil
+	}
+	return sub(s)
 }
 
 func (b *treeBuilder) strings(v []string) []any {

@@ -107,8 +107,10 @@ func TestSchemaTreeFallsBack(t *testing.T) {
 	}
 }
 
-// TestSchemaTreeShapes compares schemaTree with jsonx.Parse(json.Marshal)
-// on hand-built schemas: boolean and empty schemas, maps, extras.
+// TestSchemaTreeShapes compares schemaTree with
+// canonical(jsonx.Parse(json.Marshal)) on hand-built schemas: boolean and
+// empty schemas, maps, extras, contentSchema (which canonical leaves as
+// it is).
 func TestSchemaTreeShapes(t *testing.T) {
 	props := jsonschema.NewProperties()
 	props.Set("b<&>", &jsonschema.Schema{Type: "integer", Const: 3})
@@ -125,6 +127,10 @@ func TestSchemaTreeShapes(t *testing.T) {
 		{Extras: map[string]any{"only": "extras"}},
 		{AnyOf: []*jsonschema.Schema{nil, {Format: "ipv4"}}, Enum: []any{1, "a", 2.5, int64(-4), json.Number("1e3"), nil, true}},
 		{Const: "c", Default: []any{"x", 1}, Examples: []any{map[string]int{"a": 1}}, Deprecated: true, ReadOnly: true, WriteOnly: true},
+		{Description: "d", Type: "string", ContentSchema: &jsonschema.Schema{Items: jsonschema.TrueSchema, Description: "c", Type: "array"}, Title: "t", Ref: "#/$defs/x"},
+		{PrefixItems: []*jsonschema.Schema{jsonschema.TrueSchema, nil}, If: &jsonschema.Schema{}, Then: jsonschema.FalseSchema, PropertyNames: &jsonschema.Schema{Pattern: "^a"}},
+		{},
+		jsonschema.TrueSchema,
 	} {
 		v, ok := schemaTree(s)
 		if !ok {
@@ -139,6 +145,7 @@ func TestSchemaTreeShapes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		want = canonical(want)
 		if !reflect.DeepEqual(v, want) {
 			t.Errorf("%d: got %s, want %s", i, jsonx.Marshal(v), raw)
 		}
