@@ -157,31 +157,57 @@ func (c *compiler) index(v any, base *url.URL, ptr string) error {
 	}
 	for i, k := range o.Keys {
 		sub := o.Vals[i]
-		p := ptr + "/" + ptrEsc(k)
 		switch {
 		case kwSchema[k]:
-			if err := c.index(sub, base, p); err != nil {
-				return err
+			if needsIndex(sub) {
+				if err := c.index(sub, base, ptr+"/"+ptrEsc(k)); err != nil {
+					return err
+				}
 			}
 		case kwSchemaMap[k]:
 			if m, ok := sub.(*jsonx.Object); ok {
 				for j, name := range m.Keys {
-					if err := c.index(m.Vals[j], base, p+"/"+ptrEsc(name)); err != nil {
-						return err
+					if needsIndex(m.Vals[j]) {
+						if err := c.index(m.Vals[j], base, ptr+"/"+ptrEsc(k)+"/"+ptrEsc(name)); err != nil {
+							return err
+						}
 					}
 				}
 			}
 		case kwSchemaArray[k]:
 			if a, ok := sub.([]any); ok {
 				for j, e := range a {
-					if err := c.index(e, base, p+"/"+strconv.Itoa(j)); err != nil {
-						return err
+					if needsIndex(e) {
+						if err := c.index(e, base, ptr+"/"+ptrEsc(k)+"/"+strconv.Itoa(j)); err != nil {
+							return err
+						}
 					}
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// needsIndex reports whether index has anything to record in v or below
+// it: an object with a keyword that holds subschemas or names a resource
+// or anchor. Most leaves ({"type":"string",...}) have none, and index then
+// skips building their JSON Pointer.
+func needsIndex(v any) bool {
+	o, ok := v.(*jsonx.Object)
+	if !ok {
+		return false
+	}
+	for _, k := range o.Keys {
+		switch k {
+		case "$id", "$anchor", "$dynamicAnchor":
+			return true
+		}
+		if kwSchema[k] || kwSchemaMap[k] || kwSchemaArray[k] {
+			return true
+		}
+	}
+	return false
 }
 
 // resolve finds the schema a $ref names.

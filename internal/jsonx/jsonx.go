@@ -98,9 +98,27 @@ func Parse(data []byte) (any, error) {
 // (a syntax error, nesting past MaxDepth) makes it give up; Parse then
 // takes the encoding/json path, which reports the error.
 type parser struct {
-	d []byte
-	i int
+	d    []byte
+	i    int
+	keys []string // the keys and values of the objects being read
+	vals []any
+	elem []any // the elements of the arrays being read
 }
+
+// common are strings schemas repeat (keywords, type names), kept once
+// instead of allocated per occurrence.
+var common = func() map[string]string {
+	m := map[string]string{}
+	for _, s := range []string{"type", "properties", "required", "additionalProperties", "description", "title",
+		"items", "enum", "const", "default", "format", "pattern", "minimum", "maximum", "exclusiveMinimum",
+		"exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "anyOf", "oneOf",
+		"allOf", "not", "$ref", "$defs", "$id", "$schema", "examples", "minProperties", "maxProperties",
+		"patternProperties", "propertyNames", "multipleOf", "prefixItems", "contains", "nullable",
+		"object", "string", "integer", "number", "boolean", "array", "null", "date-time", "email", "uri", "uuid"} {
+		m[s] = s
+	}
+	return m
+}()
 
 func (p *parser) value(depth int) (any, bool) {
 	d := p.d
@@ -119,6 +137,8 @@ func (p *parser) value(depth int) (any, bool) {
 			p.i = i + 1
 			return o, true
 		}
+		mark := len(p.keys)
+		defer func() { p.keys, p.vals = p.keys[:mark], p.vals[:mark] }()
 		for {
 			if i >= len(d) || d[i] != '"' {
 				return nil, false
@@ -137,14 +157,16 @@ func (p *parser) value(depth int) (any, bool) {
 			if !ok {
 				return nil, false
 			}
-			o.Keys = append(o.Keys, k)
-			o.Vals = append(o.Vals, v)
+			p.keys = append(p.keys, k)
+			p.vals = append(p.vals, v)
 			i = jsonlex.WS(d, p.i)
 			if i >= len(d) {
 				return nil, false
 			}
 			if d[i] == '}' {
 				p.i = i + 1
+				o.Keys = append([]string(nil), p.keys[mark:]...)
+				o.Vals = append([]any(nil), p.vals[mark:]...)
 				return o, true
 			}
 			if d[i] != ',' {
@@ -156,26 +178,27 @@ func (p *parser) value(depth int) (any, bool) {
 		if depth >= MaxDepth {
 			return nil, false
 		}
-		a := []any{}
 		i = jsonlex.WS(d, i+1)
 		if i < len(d) && d[i] == ']' {
 			p.i = i + 1
-			return a, true
+			return []any{}, true
 		}
 		p.i = i
+		mark := len(p.elem)
+		defer func() { p.elem = p.elem[:mark] }()
 		for {
 			v, ok := p.value(depth + 1)
 			if !ok {
 				return nil, false
 			}
-			a = append(a, v)
+			p.elem = append(p.elem, v)
 			i = jsonlex.WS(d, p.i)
 			if i >= len(d) {
 				return nil, false
 			}
 			if d[i] == ']' {
 				p.i = i + 1
-				return a, true
+				return append([]any(nil), p.elem[mark:]...), true
 			}
 			if d[i] != ',' {
 				return nil, false
@@ -220,6 +243,9 @@ func (p *parser) str() (string, bool) {
 	body := p.d[p.i+1 : end-1]
 	if !esc && utf8.Valid(body) {
 		p.i = end
+		if s, ok := common[string(body)]; ok {
+			return s, true
+		}
 		return string(body), true
 	}
 	var s string
