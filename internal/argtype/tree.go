@@ -19,48 +19,42 @@ import (
 // without the round trip through bytes: the keywords as invopop writes
 // them (its field order, empty ones left out as its omitempty tags do,
 // maps in sorted key order, Extras after the keywords, an empty schema as
-// true), then put in canonical's reading order with true as {} wherever
-// canonical goes. It reports false when s
-// holds something whose encoding/json form it does not reproduce exactly
-// (a string that is not valid UTF-8, a number json.Marshal refuses, a
-// properties map without entries list); the caller then takes the round
-// trip, which also gives the same error as before.
+// true), then put in canonical's reading order with true as {}. It
+// reports false when s holds something whose encoding/json form it does
+// not reproduce exactly (a string that is not valid UTF-8, a number
+// json.Marshal refuses, a properties map without entries list, an extra
+// repeating a keyword, a contentSchema, where canonical does not go); the
+// caller then takes the round trip, which also gives the same error as
+// before.
 func schemaTree(s *jsonschema.Schema) (any, bool) {
 	b := treeBuilder{ok: true}
-	v := b.canon(s)
+	v := b.schema(s)
 	return v, b.ok
 }
 
 type treeBuilder struct{ ok bool }
 
-// canon is a schema at a place canonical rewrites: keywords in reading
-// order, true as {}. Everywhere but inside contentSchema.
-func (b *treeBuilder) canon(s *jsonschema.Schema) any {
-	v := b.schema(s, true)
-	if v == true {
-		return &jsonx.Object{}
-	}
-	return v
-}
-
-// schema converts s; canon says whether canonical would rewrite it (and
-// the schemas inside it).
-func (b *treeBuilder) schema(s *jsonschema.Schema, canon bool) any {
+// schema converts s (nil is null) as canonical leaves it: keywords in
+// reading order, true as {}. canonical does not go inside contentSchema,
+// so a schema with one takes the round trip.
+func (b *treeBuilder) schema(s *jsonschema.Schema) any {
 	if s == nil {
 		return nil
 	}
-	sub1 := b.canon
-	if !canon {
-		sub1 = func(s *jsonschema.Schema) any { return b.schema(s, false) }
-	}
 	if s == jsonschema.TrueSchema {
-		return true
+		return &jsonx.Object{}
 	}
 	if s == jsonschema.FalseSchema {
 		return false
 	}
 	if v, ok := boolSchema(s); ok {
-		return v
+		if v {
+			return &jsonx.Object{}
+		}
+		return false
+	}
+	if s.ContentSchema != nil {
+		b.ok = false
 	}
 	o := &jsonx.Object{Keys: make([]string, 0, 8), Vals: make([]any, 0, 8)}
 	add := func(k string, v any) {
@@ -89,29 +83,28 @@ func (b *treeBuilder) schema(s *jsonschema.Schema, canon bool) any {
 	}
 	sub := func(k string, v *jsonschema.Schema) {
 		if v != nil {
-			add(k, sub1(v))
+			add(k, b.schema(v))
 		}
 	}
 	list := func(k string, v []*jsonschema.Schema) {
 		if len(v) > 0 {
 			a := make([]any, len(v))
 			for i, e := range v {
-				if e == nil {
-					continue // null
-				}
-				a[i] = sub1(e)
+				a[i] = b.schema(e)
 			}
 			add(k, a)
 		}
 	}
+	// canonical's frontKeys first.
+	str("$ref", s.Ref)
+	str("type", s.Type)
+	str("title", s.Title)
+	str("description", s.Description)
+	// The rest in invopop's order, but canonical's tailKeys.
 	str("$schema", s.Version)
 	str("$id", string(s.ID))
 	str("$anchor", s.Anchor)
-	str("$ref", s.Ref)
 	str("$dynamicRef", s.DynamicRef)
-	if len(s.Definitions) > 0 {
-		add("$defs", b.schemaMap(s.Definitions, sub1))
-	}
 	str("$comment", s.Comments)
 	list("allOf", s.AllOf)
 	list("anyOf", s.AnyOf)
@@ -121,20 +114,15 @@ func (b *treeBuilder) schema(s *jsonschema.Schema, canon bool) any {
 	sub("then", s.Then)
 	sub("else", s.Else)
 	if len(s.DependentSchemas) > 0 {
-		add("dependentSchemas", b.schemaMap(s.DependentSchemas, sub1))
+		add("dependentSchemas", b.schemaMap(s.DependentSchemas))
 	}
 	list("prefixItems", s.PrefixItems)
 	sub("items", s.Items)
 	sub("contains", s.Contains)
-	if s.Properties != nil {
-		add("properties", b.properties(s.Properties, sub1))
-	}
 	if len(s.PatternProperties) > 0 {
-		add("patternProperties", b.schemaMap(s.PatternProperties, sub1))
+		add("patternProperties", b.schemaMap(s.PatternProperties))
 	}
-	sub("additionalProperties", s.AdditionalProperties)
 	sub("propertyNames", s.PropertyNames)
-	str("type", s.Type)
 	if len(s.Enum) > 0 {
 		add("enum", b.anyList(s.Enum))
 	}
@@ -156,9 +144,6 @@ func (b *treeBuilder) schema(s *jsonschema.Schema, canon bool) any {
 	count("minContains", s.MinContains)
 	count("maxProperties", s.MaxProperties)
 	count("minProperties", s.MinProperties)
-	if len(s.Required) > 0 {
-		add("required", b.strings(s.Required))
-	}
 	if len(s.DependentRequired) > 0 {
 		m := &jsonx.Object{}
 		for _, k := range sortedKeys(s.DependentRequired) {
@@ -174,11 +159,6 @@ func (b *treeBuilder) schema(s *jsonschema.Schema, canon bool) any {
 	str("format", s.Format)
 	str("contentEncoding", s.ContentEncoding)
 	str("contentMediaType", s.ContentMediaType)
-	if s.ContentSchema != nil {
-		add("contentSchema", b.schema(s.ContentSchema, false)) // canonical does not go there
-	}
-	str("title", s.Title)
-	str("description", s.Description)
 	if s.Default != nil {
 		add("default", b.value(s.Default))
 	}
@@ -189,41 +169,23 @@ func (b *treeBuilder) schema(s *jsonschema.Schema, canon bool) any {
 		add("examples", b.anyList(s.Examples))
 	}
 	for _, k := range sortedKeys(s.Extras) {
-		if _, dup := o.Get(k); dup {
+		if _, dup := o.Get(k); dup || slices.Contains(tailKeys, k) {
 			b.ok = false // a keyword written twice: canonical keeps both
 		}
 		add(b.str(k), b.value(s.Extras[k]))
 	}
-	if canon {
-		reorder(o)
+	// canonical's tailKeys last.
+	if s.Properties != nil {
+		add("properties", b.properties(s.Properties))
+	}
+	if len(s.Required) > 0 {
+		add("required", b.strings(s.Required))
+	}
+	sub("additionalProperties", s.AdditionalProperties)
+	if len(s.Definitions) > 0 {
+		add("$defs", b.schemaMap(s.Definitions))
 	}
 	return o
-}
-
-// reorder puts o's keywords (each present once) in canonical's reading
-// order: frontKeys, the others as they are, tailKeys.
-func reorder(o *jsonx.Object) {
-	keys := make([]string, 0, len(o.Keys))
-	vals := make([]any, 0, len(o.Vals))
-	take := func(k string) {
-		if v, ok := o.Get(k); ok {
-			keys = append(keys, k)
-			vals = append(vals, v)
-		}
-	}
-	for _, k := range frontKeys {
-		take(k)
-	}
-	for i, k := range o.Keys {
-		if !slices.Contains(frontKeys, k) && !slices.Contains(tailKeys, k) {
-			keys = append(keys, k)
-			vals = append(vals, o.Vals[i])
-		}
-	}
-	for _, k := range tailKeys {
-		take(k)
-	}
-	o.Keys, o.Vals = keys, vals
 }
 
 // schemaBoolField is the index of jsonschema.Schema's unexported boolean
@@ -252,7 +214,7 @@ func boolSchema(s *jsonschema.Schema) (v, ok bool) {
 	return false, false
 }
 
-func (b *treeBuilder) properties(p *orderedmap.OrderedMap[string, *jsonschema.Schema], sub func(*jsonschema.Schema) any) any {
+func (b *treeBuilder) properties(p *orderedmap.OrderedMap[string, *jsonschema.Schema]) any {
 	if p.Len() == 0 && p.Oldest() == nil {
 		if raw, err := p.MarshalJSON(); err != nil || string(raw) != "{}" {
 			b.ok = false // a zero OrderedMap marshals as null
@@ -265,26 +227,18 @@ func (b *treeBuilder) properties(p *orderedmap.OrderedMap[string, *jsonschema.Sc
 	}
 	for pair := p.Oldest(); pair != nil; pair = pair.Next() {
 		o.Keys = append(o.Keys, b.str(pair.Key))
-		o.Vals = append(o.Vals, schemaOrNull(pair.Value, sub))
+		o.Vals = append(o.Vals, b.schema(pair.Value))
 	}
 	return o
 }
 
-func (b *treeBuilder) schemaMap(m map[string]*jsonschema.Schema, sub func(*jsonschema.Schema) any) any {
+func (b *treeBuilder) schemaMap(m map[string]*jsonschema.Schema) any {
 	o := &jsonx.Object{}
 	for _, k := range sortedKeys(m) {
 		o.Keys = append(o.Keys, b.str(k))
-		o.Vals = append(o.Vals, schemaOrNull(m[k], sub))
+		o.Vals = append(o.Vals, b.schema(m[k]))
 	}
 	return o
-}
-
-// schemaOrNull converts a map or list entry: a nil schema is null.
-func schemaOrNull(s *jsonschema.Schema, sub func(*jsonschema.Schema) any) any {
-	if s == nil {
-		return nil
-	}
-	return sub(s)
 }
 
 func (b *treeBuilder) strings(v []string) []any {

@@ -100,6 +100,9 @@ func TestSchemaTreeFallsBack(t *testing.T) {
 		{Type: "number", Minimum: "Inf"},
 		{Type: "string", Default: json.Number("")},
 		{Type: "string", Extras: map[string]any{"x": func() {}}},
+		{Type: "string", Extras: map[string]any{"type": "number"}},
+		{Type: "object", Extras: map[string]any{"required": []string{"a"}}},
+		{Type: "string", ContentSchema: &jsonschema.Schema{Type: "array", Items: jsonschema.TrueSchema}},
 	} {
 		if _, ok := schemaTree(s); ok {
 			t.Errorf("schemaTree(%+v) converted it; want the round trip", s)
@@ -109,8 +112,7 @@ func TestSchemaTreeFallsBack(t *testing.T) {
 
 // TestSchemaTreeShapes compares schemaTree with
 // canonical(jsonx.Parse(json.Marshal)) on hand-built schemas: boolean and
-// empty schemas, maps, extras, contentSchema (which canonical leaves as
-// it is).
+// empty schemas, maps, extras, keywords canonical moves.
 func TestSchemaTreeShapes(t *testing.T) {
 	props := jsonschema.NewProperties()
 	props.Set("b<&>", &jsonschema.Schema{Type: "integer", Const: 3})
@@ -127,7 +129,7 @@ func TestSchemaTreeShapes(t *testing.T) {
 		{Extras: map[string]any{"only": "extras"}},
 		{AnyOf: []*jsonschema.Schema{nil, {Format: "ipv4"}}, Enum: []any{1, "a", 2.5, int64(-4), json.Number("1e3"), nil, true}},
 		{Const: "c", Default: []any{"x", 1}, Examples: []any{map[string]int{"a": 1}}, Deprecated: true, ReadOnly: true, WriteOnly: true},
-		{Description: "d", Type: "string", ContentSchema: &jsonschema.Schema{Items: jsonschema.TrueSchema, Description: "c", Type: "array"}, Title: "t", Ref: "#/$defs/x"},
+		{Description: "d", Type: "string", Title: "t", Ref: "#/$defs/x", Pattern: "^x", Format: "uri"},
 		{PrefixItems: []*jsonschema.Schema{jsonschema.TrueSchema, nil}, If: &jsonschema.Schema{}, Then: jsonschema.FalseSchema, PropertyNames: &jsonschema.Schema{Pattern: "^a"}},
 		{},
 		jsonschema.TrueSchema,
