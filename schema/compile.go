@@ -29,6 +29,18 @@ type compiler struct {
 	dynLocs     map[string]map[string]loc // resource URI -> $dynamicAnchor name -> schema
 	dynamic     bool                      // some $dynamicRef resolves dynamically
 	hasDefaults bool
+	// lastURL and lastURI memoize uri: most schemas share one base.
+	lastURL *url.URL
+	lastURI string
+}
+
+// uri is base.String(), computed once for a run of schemas with the same
+// base (URLs are not modified once they serve as a base).
+func (c *compiler) uri(base *url.URL) string {
+	if base != c.lastURL {
+		c.lastURL, c.lastURI = base, base.String()
+	}
+	return c.lastURI
 }
 
 // loc is a schema value at a place in the document.
@@ -284,7 +296,7 @@ func (c *compiler) compile(l loc) (*node, error) {
 		if err != nil {
 			return nil, err
 		}
-		n.res = c.resource(base.String())
+		n.res = c.resource(c.uri(base))
 		if err := c.fill(n, x, base); err != nil {
 			return nil, err
 		}
