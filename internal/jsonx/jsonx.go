@@ -106,9 +106,9 @@ type parser struct {
 }
 
 // common are strings schemas repeat (keywords, type names), kept once
-// instead of allocated per occurrence.
-var common = func() map[string]string {
-	m := map[string]string{}
+// (and boxed once, as values) instead of allocated per occurrence.
+var common = func() map[string]any {
+	m := map[string]any{}
 	for _, s := range []string{"type", "properties", "required", "additionalProperties", "description", "title",
 		"items", "enum", "const", "default", "format", "pattern", "minimum", "maximum", "exclusiveMinimum",
 		"exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "anyOf", "oneOf",
@@ -207,7 +207,7 @@ func (p *parser) value(depth int) (any, bool) {
 		}
 	case c == '"':
 		p.i = i
-		return p.str()
+		return p.strValue()
 	case c == '-' || c >= '0' && c <= '9':
 		end, _, err := jsonlex.Num(d, i)
 		if err != jsonlex.None {
@@ -244,7 +244,7 @@ func (p *parser) str() (string, bool) {
 	if !esc && utf8.Valid(body) {
 		p.i = end
 		if s, ok := common[string(body)]; ok {
-			return s, true
+			return s.(string), true
 		}
 		return string(body), true
 	}
@@ -254,6 +254,17 @@ func (p *parser) str() (string, bool) {
 	}
 	p.i = end
 	return s, true
+}
+
+// strValue is str as a tree value: a common string comes boxed already.
+func (p *parser) strValue() (any, bool) {
+	if end, esc, err := jsonlex.Str(p.d, p.i); err == jsonlex.None && !esc {
+		if v, ok := common[string(p.d[p.i+1:end-1])]; ok {
+			p.i = end
+			return v, true
+		}
+	}
+	return p.str()
 }
 
 // parseDecoder is Parse on encoding/json's token stream.
