@@ -62,13 +62,17 @@ func newCompiler(o *Options) *compiler {
 
 func serr(ptr, kw, msg string) *SchemaError { return &SchemaError{Path: ptr, Keyword: kw, Msg: msg} }
 
-func (c *compiler) compileRoot(raw []byte) (*node, error) {
+// compileRoot compiles the document raw; doc, when not nil, is
+// jsonx.Parse(raw) done by the caller.
+func (c *compiler) compileRoot(raw []byte, doc any) (*node, error) {
 	if len(raw) > maxSchemaLen {
 		return nil, serr("", "", "schema is larger than "+strconv.Itoa(maxSchemaLen)+" bytes")
 	}
-	doc, err := jsonx.Parse(raw)
-	if err != nil {
-		return nil, serr("", "", "not valid JSON: "+strings.TrimPrefix(err.Error(), "jsonx: "))
+	if doc == nil {
+		var err error
+		if doc, err = jsonx.Parse(raw); err != nil {
+			return nil, serr("", "", "not valid JSON: "+strings.TrimPrefix(err.Error(), "jsonx: "))
+		}
 	}
 	base, _ := url.Parse(defaultBase)
 	c.resources[base.String()] = loc{doc, "", base}

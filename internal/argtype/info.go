@@ -101,7 +101,7 @@ func buildTypeInfo(t reflect.Type) (*Info, error) {
 			return nil, err
 		}
 	}
-	v, err := jschema.Compile(schema, typedOptions)
+	v, err := compileSchema(schema, w.tree)
 	if err != nil {
 		return nil, fmt.Errorf("struct %s: %v", typeName(t), err)
 	}

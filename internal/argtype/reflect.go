@@ -11,6 +11,8 @@ import (
 	"github.com/invopop/jsonschema"
 
 	"github.com/toolnexus/toolnexus/internal/jsonx"
+	"github.com/toolnexus/toolnexus/internal/schemahook"
+	jschema "github.com/toolnexus/toolnexus/schema"
 )
 
 // schemaRoundTrip makes reflectSchema take the encoding/json round trip
@@ -315,6 +317,17 @@ func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type, enforced bool) err
 		}
 	}
 	return nil
+}
+
+// compileSchema compiles the reflected schema raw with typedOptions, from
+// tree, the jsonx tree raw was written from (jsonx.Parse(raw) would give
+// the same tree), so the schema engine does not parse raw again.
+func compileSchema(raw []byte, tree any) (*jschema.Validator, error) {
+	v, err := schemahook.CompileParsed(raw, tree, typedOptions)
+	if err != nil {
+		return nil, err
+	}
+	return v.(*jschema.Validator), nil
 }
 
 // Forget drops the cached Info (or registration error) of the argument type

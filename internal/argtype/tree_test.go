@@ -151,5 +151,9 @@ func TestSchemaTreeShapes(t *testing.T) {
 		if !reflect.DeepEqual(v, want) {
 			t.Errorf("%d: got %s, want %s", i, jsonx.Marshal(v), raw)
 		}
+		// compileSchema hands the tree to the engine in place of its bytes.
+		if again, err := jsonx.Parse(jsonx.Marshal(v)); err != nil || !reflect.DeepEqual(again, v) {
+			t.Errorf("%d: jsonx.Parse(jsonx.Marshal(tree)) is not the tree: %s (%v)", i, jsonx.Marshal(again), err)
+		}
 	}
 }
