@@ -119,8 +119,11 @@ func hasDive(tag string) bool {
 // splitRules splits a validate tag into its rules, honouring the quotes
 // oneof allows ('a b').
 func splitRules(tag string) []string {
-	var out []string
-	for _, r := range strings.Split(tag, ",") {
+	if tag == "" {
+		return nil
+	}
+	out := make([]string, 0, strings.Count(tag, ",")+1)
+	for r := range strings.SplitSeq(tag, ",") {
 		if r = strings.TrimSpace(r); r != "" {
 			out = append(out, r)
 		}
