@@ -401,6 +401,15 @@ func Append(dst []byte, v any) []byte {
 
 const hex = "0123456789abcdef"
 
+// plainByte marks the bytes AppendString copies as they are: ASCII from
+// 0x20 up but '"', '\\', '<', '>' and '&'.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return
+}()
+
 // AppendString appends s as a JSON string, escaped exactly as
 // encoding/json.Marshal escapes it (HTML-safe, invalid UTF-8 replaced by
 // U+FFFD, U+2028 and U+2029 escaped).
@@ -408,11 +417,13 @@ func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		for i < len(s) && plainByte[s[i]] {
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
 		if b := s[i]; b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
-				i++
-				continue
-			}
 			dst = append(dst, s[start:i]...)
 			switch b {
 			case '\\', '"':

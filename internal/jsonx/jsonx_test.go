@@ -91,3 +91,20 @@ func TestParseValues(t *testing.T) {
 		require.Error(t, err, "%q", bad)
 	}
 }
+
+// FuzzAppendString: AppendString writes what json.Marshal writes for the
+// same string.
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "plain text", "quote\" back\\", "<a&b>", "\x00\x1f\t\n", "bad\xffutf8", "ls\u2028ps\u2029", "héllo ✓", "\xed\xa0\x80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := AppendString([]byte("x"), s); string(got) != "x"+string(want) {
+			t.Fatalf("AppendString(%q) = %s, json.Marshal %s", s, got[1:], want)
+		}
+	})
+}
