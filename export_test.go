@@ -13,3 +13,7 @@ func reflectTypeFor[T any]() reflect.Type { return reflect.TypeFor[T]() }
 // typeInfoFor and validate give the tests the machinery behind typed tools.
 func typeInfoFor(t reflect.Type) (*argtype.Info, error) { return argtype.For(t) }
 func validate() *validator.Validate                     { return argtype.Validator() }
+
+// forgetType clears the per-type cache of t, so the next NewTool with
+// arguments t is cold again (BenchmarkNewToolCold).
+func forgetType(t reflect.Type) { argtype.Forget(t) }

@@ -131,6 +131,9 @@ type typedHandler[A any] struct {
 
 func (*typedHandler[A]) typedArgs() {}
 
+// argSchema is the schema the handler checks against (see ownSchema).
+func (h *typedHandler[A]) argSchema() json.RawMessage { return h.info.Schema }
+
 // Call implements Handler: defaults, check, decode, validate, call.
 //
 // Valid arguments of ordinary types are checked and decoded in one pass

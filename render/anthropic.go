@@ -203,8 +203,9 @@ func skipValue(s []byte, i int) int {
 	return i
 }
 
-// MarshalJSON implements json.Marshaler.
-func (ts AnthropicTools) MarshalJSON() ([]byte, error) { return ts.AppendJSON(nil), nil }
+// MarshalJSON implements json.Marshaler. The buffer is sized once from
+// the prepared bytes (names, descriptions, schemas).
+func (ts AnthropicTools) MarshalJSON() ([]byte, error) { return marshalList(ts), nil }
 
 // AppendJSON appends the JSON array to dst and returns the extended buffer.
 func (ts AnthropicTools) AppendJSON(dst []byte) []byte {
@@ -214,7 +215,7 @@ func (ts AnthropicTools) AppendJSON(dst []byte) []byte {
 // MarshalJSON implements json.Marshaler with the same bytes the entry has
 // inside [AnthropicTools], so one entry can be handed to an SDK as raw JSON
 // (for anthropic-sdk-go: param.Override[anthropic.ToolParam](t)).
-func (t AnthropicTool) MarshalJSON() ([]byte, error) { return t.AppendJSON(nil), nil }
+func (t AnthropicTool) MarshalJSON() ([]byte, error) { return marshalEntry(t), nil }
 
 // AppendJSON appends the entry's JSON object to dst.
 func (t AnthropicTool) AppendJSON(dst []byte) []byte {

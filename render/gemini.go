@@ -249,8 +249,9 @@ func geminiCache(k geminiKey) *rewriteCache {
 	return c
 }
 
-// MarshalJSON implements json.Marshaler.
-func (ts GeminiTools) MarshalJSON() ([]byte, error) { return ts.AppendJSON(nil), nil }
+// MarshalJSON implements json.Marshaler. The buffer is sized once from
+// the prepared bytes (names, descriptions, schemas).
+func (ts GeminiTools) MarshalJSON() ([]byte, error) { return marshalList(ts), nil }
 
 // AppendJSON appends the JSON array to dst and returns the extended buffer.
 func (ts GeminiTools) AppendJSON(dst []byte) []byte {
@@ -258,7 +259,7 @@ func (ts GeminiTools) AppendJSON(dst []byte) []byte {
 }
 
 // MarshalJSON implements json.Marshaler: {"functionDeclarations":[…]}.
-func (t GeminiTool) MarshalJSON() ([]byte, error) { return t.AppendJSON(nil), nil }
+func (t GeminiTool) MarshalJSON() ([]byte, error) { return marshalEntry(t), nil }
 
 // AppendJSON appends the tool's JSON object to dst.
 func (t GeminiTool) AppendJSON(dst []byte) []byte {
@@ -274,7 +275,7 @@ func (t GeminiTool) AppendJSON(dst []byte) []byte {
 
 // MarshalJSON implements json.Marshaler with the same bytes the
 // declaration has inside [GeminiTools].
-func (d GeminiFunctionDeclaration) MarshalJSON() ([]byte, error) { return d.AppendJSON(nil), nil }
+func (d GeminiFunctionDeclaration) MarshalJSON() ([]byte, error) { return marshalEntry(d), nil }
 
 // AppendJSON appends the declaration's JSON object to dst.
 func (d GeminiFunctionDeclaration) AppendJSON(dst []byte) []byte {

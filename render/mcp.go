@@ -58,8 +58,9 @@ func MCP(tools []toolnexus.Tool) MCPTools {
 	return out
 }
 
-// MarshalJSON implements json.Marshaler.
-func (ts MCPTools) MarshalJSON() ([]byte, error) { return ts.AppendJSON(nil), nil }
+// MarshalJSON implements json.Marshaler. The buffer is sized once from
+// the prepared bytes (names, descriptions, schemas).
+func (ts MCPTools) MarshalJSON() ([]byte, error) { return marshalList(ts), nil }
 
 // AppendJSON appends the JSON array to dst and returns the extended buffer.
 func (ts MCPTools) AppendJSON(dst []byte) []byte {
@@ -69,7 +70,7 @@ func (ts MCPTools) AppendJSON(dst []byte) []byte {
 // MarshalJSON implements json.Marshaler with the same bytes the entry has
 // inside [MCPTools], so one entry can be handed to an SDK as raw JSON
 // (for go-sdk: json.Unmarshal into an mcp.Tool).
-func (t MCPTool) MarshalJSON() ([]byte, error) { return t.AppendJSON(nil), nil }
+func (t MCPTool) MarshalJSON() ([]byte, error) { return marshalEntry(t), nil }
 
 // AppendJSON appends the entry's JSON object to dst.
 func (t MCPTool) AppendJSON(dst []byte) []byte {

@@ -79,14 +79,7 @@ func OpenAI(tools []toolnexus.Tool) OpenAITools {
 
 // MarshalJSON implements json.Marshaler. The buffer is sized once from
 // the prepared bytes (names, descriptions, schemas).
-func (ts OpenAITools) MarshalJSON() ([]byte, error) {
-	n := 2
-	for i := range ts {
-		f := &ts[i].Function
-		n += 64 + len(f.Name) + len(f.Description) + len(f.Description)/16 + len(f.Parameters) + len(f.Parameters)/8
-	}
-	return ts.AppendJSON(make([]byte, 0, n)), nil
-}
+func (ts OpenAITools) MarshalJSON() ([]byte, error) { return marshalList(ts), nil }
 
 // AppendJSON appends the JSON array to dst and returns the extended buffer.
 func (ts OpenAITools) AppendJSON(dst []byte) []byte {
@@ -96,7 +89,7 @@ func (ts OpenAITools) AppendJSON(dst []byte) []byte {
 // MarshalJSON implements json.Marshaler with the same bytes the entry has
 // inside [OpenAITools], so one entry can be handed to an SDK as raw JSON
 // (for openai-go: param.Override[openai.ChatCompletionFunctionToolParam](t)).
-func (t OpenAITool) MarshalJSON() ([]byte, error) { return t.AppendJSON(nil), nil }
+func (t OpenAITool) MarshalJSON() ([]byte, error) { return marshalEntry(t), nil }
 
 // AppendJSON appends the entry's JSON object to dst.
 func (t OpenAITool) AppendJSON(dst []byte) []byte {

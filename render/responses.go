@@ -104,8 +104,9 @@ func OpenAIResponsesWith(tools []toolnexus.Tool, opts OpenAIOptions) (OpenAIResp
 	return out, nil
 }
 
-// MarshalJSON implements json.Marshaler.
-func (ts OpenAIResponsesTools) MarshalJSON() ([]byte, error) { return ts.AppendJSON(nil), nil }
+// MarshalJSON implements json.Marshaler. The buffer is sized once from
+// the prepared bytes (names, descriptions, schemas).
+func (ts OpenAIResponsesTools) MarshalJSON() ([]byte, error) { return marshalList(ts), nil }
 
 // AppendJSON appends the JSON array to dst and returns the extended buffer.
 func (ts OpenAIResponsesTools) AppendJSON(dst []byte) []byte {
@@ -115,7 +116,7 @@ func (ts OpenAIResponsesTools) AppendJSON(dst []byte) []byte {
 // MarshalJSON implements json.Marshaler with the same bytes the entry has
 // inside [OpenAIResponsesTools], so one entry can be handed to an SDK as raw JSON
 // (for openai-go: param.Override[responses.FunctionToolParam](t)).
-func (t OpenAIResponsesTool) MarshalJSON() ([]byte, error) { return t.AppendJSON(nil), nil }
+func (t OpenAIResponsesTool) MarshalJSON() ([]byte, error) { return marshalEntry(t), nil }
 
 // AppendJSON appends the entry's JSON object to dst.
 func (t OpenAIResponsesTool) AppendJSON(dst []byte) []byte {

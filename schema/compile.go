@@ -29,6 +29,18 @@ type compiler struct {
 	dynLocs     map[string]map[string]loc // resource URI -> $dynamicAnchor name -> schema
 	dynamic     bool                      // some $dynamicRef resolves dynamically
 	hasDefaults bool
+	// lastURL and lastURI memoize uri: most schemas share one base.
+	lastURL *url.URL
+	lastURI string
+}
+
+// uri is base.String(), computed once for a run of schemas with the same
+// base (URLs are not modified once they serve as a base).
+func (c *compiler) uri(base *url.URL) string {
+	if base != c.lastURL {
+		c.lastURL, c.lastURI = base, base.String()
+	}
+	return c.lastURI
 }
 
 // loc is a schema value at a place in the document.
@@ -50,13 +62,17 @@ func newCompiler(o *Options) *compiler {
 
 func serr(ptr, kw, msg string) *SchemaError { return &SchemaError{Path: ptr, Keyword: kw, Msg: msg} }
 
-func (c *compiler) compileRoot(raw []byte) (*node, error) {
+// compileRoot compiles the document raw; doc, when not nil, is
+// jsonx.Parse(raw) done by the caller.
+func (c *compiler) compileRoot(raw []byte, doc any) (*node, error) {
 	if len(raw) > maxSchemaLen {
 		return nil, serr("", "", "schema is larger than "+strconv.Itoa(maxSchemaLen)+" bytes")
 	}
-	doc, err := jsonx.Parse(raw)
-	if err != nil {
-		return nil, serr("", "", "not valid JSON: "+strings.TrimPrefix(err.Error(), "jsonx: "))
+	if doc == nil {
+		var err error
+		if doc, err = jsonx.Parse(raw); err != nil {
+			return nil, serr("", "", "not valid JSON: "+strings.TrimPrefix(err.Error(), "jsonx: "))
+		}
 	}
 	base, _ := url.Parse(defaultBase)
 	c.resources[base.String()] = loc{doc, "", base}
@@ -157,31 +173,57 @@ func (c *compiler) index(v any, base *url.URL, ptr string) error {
 	}
 	for i, k := range o.Keys {
 		sub := o.Vals[i]
-		p := ptr + "/" + ptrEsc(k)
 		switch {
 		case kwSchema[k]:
-			if err := c.index(sub, base, p); err != nil {
-				return err
+			if needsIndex(sub) {
+				if err := c.index(sub, base, ptr+"/"+ptrEsc(k)); err != nil {
+					return err
+				}
 			}
 		case kwSchemaMap[k]:
 			if m, ok := sub.(*jsonx.Object); ok {
 				for j, name := range m.Keys {
-					if err := c.index(m.Vals[j], base, p+"/"+ptrEsc(name)); err != nil {
-						return err
+					if needsIndex(m.Vals[j]) {
+						if err := c.index(m.Vals[j], base, ptr+"/"+ptrEsc(k)+"/"+ptrEsc(name)); err != nil {
+							return err
+						}
 					}
 				}
 			}
 		case kwSchemaArray[k]:
 			if a, ok := sub.([]any); ok {
 				for j, e := range a {
-					if err := c.index(e, base, p+"/"+strconv.Itoa(j)); err != nil {
-						return err
+					if needsIndex(e) {
+						if err := c.index(e, base, ptr+"/"+ptrEsc(k)+"/"+strconv.Itoa(j)); err != nil {
+							return err
+						}
 					}
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// needsIndex reports whether index has anything to record in v or below
+// it: an object with a keyword that holds subschemas or names a resource
+// or anchor. Most leaves ({"type":"string",...}) have none, and index then
+// skips building their JSON Pointer.
+func needsIndex(v any) bool {
+	o, ok := v.(*jsonx.Object)
+	if !ok {
+		return false
+	}
+	for _, k := range o.Keys {
+		switch k {
+		case "$id", "$anchor", "$dynamicAnchor":
+			return true
+		}
+		if kwSchema[k] || kwSchemaMap[k] || kwSchemaArray[k] {
+			return true
+		}
+	}
+	return false
 }
 
 // resolve finds the schema a $ref names.
@@ -258,7 +300,7 @@ func (c *compiler) compile(l loc) (*node, error) {
 		if err != nil {
 			return nil, err
 		}
-		n.res = c.resource(base.String())
+		n.res = c.resource(c.uri(base))
 		if err := c.fill(n, x, base); err != nil {
 			return nil, err
 		}

@@ -1,5 +1,7 @@
 package schema
 
+import "github.com/toolnexus/toolnexus/internal/schemahook"
+
 // Validator is a compiled schema. It is immutable and safe for concurrent
 // use by multiple goroutines.
 type Validator struct {
@@ -21,6 +23,19 @@ type Validator struct {
 // against its own subschema, or (with Strict) a keyword the engine does not
 // enforce.
 func Compile(raw []byte, opts *Options) (*Validator, error) {
+	return compile(raw, nil, opts)
+}
+
+func init() {
+	schemahook.CompileParsed = func(raw []byte, tree any, opts any) (any, error) {
+		o, _ := opts.(*Options)
+		return compile(raw, tree, o)
+	}
+}
+
+// compile is Compile; tree, when not nil, is jsonx.Parse(raw) already
+// done by the caller (see internal/schemahook).
+func compile(raw []byte, tree any, opts *Options) (*Validator, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
@@ -29,7 +44,7 @@ func Compile(raw []byte, opts *Options) (*Validator, error) {
 		o.MaxDepth = DefaultMaxDepth
 	}
 	c := newCompiler(&o)
-	root, err := c.compileRoot(raw)
+	root, err := c.compileRoot(raw, tree)
 	if err != nil {
 		return nil, err
 	}

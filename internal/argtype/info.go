@@ -97,12 +97,15 @@ func buildTypeInfo(t reflect.Type) (*Info, error) {
 	if err != nil {
 		return nil, err
 	}
-	if w.validate {
+	// The probe is needed only when the validator will run: a type whose
+	// every rule the checker mirrors never reaches it (mirrored accepts
+	// only rules and parameters the validator reads without panicking).
+	if w.validate && w.needValidator {
 		if err := checkValidateTags(w.objs, w.fields); err != nil {
 			return nil, err
 		}
 	}
-	v, err := jschema.Compile(schema, typedOptions)
+	v, err := compileSchema(schema, w.tree)
 	if err != nil {
 		return nil, fmt.Errorf("struct %s: %v", typeName(t), err)
 	}

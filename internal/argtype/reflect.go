@@ -11,7 +11,13 @@ import (
 	"github.com/invopop/jsonschema"
 
 	"github.com/toolnexus/toolnexus/internal/jsonx"
+	"github.com/toolnexus/toolnexus/internal/schemahook"
+	jschema "github.com/toolnexus/toolnexus/schema"
 )
+
+// schemaRoundTrip makes reflectSchema take the encoding/json round trip
+// even when schemaTree converts the schema (the tests compare both).
+var schemaRoundTrip bool
 
 // reflectSchema runs invopop's reflector with our fixed configuration and
 // then applies our rules: no $schema/$id, required per our rule, and the
@@ -55,15 +61,17 @@ func (w *walker) reflectSchema(t reflect.Type) (out json.RawMessage, err error) 
 			}
 		}
 	}
-	b, err := json.Marshal(s)
-	if err != nil {
-		return nil, fmt.Errorf("marshalling the schema of %s: %v", t, err)
+	tree, ok := schemaTree(s)
+	if !ok || schemaRoundTrip {
+		b, err := json.Marshal(s)
+		if err != nil {
+			return nil, fmt.Errorf("marshalling the schema of %s: %v", t, err)
+		}
+		if tree, err = jsonx.Parse(b); err != nil {
+			return nil, fmt.Errorf("re-reading the schema of %s: %v", t, err)
+		}
+		tree = canonical(tree)
 	}
-	tree, err := jsonx.Parse(b)
-	if err != nil {
-		return nil, fmt.Errorf("re-reading the schema of %s: %v", t, err)
-	}
-	tree = canonical(tree)
 	renameDefs(tree)
 	w.tree = tree
 	return jsonx.Marshal(tree), nil
@@ -311,4 +319,27 @@ func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type, enforced bool) err
 		}
 	}
 	return nil
+}
+
+// compileSchema compiles the reflected schema raw with typedOptions, from
+// tree, the jsonx tree raw was written from (jsonx.Parse(raw) would give
+// the same tree), so the schema engine does not parse raw again.
+func compileSchema(raw []byte, tree any) (*jschema.Validator, error) {
+	v, err := schemahook.CompileParsed(raw, tree, typedOptions)
+	if err != nil {
+		return nil, err
+	}
+	return v.(*jschema.Validator), nil
+}
+
+// Forget drops the cached Info (or registration error) of the argument type
+// t, so that the next [For] of t computes it again: the hook the cold
+// registration benchmarks use between iterations. Infos already handed out
+// stay valid.
+func Forget(t reflect.Type) {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	typeCache.Delete(t)
+	errCache.Delete(t)
 }

@@ -181,6 +181,10 @@ func sampleValue(t reflect.Type, depth int) reflect.Value {
 	return v
 }
 
+// paramRules are the mirrored rules that take a parameter; any other
+// written with one is left to the validator.
+var paramRules = map[string]bool{"oneof": true, "min": true, "max": true, "len": true, "gt": true, "gte": true, "lt": true, "lte": true}
+
 // mirrored reports whether every rule of a validate tag on a field of type t
 // is enforced by the checker with the validator's own semantics (the mirror
 // column of validatorRules), so the validator need not run for it. Types
@@ -204,10 +208,16 @@ func mirrored(tag string, t reflect.Type, ownFormat bool) bool {
 		isList:    (kind == reflect.Slice || kind == reflect.Array) && jsonTypeOf(t) == "array",
 		ownFormat: ownFormat,
 	}
-	for _, rule := range splitRules(pre) {
-		name, param, _ := strings.Cut(rule, "=")
+	for rule := range strings.SplitSeq(pre, ",") {
+		if pre == "" {
+			break
+		}
+		if rule == "" || strings.TrimSpace(rule) != rule {
+			return false // validator reads "" or " min" as an undefined rule and panics
+		}
+		name, param, hasParam := strings.Cut(rule, "=")
 		spec := validatorRules[name]
-		if spec == nil || spec.mirror == nil || !spec.mirror(f, name, param) {
+		if spec == nil || spec.mirror == nil || !spec.mirror(f, name, param) || hasParam && !paramRules[name] {
 			return false
 		}
 	}

@@ -58,7 +58,7 @@ var validatorRules = func() map[string]*ruleSpec {
 			m[n] = spec
 		}
 	}
-	add(&ruleSpec{keywords: []string{"enum"}, schema: schemaOneof, mirror: func(f ruleFacts, _, _ string) bool { return f.isStr || f.isInt },
+	add(&ruleSpec{keywords: []string{"enum"}, schema: schemaOneof, mirror: func(f ruleFacts, _, _ string) bool { return f.isStr || f.isInt && f.kind != reflect.Uintptr },
 		message: func(m ruleMsg) string {
 			return fmt.Sprintf("%s must be one of [%s]", m.p, enumList(oneofValues(m.param)))
 		}}, "oneof")
@@ -307,9 +307,28 @@ func stricterNumber(n, have json.Number, lower bool) bool {
 
 // mirrorBound: the checker holds bounds on numbers, and on the length of
 // strings and lists when the parameter is a count it can express.
+//
+// A mirrored rule never reaches the validator, so the parameter must be
+// one the validator reads too (it panics on any other, which the
+// registration probe reports): an integer for integers, lengths and
+// counts, a number for floats.
 func mirrorBound(f ruleFacts, name, param string) bool {
 	if !f.isNum && !f.isStr && !f.isList {
 		return false
+	}
+	switch {
+	case f.isInt && f.kind >= reflect.Uint:
+		if _, err := strconv.ParseUint(param, 10, 64); err != nil {
+			return false
+		}
+	case f.isInt:
+		if _, err := strconv.ParseInt(param, 10, 64); err != nil {
+			return false
+		}
+	case f.isNum:
+		if _, err := strconv.ParseFloat(param, 64); err != nil {
+			return false
+		}
 	}
 	if !f.isNum {
 		n, err := strconv.ParseUint(param, 10, 64)

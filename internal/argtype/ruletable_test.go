@@ -2,6 +2,7 @@ package argtype
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/invopop/jsonschema"
@@ -48,5 +49,41 @@ func TestKeywordRule(t *testing.T) {
 		"additionalProperties": "unknown", "duplicateKey": "duplicate", "type": "type", "pattern": "pattern",
 	} {
 		require.Equal(t, want, KeywordRule(kw), kw)
+	}
+}
+
+// TestProbeSkippedOnlyWhenSafe: registration probes the validator only for
+// types it will run on; a rule the validator would panic on is never
+// counted as mirrored, so it still fails registration.
+func TestProbeSkippedOnlyWhenSafe(t *testing.T) {
+	type fracMin struct {
+		N int `json:"n,omitempty" validate:"omitempty,min=1.5"`
+	}
+	type emptyRule struct {
+		S string `json:"s" validate:"min=1,,max=3"`
+	}
+	type spaced struct {
+		S string `json:"s,omitempty" validate:"omitempty, max=3"`
+	}
+	type hexMax struct {
+		U uint8 `json:"u,omitempty" validate:"omitempty,max=0xZZ"`
+	}
+	for _, typ := range []reflect.Type{reflect.TypeFor[fracMin](), reflect.TypeFor[emptyRule](), reflect.TypeFor[spaced](), reflect.TypeFor[hexMax]()} {
+		_, err := For(typ)
+		if err == nil || !strings.Contains(err.Error(), "invalid validate tag") {
+			t.Errorf("%s: err = %v, want an invalid validate tag", typ, err)
+		}
+	}
+	type mirroredOnly struct {
+		S string   `json:"s" validate:"required,max=3"`
+		N float64  `json:"n,omitempty" validate:"omitempty,gte=-1.5,lt=2"`
+		L []string `json:"l,omitempty" validate:"omitempty,max=2,dive,oneof=a b"`
+	}
+	info, err := For(reflect.TypeFor[mirroredOnly]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.NeedValidator {
+		t.Error("NeedValidator = true for a type whose rules are all mirrored")
 	}
 }

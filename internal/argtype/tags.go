@@ -11,6 +11,9 @@ import (
 // splitDive splits a validate tag at its first "dive" rule: the rules for
 // the field and the rules for its items.
 func splitDive(tag string) (pre, post string) {
+	if !strings.Contains(tag, "dive") {
+		return tag, ""
+	}
 	rules := strings.Split(tag, ",")
 	for i, r := range rules {
 		if strings.TrimSpace(r) == "dive" {
@@ -21,12 +24,19 @@ func splitDive(tag string) (pre, post string) {
 }
 
 func hasTagWord(tag, word string) bool {
-	for _, p := range strings.Split(tag, ",") {
+	if !strings.Contains(tag, word) {
+		return false
+	}
+	for {
+		p, rest, more := strings.Cut(tag, ",")
 		if strings.TrimSpace(p) == word {
 			return true
 		}
+		if !more {
+			return false
+		}
+		tag = rest
 	}
-	return false
 }
 
 // checkRequiredRule refuses validate:"required" where validator's meaning
@@ -99,6 +109,9 @@ func splitUnescaped(s string) []string {
 }
 
 func hasDive(tag string) bool {
+	if !strings.Contains(tag, "dive") {
+		return false
+	}
 	_, post := splitDive(tag)
 	return post != "" || slices.Contains(splitRules(tag), "dive")
 }
@@ -106,8 +119,11 @@ func hasDive(tag string) bool {
 // splitRules splits a validate tag into its rules, honouring the quotes
 // oneof allows ('a b').
 func splitRules(tag string) []string {
-	var out []string
-	for _, r := range strings.Split(tag, ",") {
+	if tag == "" {
+		return nil
+	}
+	out := make([]string, 0, strings.Count(tag, ",")+1)
+	for r := range strings.SplitSeq(tag, ",") {
 		if r = strings.TrimSpace(r); r != "" {
 			out = append(out, r)
 		}

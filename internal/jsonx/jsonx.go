@@ -11,6 +11,8 @@ import (
 	"io"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/toolnexus/toolnexus/internal/jsonlex"
 )
 
 // Object is a JSON object that keeps its key order.
@@ -85,6 +87,188 @@ var ErrTooDeep = fmt.Errorf("jsonx: nested more than %d levels", MaxDepth)
 // bool or nil. Data after the value is an error, and so is nesting deeper
 // than MaxDepth ([ErrTooDeep]).
 func Parse(data []byte) (any, error) {
+	p := parser{d: data}
+	if v, ok := p.value(0); ok && jsonlex.WS(data, p.i) == len(data) {
+		return v, nil
+	}
+	return parseDecoder(data) // the error, as encoding/json words it
+}
+
+// parser reads well-formed JSON in one pass over the bytes. Anything else
+// (a syntax error, nesting past MaxDepth) makes it give up; Parse then
+// takes the encoding/json path, which reports the error.
+type parser struct {
+	d    []byte
+	i    int
+	keys []string // the keys and values of the objects being read
+	vals []any
+	elem []any // the elements of the arrays being read
+}
+
+// common are strings schemas repeat (keywords, type names), kept once
+// (and boxed once, as values) instead of allocated per occurrence.
+var common = func() map[string]any {
+	m := map[string]any{}
+	for _, s := range []string{"type", "properties", "required", "additionalProperties", "description", "title",
+		"items", "enum", "const", "default", "format", "pattern", "minimum", "maximum", "exclusiveMinimum",
+		"exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "anyOf", "oneOf",
+		"allOf", "not", "$ref", "$defs", "$id", "$schema", "examples", "minProperties", "maxProperties",
+		"patternProperties", "propertyNames", "multipleOf", "prefixItems", "contains", "nullable",
+		"object", "string", "integer", "number", "boolean", "array", "null", "date-time", "email", "uri", "uuid"} {
+		m[s] = s
+	}
+	return m
+}()
+
+func (p *parser) value(depth int) (any, bool) {
+	d := p.d
+	i := jsonlex.WS(d, p.i)
+	if i >= len(d) {
+		return nil, false
+	}
+	switch c := d[i]; {
+	case c == '{':
+		if depth >= MaxDepth {
+			return nil, false
+		}
+		o := &Object{}
+		i = jsonlex.WS(d, i+1)
+		if i < len(d) && d[i] == '}' {
+			p.i = i + 1
+			return o, true
+		}
+		mark := len(p.keys)
+		defer func() { p.keys, p.vals = p.keys[:mark], p.vals[:mark] }()
+		for {
+			if i >= len(d) || d[i] != '"' {
+				return nil, false
+			}
+			p.i = i
+			k, ok := p.str()
+			if !ok {
+				return nil, false
+			}
+			i = jsonlex.WS(d, p.i)
+			if i >= len(d) || d[i] != ':' {
+				return nil, false
+			}
+			p.i = i + 1
+			v, ok := p.value(depth + 1)
+			if !ok {
+				return nil, false
+			}
+			p.keys = append(p.keys, k)
+			p.vals = append(p.vals, v)
+			i = jsonlex.WS(d, p.i)
+			if i >= len(d) {
+				return nil, false
+			}
+			if d[i] == '}' {
+				p.i = i + 1
+				o.Keys = append([]string(nil), p.keys[mark:]...)
+				o.Vals = append([]any(nil), p.vals[mark:]...)
+				return o, true
+			}
+			if d[i] != ',' {
+				return nil, false
+			}
+			i = jsonlex.WS(d, i+1)
+		}
+	case c == '[':
+		if depth >= MaxDepth {
+			return nil, false
+		}
+		i = jsonlex.WS(d, i+1)
+		if i < len(d) && d[i] == ']' {
+			p.i = i + 1
+			return []any{}, true
+		}
+		p.i = i
+		mark := len(p.elem)
+		defer func() { p.elem = p.elem[:mark] }()
+		for {
+			v, ok := p.value(depth + 1)
+			if !ok {
+				return nil, false
+			}
+			p.elem = append(p.elem, v)
+			i = jsonlex.WS(d, p.i)
+			if i >= len(d) {
+				return nil, false
+			}
+			if d[i] == ']' {
+				p.i = i + 1
+				return append([]any(nil), p.elem[mark:]...), true
+			}
+			if d[i] != ',' {
+				return nil, false
+			}
+			p.i = i + 1
+		}
+	case c == '"':
+		p.i = i
+		return p.strValue()
+	case c == '-' || c >= '0' && c <= '9':
+		end, _, err := jsonlex.Num(d, i)
+		if err != jsonlex.None {
+			return nil, false
+		}
+		p.i = end
+		return json.Number(d[i:end]), true
+	case c == 't' || c == 'f' || c == 'n':
+		end, err := jsonlex.Lit(d, i)
+		if err != jsonlex.None {
+			return nil, false
+		}
+		p.i = end
+		switch c {
+		case 't':
+			return true, true
+		case 'f':
+			return false, true
+		}
+		return nil, true
+	}
+	return nil, false
+}
+
+// str reads the string at p.i. A body without escapes that is valid UTF-8
+// is the string itself; any other goes through encoding/json's unquoting
+// (escapes, surrogates, invalid UTF-8 as U+FFFD), so the value is the same.
+func (p *parser) str() (string, bool) {
+	end, esc, err := jsonlex.Str(p.d, p.i)
+	if err != jsonlex.None {
+		return "", false
+	}
+	body := p.d[p.i+1 : end-1]
+	if !esc && utf8.Valid(body) {
+		p.i = end
+		if s, ok := common[string(body)]; ok {
+			return s.(string), true
+		}
+		return string(body), true
+	}
+	var s string
+	if json.Unmarshal(p.d[p.i:end], &s) != nil {
+		return "", false
+	}
+	p.i = end
+	return s, true
+}
+
+// strValue is str as a tree value: a common string comes boxed already.
+func (p *parser) strValue() (any, bool) {
+	if end, esc, err := jsonlex.Str(p.d, p.i); err == jsonlex.None && !esc {
+		if v, ok := common[string(p.d[p.i+1:end-1])]; ok {
+			p.i = end
+			return v, true
+		}
+	}
+	return p.str()
+}
+
+// parseDecoder is Parse on encoding/json's token stream.
+func parseDecoder(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	v, err := parseValue(dec, 0)
@@ -217,6 +401,15 @@ func Append(dst []byte, v any) []byte {
 
 const hex = "0123456789abcdef"
 
+// plainByte marks the bytes AppendString copies as they are: ASCII from
+// 0x20 up but '"', '\\', '<', '>' and '&'.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return
+}()
+
 // AppendString appends s as a JSON string, escaped exactly as
 // encoding/json.Marshal escapes it (HTML-safe, invalid UTF-8 replaced by
 // U+FFFD, U+2028 and U+2029 escaped).
@@ -224,11 +417,13 @@ func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		for i < len(s) && plainByte[s[i]] {
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
 		if b := s[i]; b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
-				i++
-				continue
-			}
 			dst = append(dst, s[start:i]...)
 			switch b {
 			case '\\', '"':

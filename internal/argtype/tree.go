@@ -1,0 +1,328 @@
+package argtype
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/invopop/jsonschema"
+	orderedmap "github.com/pb33f/ordered-map/v2"
+
+	"github.com/toolnexus/toolnexus/internal/jsonlex"
+	"github.com/toolnexus/toolnexus/internal/jsonx"
+)
+
+// schemaTree converts the schema invopop reflected (and patcher patched)
+// into the jsonx tree that canonical(jsonx.Parse(json.Marshal(s))) gives,
+// without the round trip through bytes: the keywords as invopop writes
+// them (its field order, empty ones left out as its omitempty tags do,
+// maps in sorted key order, Extras after the keywords, an empty schema as
+// true), then put in canonical's reading order with true as {}. It
+// reports false when s holds something whose encoding/json form it does
+// not reproduce exactly (a string that is not valid UTF-8, a number
+// json.Marshal refuses, a properties map without entries list, an extra
+// repeating a keyword, a contentSchema, where canonical does not go); the
+// caller then takes the round trip, which also gives the same error as
+// before.
+func schemaTree(s *jsonschema.Schema) (any, bool) {
+	b := treeBuilder{ok: true}
+	v := b.schema(s)
+	return v, b.ok
+}
+
+type treeBuilder struct{ ok bool }
+
+// schema converts s (nil is null) as canonical leaves it: keywords in
+// reading order, true as {}. canonical does not go inside contentSchema,
+// so a schema with one takes the round trip.
+func (b *treeBuilder) schema(s *jsonschema.Schema) any {
+	if s == nil {
+		return nil
+	}
+	if s == jsonschema.TrueSchema {
+		return &jsonx.Object{}
+	}
+	if s == jsonschema.FalseSchema {
+		return false
+	}
+	if v, ok := boolSchema(s); ok {
+		if v {
+			return &jsonx.Object{}
+		}
+		return false
+	}
+	if s.ContentSchema != nil {
+		b.ok = false
+	}
+	o := &jsonx.Object{Keys: make([]string, 0, 8), Vals: make([]any, 0, 8)}
+	add := func(k string, v any) {
+		o.Keys = append(o.Keys, k)
+		o.Vals = append(o.Vals, v)
+	}
+	str := func(k, v string) {
+		if v != "" {
+			add(k, b.str(v))
+		}
+	}
+	num := func(k string, v json.Number) {
+		if v != "" {
+			add(k, b.number(v))
+		}
+	}
+	count := func(k string, v *uint64) {
+		if v != nil {
+			add(k, json.Number(strconv.FormatUint(*v, 10)))
+		}
+	}
+	flag := func(k string, v bool) {
+		if v {
+			add(k, true)
+		}
+	}
+	sub := func(k string, v *jsonschema.Schema) {
+		if v != nil {
+			add(k, b.schema(v))
+		}
+	}
+	list := func(k string, v []*jsonschema.Schema) {
+		if len(v) > 0 {
+			a := make([]any, len(v))
+			for i, e := range v {
+				a[i] = b.schema(e)
+			}
+			add(k, a)
+		}
+	}
+	// canonical's frontKeys first.
+	str("$ref", s.Ref)
+	str("type", s.Type)
+	str("title", s.Title)
+	str("description", s.Description)
+	// The rest in invopop's order, but canonical's tailKeys.
+	str("$schema", s.Version)
+	str("$id", string(s.ID))
+	str("$anchor", s.Anchor)
+	str("$dynamicRef", s.DynamicRef)
+	str("$comment", s.Comments)
+	list("allOf", s.AllOf)
+	list("anyOf", s.AnyOf)
+	list("oneOf", s.OneOf)
+	sub("not", s.Not)
+	sub("if", s.If)
+	sub("then", s.Then)
+	sub("else", s.Else)
+	if len(s.DependentSchemas) > 0 {
+		add("dependentSchemas", b.schemaMap(s.DependentSchemas))
+	}
+	list("prefixItems", s.PrefixItems)
+	sub("items", s.Items)
+	sub("contains", s.Contains)
+	if len(s.PatternProperties) > 0 {
+		add("patternProperties", b.schemaMap(s.PatternProperties))
+	}
+	sub("propertyNames", s.PropertyNames)
+	if len(s.Enum) > 0 {
+		add("enum", b.anyList(s.Enum))
+	}
+	if s.Const != nil {
+		add("const", b.value(s.Const))
+	}
+	num("multipleOf", s.MultipleOf)
+	num("maximum", s.Maximum)
+	num("exclusiveMaximum", s.ExclusiveMaximum)
+	num("minimum", s.Minimum)
+	num("exclusiveMinimum", s.ExclusiveMinimum)
+	count("maxLength", s.MaxLength)
+	count("minLength", s.MinLength)
+	str("pattern", s.Pattern)
+	count("maxItems", s.MaxItems)
+	count("minItems", s.MinItems)
+	flag("uniqueItems", s.UniqueItems)
+	count("maxContains", s.MaxContains)
+	count("minContains", s.MinContains)
+	count("maxProperties", s.MaxProperties)
+	count("minProperties", s.MinProperties)
+	if len(s.DependentRequired) > 0 {
+		m := &jsonx.Object{}
+		for _, k := range sortedKeys(s.DependentRequired) {
+			m.Keys = append(m.Keys, b.str(k))
+			if v := s.DependentRequired[k]; v != nil {
+				m.Vals = append(m.Vals, b.strings(v))
+			} else {
+				m.Vals = append(m.Vals, nil)
+			}
+		}
+		add("dependentRequired", m)
+	}
+	str("format", s.Format)
+	str("contentEncoding", s.ContentEncoding)
+	str("contentMediaType", s.ContentMediaType)
+	if s.Default != nil {
+		add("default", b.value(s.Default))
+	}
+	flag("deprecated", s.Deprecated)
+	flag("readOnly", s.ReadOnly)
+	flag("writeOnly", s.WriteOnly)
+	if len(s.Examples) > 0 {
+		add("examples", b.anyList(s.Examples))
+	}
+	for _, k := range sortedKeys(s.Extras) {
+		if _, dup := o.Get(k); dup || slices.Contains(tailKeys, k) {
+			b.ok = false // a keyword written twice: canonical keeps both
+		}
+		add(b.str(k), b.value(s.Extras[k]))
+	}
+	// canonical's tailKeys last.
+	if s.Properties != nil {
+		add("properties", b.properties(s.Properties))
+	}
+	if len(s.Required) > 0 {
+		add("required", b.strings(s.Required))
+	}
+	sub("additionalProperties", s.AdditionalProperties)
+	if len(s.Definitions) > 0 {
+		add("$defs", b.schemaMap(s.Definitions))
+	}
+	return o
+}
+
+// schemaBoolField is the index of jsonschema.Schema's unexported boolean
+// field (set in TrueSchema, FalseSchema and their copies), or -1.
+var schemaBoolField = func() int {
+	f, ok := reflect.TypeFor[jsonschema.Schema]().FieldByName("boolean")
+	if !ok || f.Type.Kind() != reflect.Pointer || f.Type.Elem().Kind() != reflect.Bool {
+		return -1
+	}
+	return f.Index[0]
+}()
+
+// boolSchema reports the boolean invopop's MarshalJSON writes for s, if it
+// writes one: its boolean field, or true for a schema with nothing set.
+func boolSchema(s *jsonschema.Schema) (v, ok bool) {
+	if schemaBoolField < 0 {
+		raw, err := s.MarshalJSON()
+		return string(raw) == "true", err == nil && (string(raw) == "true" || string(raw) == "false")
+	}
+	if f := reflect.ValueOf(s).Elem().Field(schemaBoolField); !f.IsNil() {
+		return f.Elem().Bool(), true
+	}
+	if s.Type == "" && s.Ref == "" && s.Properties == nil && reflect.DeepEqual(&jsonschema.Schema{}, s) {
+		return true, true
+	}
+	return false, false
+}
+
+func (b *treeBuilder) properties(p *orderedmap.OrderedMap[string, *jsonschema.Schema]) any {
+	if p.Len() == 0 && p.Oldest() == nil {
+		if raw, err := p.MarshalJSON(); err != nil || string(raw) != "{}" {
+			b.ok = false // a zero OrderedMap marshals as null
+			return nil
+		}
+	}
+	o := &jsonx.Object{}
+	if n := p.Len(); n > 0 {
+		o.Keys, o.Vals = make([]string, 0, n), make([]any, 0, n)
+	}
+	for pair := p.Oldest(); pair != nil; pair = pair.Next() {
+		o.Keys = append(o.Keys, b.str(pair.Key))
+		o.Vals = append(o.Vals, b.schema(pair.Value))
+	}
+	return o
+}
+
+func (b *treeBuilder) schemaMap(m map[string]*jsonschema.Schema) any {
+	o := &jsonx.Object{}
+	for _, k := range sortedKeys(m) {
+		o.Keys = append(o.Keys, b.str(k))
+		o.Vals = append(o.Vals, b.schema(m[k]))
+	}
+	return o
+}
+
+func (b *treeBuilder) strings(v []string) []any {
+	a := make([]any, len(v))
+	for i, s := range v {
+		a[i] = b.str(s)
+	}
+	return a
+}
+
+func (b *treeBuilder) anyList(v []any) []any {
+	a := make([]any, len(v))
+	for i, e := range v {
+		a[i] = b.value(e)
+	}
+	return a
+}
+
+// str keeps s when encoding/json writes it so that it reads back the same:
+// valid UTF-8 (invalid bytes would become U+FFFD).
+func (b *treeBuilder) str(s string) string {
+	if !utf8.ValidString(s) {
+		b.ok = false
+	}
+	return s
+}
+
+// number keeps n when it is a JSON number literal, as json.Marshal
+// requires of a json.Number.
+func (b *treeBuilder) number(n json.Number) any {
+	if end, _, err := jsonlex.Num([]byte(n), 0); err != jsonlex.None || end != len(n) {
+		b.ok = false
+	}
+	return n
+}
+
+// value converts a keyword value (enum, const, default, examples, extras)
+// as json.Marshal then jsonx.Parse would.
+func (b *treeBuilder) value(v any) any {
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case string:
+		return b.str(x)
+	case bool:
+		return x
+	case json.Number:
+		if x == "" {
+			b.ok = false // encoding/json writes 0
+		}
+		return b.number(x)
+	case int:
+		return json.Number(strconv.Itoa(x))
+	case int64:
+		return json.Number(strconv.FormatInt(x, 10))
+	case []string:
+		if x == nil {
+			return nil
+		}
+		return b.strings(x)
+	case []any:
+		if x == nil {
+			return nil
+		}
+		return b.anyList(x)
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		b.ok = false
+		return nil
+	}
+	t, err := jsonx.Parse(raw)
+	if err != nil {
+		b.ok = false
+		return nil
+	}
+	return t
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
