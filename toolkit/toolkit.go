@@ -66,8 +66,11 @@ type Config struct {
 	NoBuiltins bool
 
 	// Builtins switches single built-in tools by name: a name mapped to
-	// false is left out; true, or no entry, keeps it. Names that are not
-	// built-in tools are ignored.
+	// false is left out; true, or no entry, keeps it. A key that is not
+	// the name of a built-in tool (builtin.Names; names are case-sensitive)
+	// is a Build error wrapping toolnexus.ErrUnknownTool that names the
+	// key, suggests the built-in it differs from only in case, and lists
+	// the built-ins: {"Bash": false} must not leave bash on.
 	Builtins map[string]bool
 
 	// BuiltinOptions configure the built-in tools: the workspace they are
@@ -212,13 +215,17 @@ func (a *assembly) put(t toolnexus.Tool, src source) error {
 // precedence on a shared name: MCP servers, the skill tool, built-ins; the
 // program's own tools (cfg.Tools) replace built-ins (see the package doc).
 //
-// Errors: ctx is already done; a skills folder is missing or unreadable
+// Errors: ctx is already done; a key of cfg.Builtins is not a built-in
+// tool (wrapping toolnexus.ErrUnknownTool); a skills folder is missing or unreadable
 // (*skill.RootError, errors.Is(err, fs.ErrNotExist) for a missing one); the
 // built-in workspace is missing; a tool is invalid or a name conflict the
 // rules do not resolve (toolnexus.ErrInvalidName, ErrDuplicateTool, ...).
 // On error nothing is left running.
 func Build(ctx context.Context, cfg Config) (*Toolkit, error) {
 	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := checkBuiltinNames(cfg.Builtins); err != nil {
 		return nil, err
 	}
 	tk := &Toolkit{}
@@ -371,6 +378,47 @@ func (tk *Toolkit) syncMCP() {
 	}
 	tk.mcpTools, tk.conflicts = next, conflicts
 }
+
+// checkBuiltinNames reports every key of m that is not a built-in tool, in
+// name order, each with a did-you-mean when it differs from one only in
+// case, followed by the list of built-ins.
+func checkBuiltinNames(m map[string]bool) error {
+	known := builtin.Names()
+	var unknown []string
+	for name := range m {
+		if !slices.Contains(known, name) {
+			unknown = append(unknown, name)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	slices.Sort(unknown)
+	var b strings.Builder
+	b.WriteString("Config.Builtins: ")
+	for i, name := range unknown {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "unknown built-in tool %q", name)
+		for _, k := range known {
+			if strings.EqualFold(k, name) {
+				fmt.Fprintf(&b, " (did you mean %q?)", k)
+				break
+			}
+		}
+	}
+	b.WriteString("; built-in tools: ")
+	b.WriteString(strings.Join(known, ", "))
+	return &nameError{msg: b.String()}
+}
+
+// nameError is a Config key naming no tool; it wraps
+// toolnexus.ErrUnknownTool.
+type nameError struct{ msg string }
+
+func (e *nameError) Error() string { return "toolkit: " + e.msg }
+func (e *nameError) Unwrap() error { return toolnexus.ErrUnknownTool }
 
 // builtinTools returns the built-ins cfg keeps.
 func builtinTools(cfg Config) ([]toolnexus.Tool, error) {

@@ -88,7 +88,7 @@ func TestBuildBuiltinSwitches(t *testing.T) {
 	if tk.Len() != 0 {
 		t.Errorf("NoBuiltins, no skills: %s", names(tk.Tools()))
 	}
-	tk = build(t, Config{Builtins: map[string]bool{"bash": false, "webfetch": false, "read": true, "no_such_tool": false}})
+	tk = build(t, Config{Builtins: map[string]bool{"bash": false, "webfetch": false, "read": true}})
 	if got := names(tk.Tools()); got != "apply_patch edit glob grep question read todowrite write" {
 		t.Errorf("Builtins map: %s", got)
 	}
@@ -99,6 +99,39 @@ func TestBuildBuiltinSwitches(t *testing.T) {
 	tk = build(t, Config{Builtins: off, BuiltinOptions: builtin.Options{Workspace: filepath.Join(t.TempDir(), "missing")}})
 	if tk.Len() != 0 {
 		t.Errorf("all off: %s", names(tk.Tools()))
+	}
+}
+
+// An unknown key in Config.Builtins would leave the tool it meant on
+// (Builtins{"Bash": false} kept the unsandboxed bash): it is an error that
+// names the key and lists the built-ins, with a did-you-mean for case.
+func TestBuildUnknownBuiltinName(t *testing.T) {
+	ws := t.TempDir()
+	all := strings.Join(builtin.Names(), ", ")
+	for _, tc := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Builtins: map[string]bool{"Bash": false}},
+			`toolkit: Config.Builtins: unknown built-in tool "Bash" (did you mean "bash"?); built-in tools: ` + all},
+		{Config{Builtins: map[string]bool{"no_such_tool": false, "read": true}},
+			`toolkit: Config.Builtins: unknown built-in tool "no_such_tool"; built-in tools: ` + all},
+		{Config{Builtins: map[string]bool{"zz": true, "WebFetch": false, "bash": false}, NoBuiltins: true},
+			`toolkit: Config.Builtins: unknown built-in tool "WebFetch" (did you mean "webfetch"?); unknown built-in tool "zz"; built-in tools: ` + all},
+	} {
+		tc.cfg.BuiltinOptions.Workspace = ws
+		tk, err := Build(context.Background(), tc.cfg)
+		if err == nil {
+			tk.Close()
+			t.Errorf("Builtins %v: no error; tools %s", tc.cfg.Builtins, names(tk.Tools()))
+			continue
+		}
+		if err.Error() != tc.want {
+			t.Errorf("Builtins %v:\n got %s\nwant %s", tc.cfg.Builtins, err, tc.want)
+		}
+		if !errors.Is(err, toolnexus.ErrUnknownTool) {
+			t.Errorf("Builtins %v: %v does not wrap ErrUnknownTool", tc.cfg.Builtins, err)
+		}
 	}
 }
 

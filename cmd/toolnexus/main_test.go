@@ -180,8 +180,15 @@ func TestToolsSwitches(t *testing.T) {
 	if got := toolNames(t, o.stdout); got != "apply_patch edit glob grep question skill todowrite write" || o.code != 0 {
 		t.Errorf("--disable: %q exit %d %s", got, o.code, o.stderr)
 	}
-	o = cli(t, "", "tools", "--no-builtins", "--disable", "skill,typo", "--skills", "examples/skills")
-	o.expect(t, 0, "[]\n", "toolnexus: warning: --disable typo: no tool has that name\n")
+	o = cli(t, "", "tools", "--no-builtins", "--disable", "skill", "--skills", "examples/skills")
+	o.expect(t, 0, "[]\n", "")
+	// A name that matches no tool is a usage error, as an unknown key of
+	// toolkit.Config.Builtins is a Build error: "Bash" must not leave bash on.
+	all := "apply_patch, bash, edit, glob, grep, question, read, skill, todowrite, webfetch, write"
+	cli(t, "", "tools", "--no-builtins", "--disable", "skill,typo", "--skills", "examples/skills").expect(t, 2, "",
+		"toolnexus: --disable \"typo\": no tool has that name; tools: "+all+"\n")
+	cli(t, "", "tools", "--disable", "Bash,webfetch,zz", "--skills", "examples/skills").expect(t, 2, "",
+		"toolnexus: --disable \"Bash\": no tool has that name (did you mean \"bash\"?); --disable \"zz\": no tool has that name; tools: "+all+"\n")
 	cli(t, "", "tools", "--no-builtins").expect(t, 0, "[]\n", "")
 }
 
