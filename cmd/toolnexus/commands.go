@@ -159,7 +159,7 @@ type toolsOpts struct {
 
 var toolsCommand = &command{
 	name:    "tools",
-	args:    "[--skills DIR]... [--mcp FILE] [--openapi FILE_OR_URL]... [--openapi-base-url URL] [--format openai|responses|anthropic|gemini|mcp] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--indent] [--strict]",
+	args:    "[--skills DIR]... [--mcp FILE] [--openapi FILE_OR_URL]... [--openapi-base-url URL] [--format openai-chat|openai-responses|anthropic|gemini|mcp] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--indent] [--strict]",
 	summary: "print the toolkit's tools as a provider's tool definitions (JSON)",
 	detail: "Builds the toolkit (built-in tools, the skill tool when --skills finds skills)\n" +
 		"and prints its tools, sorted by name, in the shape the chosen provider's API\n" +
@@ -167,20 +167,21 @@ var toolsCommand = &command{
 	flags: func(fs *flag.FlagSet) any {
 		o := &toolsOpts{}
 		o.kit.register(fs)
-		fs.StringVar(&o.format, "format", "openai", "provider `FORMAT`: "+strings.Join(formatNames(), ", "))
+		fs.StringVar(&o.format, "format", "openai-chat", "provider `FORMAT`: "+strings.Join(formatNames(), ", "))
 		fs.BoolVar(&o.indent, "indent", false, "pretty-print the JSON")
-		fs.BoolVar(&o.strict, "strict", false, "OpenAI strict mode (openai and responses formats; tools whose schema cannot be strict keep strict:false)")
+		fs.BoolVar(&o.strict, "strict", false, "OpenAI strict mode (openai-chat and openai-responses formats; tools whose schema cannot be strict keep strict:false)")
 		return o
 	},
 	run: func(e *env, opts any, args []string) int {
 		o := opts.(*toolsOpts)
-		render, ok := formats[o.format]
+		format := canonicalFormat(o.format)
+		render, ok := formats[format]
 		if !ok {
 			fmt.Fprintf(e.stderr, "toolnexus tools: unknown format %q; formats: %s\n", o.format, strings.Join(formatNames(), ", "))
 			return exitUsage
 		}
-		if o.strict && !strictFormats[o.format] {
-			fmt.Fprintf(e.stderr, "toolnexus tools: --strict applies to the openai and responses formats, not %q\n", o.format)
+		if o.strict && !strictFormats[format] {
+			fmt.Fprintf(e.stderr, "toolnexus tools: --strict applies to the openai-chat and openai-responses formats, not %q\n", o.format)
 			return exitUsage
 		}
 		tk, err := o.kit.build(e)
@@ -429,11 +430,17 @@ func shortPath(p string) string {
 
 // ---- formats ----
 
+// formatNames lists the canonical formats, sorted, each followed by its
+// alias: "openai-chat (or openai)".
 func formatNames() []string {
 	names := make([]string, 0, len(formats))
 	for n := range formats {
 		names = append(names, n)
 	}
 	slices.Sort(names)
+	for alias, c := range formatAliases {
+		i := slices.Index(names, c)
+		names[i] += " (or " + alias + ")"
+	}
 	return names
 }

@@ -87,9 +87,9 @@ func inProcess(t *testing.T, cfg toolkit.Config, format string) string {
 	tools := tk.Tools()
 	var b []byte
 	switch format {
-	case "openai":
+	case "openai-chat":
 		b = render.OpenAI(tools).AppendJSON(nil)
-	case "responses":
+	case "openai-responses":
 		b = render.OpenAIResponses(tools).AppendJSON(nil)
 	case "anthropic":
 		v, err := render.Anthropic(tools)
@@ -135,7 +135,7 @@ func TestToolsReadmeCommand(t *testing.T) {
 		t.Errorf("names = %s\nwant    %s", got, want)
 	}
 	want := inProcess(t, toolkit.Config{Skills: []string{filepath.Join(repoRoot, "examples", "skills")},
-		BuiltinOptions: builtin.Options{Workspace: repoRoot}}, "openai")
+		BuiltinOptions: builtin.Options{Workspace: repoRoot}}, "openai-chat")
 	if o.stdout != want {
 		t.Errorf("binary output differs from render.OpenAI of toolkit.Build")
 	}
@@ -144,10 +144,16 @@ func TestToolsReadmeCommand(t *testing.T) {
 func TestToolsFormats(t *testing.T) {
 	ws := t.TempDir()
 	cfg := toolkit.Config{Skills: []string{filepath.Join(repoRoot, "examples", "skills")}, BuiltinOptions: builtin.Options{Workspace: ws}}
-	for _, f := range []string{"openai", "responses", "anthropic", "gemini", "mcp"} {
+	// The canonical names, then the aliases kept from before: openai is
+	// openai-chat, responses is openai-responses.
+	for _, f := range []string{"openai-chat", "openai-responses", "anthropic", "gemini", "mcp", "openai", "responses"} {
 		t.Run(f, func(t *testing.T) {
+			canonical := map[string]string{"openai": "openai-chat", "responses": "openai-responses"}[f]
+			if canonical == "" {
+				canonical = f
+			}
 			o := cli(t, "", "tools", "--skills", "examples/skills", "--workspace", ws, "--format", f)
-			o.expect(t, 0, inProcess(t, cfg, f), "")
+			o.expect(t, 0, inProcess(t, cfg, canonical), "")
 			if !json.Valid([]byte(o.stdout)) {
 				t.Errorf("not JSON: %s", o.stdout)
 			}
@@ -168,7 +174,13 @@ func TestToolsStrict(t *testing.T) {
 		t.Errorf("strict: exit %d\n%s%s", o.code, o.stdout, o.stderr)
 	}
 	cli(t, "", "tools", "--strict", "--format", "gemini").expect(t, 2, "",
-		"toolnexus tools: --strict applies to the openai and responses formats, not \"gemini\"\n")
+		"toolnexus tools: --strict applies to the openai-chat and openai-responses formats, not \"gemini\"\n")
+	for _, f := range []string{"openai", "responses", "openai-chat", "openai-responses"} {
+		o := cli(t, "", "tools", "--no-builtins", "--skills", "examples/skills", "--strict", "--format", f)
+		if o.code != 0 || !strings.Contains(o.stdout, `"strict":true`) {
+			t.Errorf("--strict --format %s: exit %d\n%s%s", f, o.code, o.stdout, o.stderr)
+		}
+	}
 }
 
 func TestToolsSwitches(t *testing.T) {
@@ -198,7 +210,7 @@ func TestToolsBadInput(t *testing.T) {
 	cli(t, "", "tools", "--skills", "go.mod").expect(t, 1, "",
 		"toolnexus: skills folder \"go.mod\": is not a directory\n")
 	cli(t, "", "tools", "--format", "xml").expect(t, 2, "",
-		"toolnexus tools: unknown format \"xml\"; formats: anthropic, gemini, mcp, openai, responses\n")
+		"toolnexus tools: unknown format \"xml\"; formats: anthropic, gemini, mcp, openai-chat (or openai), openai-responses (or responses)\n")
 	cli(t, "", "tools", "--bogus").expect(t, 2, "",
 		"toolnexus tools: flag provided but not defined: -bogus\nRun 'toolnexus tools --help' for usage.\n")
 	cli(t, "", "tools", "extra").expect(t, 2, "",
