@@ -278,7 +278,7 @@ func TestDeepArgumentsWithDefaults(t *testing.T) {
 		Q    string `json:"q,omitempty" jsonschema:"default=x"`
 		Unit string `json:"unit,omitempty" jsonschema:"default=celsius"`
 	}
-	r := NewRegistryWith(Options{MaxArgumentBytes: 16 << 20})
+	r := NewRegistryWith(&Options{MaxArgumentBytes: 16 << 20})
 	require.NoError(t, Register(r, "d", "", func(_ context.Context, a args) (string, error) { return a.Q + a.Unit, nil }))
 	n := 4 << 20
 	deep := `{"extra":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`

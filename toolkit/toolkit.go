@@ -2,7 +2,7 @@
 // tools: the program's own tools, agent skills (the `skill` tool), the
 // built-in tools, and tools loaded from MCP servers (package mcp).
 //
-//	tk, err := toolkit.Build(ctx, toolkit.Config{Skills: []string{"examples/skills"}})
+//	tk, err := toolkit.Build(ctx, &toolkit.Config{Skills: []string{"examples/skills"}})
 //	if err != nil { ... }
 //	defer tk.Close()
 //	tools := render.OpenAI(tk.Tools()) // apply_patch bash edit glob grep question read skill todowrite webfetch write
@@ -211,19 +211,25 @@ func (a *assembly) put(t toolnexus.Tool, src source) error {
 	return nil
 }
 
-// Build assembles a Toolkit from cfg. Tools come from, in this order of
-// precedence on a shared name: MCP servers, the skill tool, built-ins; the
-// program's own tools (cfg.Tools) replace built-ins (see the package doc).
+// Build assembles a Toolkit from a copy of config; nil means the zero
+// Config (the ten built-in tools, confined to the current directory).
+// Tools come from, in this order of precedence on a shared name: MCP
+// servers, the skill tool, built-ins; the program's own tools
+// (Config.Tools) replace built-ins (see the package doc).
 //
-// Errors: ctx is already done; a key of cfg.Builtins is not a built-in
-// tool (wrapping toolnexus.ErrUnknownTool); a skills folder is missing or unreadable
-// (*skill.RootError, errors.Is(err, fs.ErrNotExist) for a missing one); the
-// built-in workspace is missing; a tool is invalid or a name conflict the
-// rules do not resolve (toolnexus.ErrInvalidName, ErrDuplicateTool, ...).
-// On error nothing is left running.
-func Build(ctx context.Context, cfg Config) (*Toolkit, error) {
+// Errors: ctx is already done; a key of Config.Builtins is not a built-in
+// tool (wrapping toolnexus.ErrUnknownTool); a skills folder is missing or
+// unreadable (*skill.RootError, errors.Is(err, fs.ErrNotExist) for a
+// missing one); the built-in workspace is missing; a tool is invalid or a
+// name conflict the rules do not resolve (toolnexus.ErrInvalidName,
+// ErrDuplicateTool, ...). On error nothing is left running.
+func Build(ctx context.Context, config *Config) (*Toolkit, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	var cfg Config
+	if config != nil {
+		cfg = *config
 	}
 	if err := checkBuiltinNames(cfg.Builtins); err != nil {
 		return nil, err
@@ -245,7 +251,7 @@ func Build(ctx context.Context, cfg Config) (*Toolkit, error) {
 		tk.native[t.Name] = true
 	}
 
-	set, err := skill.Load(cfg.Skills, skill.Options{MaxFiles: cfg.SkillFiles, Data: cfg.SkillData})
+	set, err := skill.Load(cfg.Skills, &skill.Options{MaxFiles: cfg.SkillFiles, Data: cfg.SkillData})
 	if err != nil {
 		return nil, fmt.Errorf("toolkit: %w", err)
 	}
@@ -311,7 +317,7 @@ func Build(ctx context.Context, cfg Config) (*Toolkit, error) {
 	for _, name := range a.order {
 		tools = append(tools, a.byName[name].tool)
 	}
-	reg := toolnexus.NewRegistryWith(cfg.Registry)
+	reg := toolnexus.NewRegistryWith(&cfg.Registry)
 	if err := reg.Add(tools...); err != nil {
 		return nil, fmt.Errorf("toolkit: %w", err)
 	}
@@ -432,7 +438,7 @@ func builtinTools(cfg Config) ([]toolnexus.Tool, error) {
 	if !keep {
 		return nil, nil
 	}
-	all, err := builtin.Tools(cfg.BuiltinOptions)
+	all, err := builtin.Tools(&cfg.BuiltinOptions)
 	if err != nil {
 		return nil, fmt.Errorf("toolkit: %w", err)
 	}

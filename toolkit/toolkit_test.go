@@ -30,7 +30,7 @@ func build(t *testing.T, cfg Config) *Toolkit {
 	if cfg.BuiltinOptions.Workspace == "" {
 		cfg.BuiltinOptions.Workspace = t.TempDir()
 	}
-	tk, err := Build(context.Background(), cfg)
+	tk, err := Build(context.Background(), &cfg)
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}
@@ -120,7 +120,7 @@ func TestBuildUnknownBuiltinName(t *testing.T) {
 			`toolkit: Config.Builtins: unknown built-in tool "WebFetch" (did you mean "webfetch"?); unknown built-in tool "zz"; built-in tools: ` + all},
 	} {
 		tc.cfg.BuiltinOptions.Workspace = ws
-		tk, err := Build(context.Background(), tc.cfg)
+		tk, err := Build(context.Background(), &tc.cfg)
 		if err == nil {
 			tk.Close()
 			t.Errorf("Builtins %v: no error; tools %s", tc.cfg.Builtins, names(tk.Tools()))
@@ -173,7 +173,7 @@ func TestBuildConflicts(t *testing.T) {
 		return tool
 	}
 	ctx := context.Background()
-	_, err := Build(ctx, Config{Tools: []toolnexus.Tool{named("skill")}, Skills: []string{examples}, NoBuiltins: true})
+	_, err := Build(ctx, &Config{Tools: []toolnexus.Tool{named("skill")}, Skills: []string{examples}, NoBuiltins: true})
 	if !errors.Is(err, toolnexus.ErrDuplicateTool) || !strings.Contains(err.Error(), `"skill" is both in Config.Tools and the name of a skill tool`) {
 		t.Errorf("native vs skill: %v", err)
 	}
@@ -182,11 +182,11 @@ func TestBuildConflicts(t *testing.T) {
 	if got, _ := tk.Get("skill"); got.Source != "native" {
 		t.Errorf("skill without skills = %+v", got)
 	}
-	_, err = Build(ctx, Config{Tools: []toolnexus.Tool{named("a"), named("a")}, NoBuiltins: true})
+	_, err = Build(ctx, &Config{Tools: []toolnexus.Tool{named("a"), named("a")}, NoBuiltins: true})
 	if !errors.Is(err, toolnexus.ErrDuplicateTool) || !strings.Contains(err.Error(), `"a" is given twice by Config.Tools`) {
 		t.Errorf("two natives: %v", err)
 	}
-	_, err = Build(ctx, Config{Tools: []toolnexus.Tool{{Name: "bad name", Handler: toolnexus.HandlerFunc(nil)}}, NoBuiltins: true})
+	_, err = Build(ctx, &Config{Tools: []toolnexus.Tool{{Name: "bad name", Handler: toolnexus.HandlerFunc(nil)}}, NoBuiltins: true})
 	if !errors.Is(err, toolnexus.ErrInvalidName) {
 		t.Errorf("invalid name: %v", err)
 	}
@@ -227,7 +227,7 @@ func TestPrecedence(t *testing.T) {
 
 func TestBuildMissingSkillsFolder(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "nope")
-	_, err := Build(context.Background(), Config{Skills: []string{examples, missing}})
+	_, err := Build(context.Background(), &Config{Skills: []string{examples, missing}})
 	var re *skill.RootError
 	if !errors.As(err, &re) || !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("err = %v", err)
@@ -238,7 +238,7 @@ func TestBuildMissingSkillsFolder(t *testing.T) {
 }
 
 func TestBuildMissingWorkspace(t *testing.T) {
-	_, err := Build(context.Background(), Config{BuiltinOptions: builtin.Options{Workspace: filepath.Join(t.TempDir(), "gone")}})
+	_, err := Build(context.Background(), &Config{BuiltinOptions: builtin.Options{Workspace: filepath.Join(t.TempDir(), "gone")}})
 	if err == nil || !strings.HasPrefix(err.Error(), "toolkit: builtin: workspace") {
 		t.Errorf("err = %v", err)
 	}
@@ -247,7 +247,7 @@ func TestBuildMissingWorkspace(t *testing.T) {
 func TestBuildCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Build(ctx, Config{}); !errors.Is(err, context.Canceled) {
+	if _, err := Build(ctx, &Config{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -295,5 +295,18 @@ func TestClose(t *testing.T) {
 	}
 	if err := tk.Close(); !errors.Is(err, boom) || len(order) != 2 || order[0] != 2 {
 		t.Errorf("second Close = %v, order %v", err, order)
+	}
+}
+
+// Build(ctx, nil) is the zero Config: the built-ins, in the current
+// directory.
+func TestBuildNilConfig(t *testing.T) {
+	tk, err := Build(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tk.Close()
+	if got, want := names(tk.Tools()), strings.Join(builtin.Names(), " "); got != want {
+		t.Errorf("tools = %s, want %s", got, want)
 	}
 }

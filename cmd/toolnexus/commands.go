@@ -67,7 +67,7 @@ func (k *kitFlags) build(e *env) (*toolkit.Toolkit, error) {
 		}
 		cfg.Builtins[n] = false
 	}
-	tk, err := toolkit.Build(e.ctx, cfg)
+	tk, err := toolkit.Build(e.ctx, &cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -361,7 +361,7 @@ var skillsCommand = &command{
 		}
 		switch {
 		case o.prompt:
-			set, err := skill.New(inv.Skills, skill.Options{})
+			set, err := skill.New(inv.Skills, &skill.Options{})
 			if err != nil {
 				return fail(e, err)
 			}

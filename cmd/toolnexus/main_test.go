@@ -79,7 +79,7 @@ func (o outcome) expect(t *testing.T, code int, stdout, stderr string) {
 // inProcess renders what the binary should print, with the library.
 func inProcess(t *testing.T, cfg toolkit.Config, format string) string {
 	t.Helper()
-	tk, err := toolkit.Build(context.Background(), cfg)
+	tk, err := toolkit.Build(context.Background(), &cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
