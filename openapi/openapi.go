@@ -95,9 +95,10 @@ type Options struct {
 
 // Skipped is an operation that was not imported, and why.
 type Skipped struct {
-	Method, Path string
-	ID           string // operationId, "" when missing
-	Reason       string
+	Method string // the HTTP method in upper case, "GET"
+	Path   string // the path template as in the document, "/pets/{id}"
+	ID     string // operationId, "" when missing
+	Reason string // why it was not imported, for a person to read
 }
 
 // String is "GET /path (id): reason".

@@ -131,6 +131,7 @@ type Config struct {
 //
 // A Toolkit is safe for concurrent use. Call Close when done with it.
 type Toolkit struct {
+	// Registry holds the assembled tools; its methods are the Toolkit's.
 	*toolnexus.Registry
 
 	skills  *skill.Set
