@@ -19,7 +19,9 @@
 //
 // The ten built-in tools of package builtin are on by default.
 // [Config.NoBuiltins] turns them all off; [Config.Builtins] turns single
-// ones off by name. Built-ins never appear in the skills prompt.
+// ones off by name, and a name there that is not a built-in is a Build
+// error (so a typo such as "Bash" cannot leave bash on). Built-ins never
+// appear in the skills prompt.
 package toolkit
 
 import (
