@@ -18,7 +18,7 @@ type deleteArgs struct {
 // counts the handler runs.
 func approvalRegistry(t *testing.T, a toolnexus.Approver, ran *atomic.Int32) *toolnexus.Registry {
 	t.Helper()
-	reg := toolnexus.NewRegistryWith(toolnexus.Options{Approver: a})
+	reg := toolnexus.NewRegistryWith(&toolnexus.Options{Approver: a})
 	typed, err := toolnexus.NewTool("delete", "deletes a file", func(_ context.Context, in deleteArgs) (string, error) {
 		ran.Add(1)
 		return "deleted " + in.Path, nil

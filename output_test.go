@@ -51,7 +51,7 @@ func TestMaxOutputBytes(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			reg := toolnexus.NewRegistryWith(toolnexus.Options{MaxOutputBytes: c.limit})
+			reg := toolnexus.NewRegistryWith(&toolnexus.Options{MaxOutputBytes: c.limit})
 			if err := reg.Add(outputTool("big", c.out, c.fail)); err != nil {
 				t.Fatal(err)
 			}
@@ -110,11 +110,11 @@ func TestMaxOutputBytesBuiltin(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "big.txt"), []byte(strings.Repeat("line of text\n", 2000)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tools, err := builtin.Tools(builtin.Options{Workspace: dir})
+	tools, err := builtin.Tools(&builtin.Options{Workspace: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := toolnexus.NewRegistryWith(toolnexus.Options{MaxOutputBytes: 1000})
+	reg := toolnexus.NewRegistryWith(&toolnexus.Options{MaxOutputBytes: 1000})
 	if err := reg.Add(tools...); err != nil {
 		t.Fatal(err)
 	}

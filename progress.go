@@ -26,7 +26,7 @@ type Event struct {
 	// Progress is the work done so far, and Total the work in all (0 when
 	// unknown), in units of the handler's choice (progress events only).
 	Progress float64 `json:"progress,omitempty"`
-	Total    float64 `json:"total,omitempty"`
+	Total    float64 `json:"total,omitempty"` // see Progress
 
 	// Level is the severity of a log event.
 	Level slog.Level `json:"level,omitempty"`

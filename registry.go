@@ -93,8 +93,15 @@ var emptySnapshot = &snapshot{byName: map[string]*entry{}}
 // NewRegistry returns an empty Registry with default Options.
 func NewRegistry() *Registry { return &Registry{} }
 
-// NewRegistryWith returns an empty Registry with the given Options.
-func NewRegistryWith(opts Options) *Registry { return &Registry{opts: opts} }
+// NewRegistryWith returns an empty Registry with a copy of opts; nil means
+// the default Options, as NewRegistry.
+func NewRegistryWith(opts *Options) *Registry {
+	r := &Registry{}
+	if opts != nil {
+		r.opts = *opts
+	}
+	return r
+}
 
 func (r *Registry) load() *snapshot {
 	if s := r.snap.Load(); s != nil {

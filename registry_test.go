@@ -131,7 +131,7 @@ func TestLargeIntegersReachHandlerExactly(t *testing.T) {
 func TestHandlerErrorPanicTimeoutCancel(t *testing.T) {
 	type none struct{}
 	boom := errors.New("disk full")
-	r := NewRegistryWith(Options{Timeout: time.Minute})
+	r := NewRegistryWith(&Options{Timeout: time.Minute})
 	require.NoError(t, Register(r, "fails", "", func(context.Context, none) (string, error) { return "", boom }))
 	require.NoError(t, Register(r, "panics", "", func(context.Context, none) (string, error) { panic("nil map") }))
 	slow, err := NewTool("slow", "", func(ctx context.Context, _ none) (string, error) {
@@ -200,7 +200,7 @@ func TestHandlerErrorPanicTimeoutCancel(t *testing.T) {
 }
 
 func TestSizeLimit(t *testing.T) {
-	r := NewRegistryWith(Options{MaxArgumentBytes: 32})
+	r := NewRegistryWith(&Options{MaxArgumentBytes: 32})
 	require.NoError(t, Register(r, "get_weather", "", func(_ context.Context, a weatherArgs) (string, error) { return a.City, nil }))
 	res := r.Execute(context.Background(), "get_weather", json.RawMessage(`{"city":"`+strings.Repeat("a", 40)+`"}`))
 	assert.Equal(t, `invalid arguments for "get_weather": arguments are 51 bytes, more than the limit of 32 bytes`, res.Output)
@@ -394,4 +394,17 @@ func TestGoexitAndInvalidUTF8(t *testing.T) {
 	assert.EqualError(t, res.Err, `tool "goexit": the handler called runtime.Goexit`)
 	res = r.Execute(context.Background(), "badutf8", nil)
 	assert.Equal(t, "\uFFFDbad", res.Output)
+}
+
+// NewRegistryWith(nil) is NewRegistry(); the Registry keeps a copy of opts.
+func TestNewRegistryWithNil(t *testing.T) {
+	if r := NewRegistryWith(nil); r.opts.MaxArgumentBytes != 0 || r.opts.Timeout != 0 || r.opts.Approver != nil {
+		t.Errorf("NewRegistryWith(nil).opts = %+v", r.opts)
+	}
+	opts := &Options{MaxArgumentBytes: 10}
+	r := NewRegistryWith(opts)
+	opts.MaxArgumentBytes = 20
+	if r.opts.MaxArgumentBytes != 10 {
+		t.Errorf("opts changed after NewRegistryWith reached the Registry: %d", r.opts.MaxArgumentBytes)
+	}
 }

@@ -87,14 +87,42 @@ type Tool struct {
 }
 
 // Annotations are hints about a tool's behaviour, as defined by the MCP
-// specification (ToolAnnotations, spec revision 2025-06-18). They are hints,
-// not guarantees; renderers for providers without annotations ignore them.
+// specification (ToolAnnotations, spec revision 2025-06-18,
+// https://modelcontextprotocol.io/specification/2025-06-18/schema#toolannotations).
+// They are hints, not guarantees; renderers for providers without
+// annotations ignore them.
+//
+// Why two fields are *bool: the specification gives each hint a default
+// for when it is absent, and for DestructiveHint and OpenWorldHint that
+// default is true. A plain bool with omitempty could not say false (it
+// would be left out, which a client reads as true), and without omitempty
+// every tool would claim false. So for those two, nil means "not said"
+// (the spec's default, true), and a pointer to false must be given to say
+// false. ReadOnlyHint and IdempotentHint default to false, which their zero
+// value already says.
 type Annotations struct {
-	Title           string `json:"title,omitempty"`
-	ReadOnlyHint    bool   `json:"readOnlyHint,omitempty"`
-	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
-	IdempotentHint  bool   `json:"idempotentHint,omitempty"`
-	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
+	// Title is a human-readable title for the tool, for display; "" means
+	// none (clients show the name).
+	Title string `json:"title,omitempty"`
+
+	// ReadOnlyHint, when true, says the tool does not modify its
+	// environment. Default false.
+	ReadOnlyHint bool `json:"readOnlyHint,omitempty"`
+
+	// DestructiveHint says whether the tool may perform destructive updates
+	// (true) or only additive ones (false); meaningful only when
+	// ReadOnlyHint is false. nil means the spec's default, true.
+	DestructiveHint *bool `json:"destructiveHint,omitempty"`
+
+	// IdempotentHint, when true, says that calling the tool again with the
+	// same arguments has no further effect; meaningful only when
+	// ReadOnlyHint is false. Default false.
+	IdempotentHint bool `json:"idempotentHint,omitempty"`
+
+	// OpenWorldHint says whether the tool may interact with an open world
+	// of external entities (true, as web search does) or a closed domain
+	// (false, as a memory tool does). nil means the spec's default, true.
+	OpenWorldHint *bool `json:"openWorldHint,omitempty"`
 }
 
 // Result is the outcome of one tool execution. Output (with Content and
@@ -147,6 +175,8 @@ func ErrorResult(err error) Result {
 // types, validation) is the handler's responsibility; typed tools made by
 // [NewTool] and [Register] do all of it.
 type Handler interface {
+	// Call runs the tool once with args, one JSON object, and returns its
+	// result; a failure is a Result with IsError set, never a panic.
 	Call(ctx context.Context, args json.RawMessage) Result
 }
 

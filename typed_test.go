@@ -278,7 +278,7 @@ func TestDeepArgumentsWithDefaults(t *testing.T) {
 		Q    string `json:"q,omitempty" jsonschema:"default=x"`
 		Unit string `json:"unit,omitempty" jsonschema:"default=celsius"`
 	}
-	r := NewRegistryWith(Options{MaxArgumentBytes: 16 << 20})
+	r := NewRegistryWith(&Options{MaxArgumentBytes: 16 << 20})
 	require.NoError(t, Register(r, "d", "", func(_ context.Context, a args) (string, error) { return a.Q + a.Unit, nil }))
 	n := 4 << 20
 	deep := `{"extra":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`
@@ -299,7 +299,7 @@ type modeArgs struct {
 // them: the default inserted, in Arguments and in the decoded Args.
 func TestOnePassApprovalSeesDefaults(t *testing.T) {
 	var reqs []ApprovalRequest
-	r := NewRegistryWith(Options{Approver: func(_ context.Context, req ApprovalRequest) Approval {
+	r := NewRegistryWith(&Options{Approver: func(_ context.Context, req ApprovalRequest) Approval {
 		reqs = append(reqs, req)
 		return Approval{Decision: Approve}
 	}})

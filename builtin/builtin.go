@@ -105,10 +105,17 @@ type env struct {
 // "builtin", a reflected input schema and MCP annotations. The tools of one
 // call share the workspace and options; the todowrite list is per call.
 //
+// opts nil means the zero Options (the current directory, no private
+// network, default limits).
+//
 // Errors: the workspace does not exist or is not a directory, or the
 // current directory cannot be determined.
-func Tools(opts Options) ([]toolnexus.Tool, error) {
-	e, err := newEnv(opts)
+func Tools(opts *Options) ([]toolnexus.Tool, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	e, err := newEnv(o)
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,7 @@ func newFixture(t testing.TB, opts builtin.Options) *fixture {
 	if opts.Workspace == "" {
 		opts.Workspace = t.TempDir()
 	}
-	tools, err := builtin.Tools(opts)
+	tools, err := builtin.Tools(&opts)
 	if err != nil {
 		t.Fatalf("Tools: %v", err)
 	}
@@ -135,7 +135,7 @@ func TestNamesAndTools(t *testing.T) {
 	if builtin.Names()[0] != "apply_patch" {
 		t.Fatal("Names returns a shared slice")
 	}
-	tools, err := builtin.Tools(builtin.Options{Workspace: t.TempDir()})
+	tools, err := builtin.Tools(&builtin.Options{Workspace: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,14 +159,14 @@ func TestNamesAndTools(t *testing.T) {
 
 func TestToolsWorkspaceErrors(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := builtin.Tools(builtin.Options{Workspace: filepath.Join(dir, "missing")}); err == nil {
+	if _, err := builtin.Tools(&builtin.Options{Workspace: filepath.Join(dir, "missing")}); err == nil {
 		t.Error("missing workspace: no error")
 	}
 	file := filepath.Join(dir, "f")
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := builtin.Tools(builtin.Options{Workspace: file})
+	_, err := builtin.Tools(&builtin.Options{Workspace: file})
 	if err == nil || !strings.Contains(err.Error(), "is not a directory") {
 		t.Errorf("file as workspace: err = %v", err)
 	}
@@ -175,7 +175,7 @@ func TestToolsWorkspaceErrors(t *testing.T) {
 func TestDefaultWorkspaceIsCurrentDirectory(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	tools, err := builtin.Tools(builtin.Options{})
+	tools, err := builtin.Tools(&builtin.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestDefaultWorkspaceIsCurrentDirectory(t *testing.T) {
 // TestGoldenSchemas pins the rendered schemas of all ten tools (OpenAI
 // Chat Completions shape). Rewrite with: go test ./builtin -run TestGoldenSchemas -update
 func TestGoldenSchemas(t *testing.T) {
-	tools, err := builtin.Tools(builtin.Options{Workspace: t.TempDir()})
+	tools, err := builtin.Tools(&builtin.Options{Workspace: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,5 +247,20 @@ func TestGoldenSchemas(t *testing.T) {
 		if !slices.Equal(s.Required, required[tl.Name]) {
 			t.Errorf("%s required = %v, want %v", tl.Name, s.Required, required[tl.Name])
 		}
+	}
+}
+
+// Tools(nil) is Tools(&Options{}): the current directory as workspace.
+func TestToolsNilOptions(t *testing.T) {
+	tools, err := builtin.Tools(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tl := range tools {
+		got = append(got, tl.Name)
+	}
+	if want := builtin.Names(); !slices.Equal(got, want) {
+		t.Errorf("Tools(nil) = %v, want %v", got, want)
 	}
 }

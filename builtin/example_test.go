@@ -15,7 +15,7 @@ func ExampleTools() {
 	ws, _ := os.MkdirTemp("", "workspace")
 	defer os.RemoveAll(ws)
 
-	tools, err := builtin.Tools(builtin.Options{Workspace: ws})
+	tools, err := builtin.Tools(&builtin.Options{Workspace: ws})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -54,7 +54,7 @@ func ExampleTools() {
 // The question tool does not block: the host answers its pending request
 // and runs the call again.
 func ExampleTools_question() {
-	tools, _ := builtin.Tools(builtin.Options{Workspace: os.TempDir()})
+	tools, _ := builtin.Tools(&builtin.Options{Workspace: os.TempDir()})
 	reg := toolnexus.NewRegistry()
 	_ = reg.Add(tools...)
 

@@ -215,7 +215,7 @@ func TestIsBinary(t *testing.T) {
 }
 
 func TestOptionsDefaults(t *testing.T) {
-	tools, err := Tools(Options{Workspace: t.TempDir(), MaxOutputBytes: 10, BashTimeout: time.Hour})
+	tools, err := Tools(&Options{Workspace: t.TempDir(), MaxOutputBytes: 10, BashTimeout: time.Hour})
 	if err != nil || len(tools) != 10 {
 		t.Fatalf("Tools: %v, %d tools", err, len(tools))
 	}

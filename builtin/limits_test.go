@@ -18,11 +18,11 @@ import (
 func bigArgsFixture(t *testing.T) *fixture {
 	t.Helper()
 	f := newFixture(t, builtin.Options{})
-	tools, err := builtin.Tools(builtin.Options{Workspace: f.ws})
+	tools, err := builtin.Tools(&builtin.Options{Workspace: f.ws})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.reg = toolnexus.NewRegistryWith(toolnexus.Options{MaxArgumentBytes: 32 << 20})
+	f.reg = toolnexus.NewRegistryWith(&toolnexus.Options{MaxArgumentBytes: 32 << 20})
 	if err := f.reg.Add(tools...); err != nil {
 		t.Fatal(err)
 	}

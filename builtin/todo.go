@@ -19,9 +19,12 @@ const TodosKey = "todos"
 // {"id":"1","text":"Write the tests","completed":false}. In the tool's
 // input, completed is optional and defaults to false.
 type Todo struct {
-	ID        string `json:"id" jsonschema_description:"A short identifier, unique in the list." validate:"min=1"`
-	Text      string `json:"text" jsonschema_description:"What is to be done." validate:"min=1"`
-	Completed bool   `json:"completed" jsonschema_description:"Whether it is done."`
+	// ID is a short identifier, unique in the list; never "".
+	ID string `json:"id" jsonschema_description:"A short identifier, unique in the list." validate:"min=1"`
+	// Text is what is to be done; never "".
+	Text string `json:"text" jsonschema_description:"What is to be done." validate:"min=1"`
+	// Completed reports whether the entry is done.
+	Completed bool `json:"completed" jsonschema_description:"Whether it is done."`
 }
 
 // todoInput is a Todo as the model sends it: completed may be left out.

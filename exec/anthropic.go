@@ -14,13 +14,14 @@ import (
 // Blocks of other types (text, thinking, ...) are skipped. Fields not
 // listed here are dropped by json.Unmarshal; echo the assistant message
 // from the raw reply to keep them. Source: Anthropic API reference,
-// Messages, response content[] "Tool use" block.
+// Messages, response content[] "Tool use" block
+// (https://docs.anthropic.com/en/api/messages).
 type AnthropicContentBlock struct {
-	Type  string          `json:"type"`
-	Text  string          `json:"text,omitempty"`
-	ID    string          `json:"id,omitempty"`
-	Name  string          `json:"name,omitempty"`
-	Input json.RawMessage `json:"input,omitempty"`
+	Type  string          `json:"type"`            // "tool_use" runs; other types are skipped
+	Text  string          `json:"text,omitempty"`  // a text block's text; not acted on
+	ID    string          `json:"id,omitempty"`    // the tool_use id, echoed as tool_use_id
+	Name  string          `json:"name,omitempty"`  // the tool to run
+	Input json.RawMessage `json:"input,omitempty"` // the arguments object
 
 	problem string // set by UnmarshalJSON for a wrongly typed field
 }
@@ -34,10 +35,11 @@ type AnthropicContentBlock struct {
 //
 // Role is always "user". Source: Anthropic docs, "Handle tool calls"
 // (tool_result blocks come first in the user message that immediately
-// follows, all results of a turn in one message).
+// follows, all results of a turn in one message;
+// https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use).
 type AnthropicMessage struct {
-	Role    string                `json:"role"`
-	Content []AnthropicToolResult `json:"content"`
+	Role    string                `json:"role"`    // always "user"
+	Content []AnthropicToolResult `json:"content"` // one block per tool_use, in order
 }
 
 // AnthropicToolResult is one tool_result content block. Content is the
@@ -47,11 +49,11 @@ type AnthropicMessage struct {
 // and "content" is that array instead of the string (see "Rich results"
 // in the package doc).
 type AnthropicToolResult struct {
-	Type      string                 `json:"type"` // always "tool_result"
-	ToolUseID string                 `json:"tool_use_id"`
-	Content   string                 `json:"content"`
-	IsError   bool                   `json:"is_error,omitempty"`
-	Blocks    []AnthropicResultBlock `json:"-"`
+	Type      string                 `json:"type"`               // always "tool_result"
+	ToolUseID string                 `json:"tool_use_id"`        // the answered tool_use block's id
+	Content   string                 `json:"content"`            // the result as text; see above
+	IsError   bool                   `json:"is_error,omitempty"` // set for failures only
+	Blocks    []AnthropicResultBlock `json:"-"`                  // non-text content; see above
 }
 
 // Anthropic runs the tool_use blocks of an Anthropic assistant message's

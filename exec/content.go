@@ -22,12 +22,13 @@ import (
 //	{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"JVBE…"},"title":"a.pdf"}
 //
 // Source: Anthropic API reference, Messages, tool_result content
-// (TextBlockParam, ImageBlockParam, DocumentBlockParam).
+// (TextBlockParam, ImageBlockParam, DocumentBlockParam;
+// https://docs.anthropic.com/en/api/messages).
 type AnthropicResultBlock struct {
-	Type   string           `json:"type"`
-	Text   string           `json:"text,omitempty"`
-	Source *AnthropicSource `json:"source,omitempty"`
-	Title  string           `json:"title,omitempty"`
+	Type   string           `json:"type"`             // "text", "image", "document", or "tool_reference" (a tool search's answer)
+	Text   string           `json:"text,omitempty"`   // a text block's text
+	Source *AnthropicSource `json:"source,omitempty"` // an image or document block's data
+	Title  string           `json:"title,omitempty"`  // a document's title (its file name), or ""
 	// ToolName is the tool of a "tool_reference" block (the answer of a
 	// tool search, see [ToolSearch]).
 	ToolName string `json:"tool_name,omitempty"`
@@ -37,10 +38,10 @@ type AnthropicResultBlock struct {
 // "base64" (MediaType, Data in standard base64), "url" (URL) or, for a
 // plain-text document, "text" (MediaType "text/plain", Data the text).
 type AnthropicSource struct {
-	Type      string `json:"type"`
-	MediaType string `json:"media_type,omitempty"`
-	Data      string `json:"data,omitempty"`
-	URL       string `json:"url,omitempty"`
+	Type      string `json:"type"`                 // "base64", "url" or "text"
+	MediaType string `json:"media_type,omitempty"` // the MIME type, for base64 and text
+	Data      string `json:"data,omitempty"`       // standard base64 bytes, or the text
+	URL       string `json:"url,omitempty"`        // for Type "url"
 }
 
 // anthropicImageTypes are the image media types Anthropic accepts
@@ -99,15 +100,16 @@ func (r AnthropicToolResult) MarshalJSON() ([]byte, error) {
 //	{"type":"input_file","filename":"a.pdf","file_data":"data:application/pdf;base64,JVBE…"}
 //
 // Source: OpenAI API reference, Responses, function_call_output "output"
-// (input_text, input_image, input_file); openai-go
+// (input_text, input_image, input_file;
+// https://platform.openai.com/docs/api-reference/responses/create); openai-go
 // responses.ResponseFunctionCallOutputItemUnionParam.
 type ResponsesContentPart struct {
-	Type     string `json:"type"`
-	Text     string `json:"text,omitempty"`
-	ImageURL string `json:"image_url,omitempty"`
-	Filename string `json:"filename,omitempty"`
-	FileData string `json:"file_data,omitempty"`
-	FileURL  string `json:"file_url,omitempty"`
+	Type     string `json:"type"`                // "input_text", "input_image" or "input_file"
+	Text     string `json:"text,omitempty"`      // input_text: the text
+	ImageURL string `json:"image_url,omitempty"` // input_image: a data: URL or an https URL
+	Filename string `json:"filename,omitempty"`  // input_file: the file's name
+	FileData string `json:"file_data,omitempty"` // input_file: a data: URL with the bytes
+	FileURL  string `json:"file_url,omitempty"`  // input_file: the file's URL instead of its bytes
 }
 
 // responsesParts shapes r's parts for a function_call_output, or returns
@@ -165,24 +167,24 @@ func (o ResponsesOutput) MarshalJSON() ([]byte, error) {
 //	{"inlineData":{"mimeType":"image/png","data":"iVBO…"}}
 //	{"fileData":{"mimeType":"application/pdf","fileUri":"https://…"}}
 type GeminiFunctionResponsePart struct {
-	InlineData *GeminiBlob     `json:"inlineData,omitempty"`
-	FileData   *GeminiFileData `json:"fileData,omitempty"`
+	InlineData *GeminiBlob     `json:"inlineData,omitempty"` // the bytes, or nil
+	FileData   *GeminiFileData `json:"fileData,omitempty"`   // a file URI, or nil
 }
 
 // GeminiBlob is inline media (genai.FunctionResponseBlob); Data is
 // standard base64 in JSON, as encoding/json writes []byte. DisplayName is
 // the part's Name, which the response may refer to.
 type GeminiBlob struct {
-	MIMEType    string `json:"mimeType"`
-	Data        []byte `json:"data"`
-	DisplayName string `json:"displayName,omitempty"`
+	MIMEType    string `json:"mimeType"`              // the media type, "image/png"
+	Data        []byte `json:"data"`                  // the bytes (base64 in JSON)
+	DisplayName string `json:"displayName,omitempty"` // the part's name, or ""
 }
 
 // GeminiFileData is media by URI (genai.FunctionResponseFileData).
 type GeminiFileData struct {
-	MIMEType    string `json:"mimeType,omitempty"`
-	FileURI     string `json:"fileUri"`
-	DisplayName string `json:"displayName,omitempty"`
+	MIMEType    string `json:"mimeType,omitempty"`    // the media type, or ""
+	FileURI     string `json:"fileUri"`               // where the file is
+	DisplayName string `json:"displayName,omitempty"` // the part's name, or ""
 }
 
 // geminiResponse builds the response object and media parts of r.

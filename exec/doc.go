@@ -22,6 +22,30 @@
 // package imports no provider SDK; see examples/agentloop for loops driven
 // by the official OpenAI, Anthropic and Gemini Go clients.
 //
+// # Provider names
+//
+// Each provider API has one name across exec, package render and the
+// toolnexus command's --format:
+//
+//   - OpenAI Chat Completions: exec [Executor.OpenAIChat],
+//     [Executor.OpenAIChatJSON], [Executor.OpenAIChatStream],
+//     [Executor.NewOpenAIChatFeed]; render OpenAI, OpenAIStrict,
+//     OpenAIWith; --format openai-chat (alias openai).
+//   - OpenAI Responses: exec [Executor.Responses], [Executor.ResponsesJSON],
+//     [Executor.ResponsesStream], [Executor.NewResponsesFeed]; render
+//     OpenAIResponses, OpenAIResponsesWith; --format openai-responses
+//     (alias responses).
+//   - Anthropic Messages: exec [Executor.Anthropic],
+//     [Executor.AnthropicJSON], [Executor.AnthropicStream],
+//     [Executor.NewAnthropicFeed]; render Anthropic, AnthropicWith;
+//     --format anthropic.
+//   - Gemini: exec [Executor.Gemini], [Executor.GeminiJSON],
+//     [Executor.GeminiStream], [Executor.NewGeminiFeed]; render Gemini,
+//     GeminiWith; --format gemini.
+//
+// render's plain "OpenAI" (Chat Completions) keeps its name; the CLI takes
+// openai and responses, its names before this scheme, as aliases.
+//
 // # Guarantees
 //
 // Every call gets exactly one result, in call order, whatever happens:

@@ -97,8 +97,9 @@ type Result struct {
 	// that changes Call.Name does not change them, and an After hook that
 	// changes them has its change undone.
 	ID   string `json:"id,omitempty"`
-	Name string `json:"name"`
+	Name string `json:"name"` // see ID
 
+	// Result is the registry's result: Output, IsError, Metadata, Err.
 	toolnexus.Result
 
 	// Duration is the wall-clock time from the start of the call (the

@@ -11,10 +11,11 @@ import (
 //	{"role":"model","parts":[{"functionCall":{"id":"fc_1","name":"get_weather","args":{"city":"Paris"}}}]}
 //
 // Source: Gemini API reference, "Content" and "Part"
-// (generateContent response candidates[].content).
+// (generateContent response candidates[].content;
+// https://ai.google.dev/api/caching#Content).
 type GeminiContent struct {
-	Role  string       `json:"role,omitempty"`
-	Parts []GeminiPart `json:"parts"`
+	Role  string       `json:"role,omitempty"` // "model" in a reply, "user" in an answer
+	Parts []GeminiPart `json:"parts"`          // in order
 }
 
 // GeminiPart is one part of a [GeminiContent], with the fields used by
@@ -22,21 +23,21 @@ type GeminiContent struct {
 // with the model's turn; fields not listed here are dropped by
 // json.Unmarshal, so echo the model turn from the raw reply to keep them.
 type GeminiPart struct {
-	Text             string                  `json:"text,omitempty"`
-	Thought          bool                    `json:"thought,omitempty"`
-	FunctionCall     *GeminiFunctionCall     `json:"functionCall,omitempty"`
-	FunctionResponse *GeminiFunctionResponse `json:"functionResponse,omitempty"`
-	ThoughtSignature string                  `json:"thoughtSignature,omitempty"`
+	Text             string                  `json:"text,omitempty"`             // a text part's text; not acted on
+	Thought          bool                    `json:"thought,omitempty"`          // set on thought summaries; not acted on
+	FunctionCall     *GeminiFunctionCall     `json:"functionCall,omitempty"`     // a call to run, or nil
+	FunctionResponse *GeminiFunctionResponse `json:"functionResponse,omitempty"` // an answer, or nil
+	ThoughtSignature string                  `json:"thoughtSignature,omitempty"` // opaque; see above
 
 	problem string // set by UnmarshalJSON for a wrongly typed field
 }
 
 // GeminiFunctionCall is a functionCall part: the tool name, its arguments
-// object and an optional id.
+// object and an optional id (https://ai.google.dev/api/caching#FunctionCall).
 type GeminiFunctionCall struct {
-	ID   string          `json:"id,omitempty"`
-	Name string          `json:"name"`
-	Args json.RawMessage `json:"args,omitempty"`
+	ID   string          `json:"id,omitempty"`   // the call id, or "" (then matched by position)
+	Name string          `json:"name"`           // the tool to run
+	Args json.RawMessage `json:"args,omitempty"` // the arguments object
 
 	problem string // set by UnmarshalJSON for a wrongly typed field
 }
@@ -57,12 +58,13 @@ type GeminiFunctionCall struct {
 // have the JSON shape of genai.FunctionResponse's fields of the same
 // names. Source: Gemini API reference, "FunctionResponse" ("Use "output"
 // key to specify function output and "error" key to specify error
-// details"; "parts": multimodal function responses).
+// details"; "parts": multimodal function responses;
+// https://ai.google.dev/api/caching#FunctionResponse).
 type GeminiFunctionResponse struct {
-	ID       string                       `json:"id,omitempty"`
-	Name     string                       `json:"name"`
-	Response map[string]any               `json:"response"`
-	Parts    []GeminiFunctionResponsePart `json:"parts,omitempty"`
+	ID       string                       `json:"id,omitempty"`    // the call's id, or ""
+	Name     string                       `json:"name"`            // the call's tool name
+	Response map[string]any               `json:"response"`        // {"output": …} or {"error": …}
+	Parts    []GeminiFunctionResponsePart `json:"parts,omitempty"` // media parts; see above
 }
 
 // Gemini runs the functionCall parts of a Gemini model content and returns

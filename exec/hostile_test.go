@@ -120,7 +120,7 @@ func TestLongCallID(t *testing.T) {
 // TestOutputCapReachesTheModel: the registry's MaxOutputBytes cut, note
 // included, is what each provider's answer carries.
 func TestOutputCapReachesTheModel(t *testing.T) {
-	reg := toolnexus.NewRegistryWith(toolnexus.Options{MaxOutputBytes: 64})
+	reg := toolnexus.NewRegistryWith(&toolnexus.Options{MaxOutputBytes: 64})
 	if err := reg.Add(toolnexus.Tool{Name: "big", Handler: toolnexus.HandlerFunc(
 		func(context.Context, json.RawMessage) (string, error) { return strings.Repeat("ab", 1000), nil })}); err != nil {
 		t.Fatal(err)

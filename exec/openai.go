@@ -23,13 +23,14 @@ const ErrorPrefix = "error: "
 //
 // Fields not listed here are dropped by json.Unmarshal; echo the assistant
 // message from the raw reply to keep them. Source: OpenAI API reference,
-// Chat Completions, "The chat completion object", choices[].message.tool_calls.
+// Chat Completions, "The chat completion object", choices[].message.tool_calls
+// (https://platform.openai.com/docs/api-reference/chat/object).
 type OpenAIMessage struct {
-	Role string `json:"role"`
+	Role string `json:"role"` // "assistant"
 	// Content is kept raw: a string, null, or (on some OpenAI-compatible
 	// servers) an array of parts. exec does not read it.
 	Content   json.RawMessage  `json:"content,omitempty"`
-	ToolCalls []OpenAIToolCall `json:"tool_calls,omitempty"`
+	ToolCalls []OpenAIToolCall `json:"tool_calls,omitempty"` // the calls to run, in order
 }
 
 // OpenAIToolCall is one entry of an assistant message's tool_calls.
@@ -38,10 +39,10 @@ type OpenAIMessage struct {
 // tool as {"input":text}, and a custom call of a tool that is not freeform
 // is answered with an error result).
 type OpenAIToolCall struct {
-	ID       string             `json:"id"`
-	Type     string             `json:"type"`
-	Function OpenAIFunctionCall `json:"function"`
-	Custom   OpenAICustomCall   `json:"custom"`
+	ID       string             `json:"id"`       // the call id, echoed as tool_call_id
+	Type     string             `json:"type"`     // "function" or "custom"
+	Function OpenAIFunctionCall `json:"function"` // set when Type is "function"
+	Custom   OpenAICustomCall   `json:"custom"`   // set when Type is "custom"
 
 	problem string // set by UnmarshalJSON for a wrongly typed field
 }
@@ -54,8 +55,8 @@ type OpenAIToolCall struct {
 // rather than a string: [OpenAIFunctionCall.UnmarshalJSON] accepts that and
 // keeps the object's JSON text in Arguments.
 type OpenAIFunctionCall struct {
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
+	Name      string `json:"name"`      // the tool to run
+	Arguments string `json:"arguments"` // the arguments object as JSON text
 
 	problem string // set by UnmarshalJSON for a wrongly typed field
 }
@@ -63,10 +64,11 @@ type OpenAIFunctionCall struct {
 // OpenAICustomCall is the custom part of a Chat Completions tool call of
 // type "custom": {"name":"run_sql","input":"SELECT 1"}, the raw text the
 // model wrote. Source: OpenAI API reference, Chat Completions,
-// choices[].message.tool_calls[] "Custom tool call".
+// choices[].message.tool_calls[] "Custom tool call"
+// (https://platform.openai.com/docs/api-reference/chat/object).
 type OpenAICustomCall struct {
-	Name  string `json:"name"`
-	Input string `json:"input"`
+	Name  string `json:"name"`  // the freeform tool to run
+	Input string `json:"input"` // the raw text the model wrote
 }
 
 // OpenAIToolMessage is the message that answers one tool call:
@@ -78,11 +80,12 @@ type OpenAICustomCall struct {
 // stand-ins such as "[image: image/png, 12345 bytes]", a structured result
 // its JSON), valid UTF-8, prefixed with [ErrorPrefix] for failures. json.Marshal output is
 // byte-stable. Source: OpenAI API reference, Chat Completions, request body
-// messages[] "Tool message".
+// messages[] "Tool message"
+// (https://platform.openai.com/docs/api-reference/chat/create).
 type OpenAIToolMessage struct {
-	Role       string `json:"role"`
-	ToolCallID string `json:"tool_call_id"`
-	Content    string `json:"content"`
+	Role       string `json:"role"`         // always "tool"
+	ToolCallID string `json:"tool_call_id"` // the answered call's id
+	Content    string `json:"content"`      // the result as text; see above
 }
 
 // OpenAIChat runs the tool calls of an OpenAI Chat Completions assistant
@@ -222,17 +225,18 @@ func openAIContent(r *Result) string {
 // object is kept as JSON text in Arguments); one the server executed is
 // skipped, as are items of other types (message, reasoning, ...). Source:
 // OpenAI API reference, Responses, "The response object", output[]
-// "Function tool call"; openai-go responses.ResponseToolSearchCall.
+// "Function tool call" (https://platform.openai.com/docs/api-reference/responses/object);
+// openai-go responses.ResponseToolSearchCall.
 type ResponsesItem struct {
-	Type      string `json:"type"`
-	ID        string `json:"id,omitempty"`
-	CallID    string `json:"call_id,omitempty"`
-	Name      string `json:"name,omitempty"`
-	Arguments string `json:"arguments,omitempty"`
-	Input     string `json:"input,omitempty"`
-	Namespace string `json:"namespace,omitempty"`
-	Status    string `json:"status,omitempty"`
-	Execution string `json:"execution,omitempty"`
+	Type      string `json:"type"`                // "function_call", "custom_tool_call" or "tool_search_call"; others are skipped
+	ID        string `json:"id,omitempty"`        // the item's id ("fc_…"), not the call's
+	CallID    string `json:"call_id,omitempty"`   // the call id, echoed in the output item
+	Name      string `json:"name,omitempty"`      // the tool to run (within Namespace, if set)
+	Arguments string `json:"arguments,omitempty"` // function_call, tool_search_call: the arguments object as JSON text
+	Input     string `json:"input,omitempty"`     // custom_tool_call: the raw text the model wrote
+	Namespace string `json:"namespace,omitempty"` // the namespace of a namespaced tool, or ""
+	Status    string `json:"status,omitempty"`    // "completed", "in_progress" or "incomplete"; not acted on
+	Execution string `json:"execution,omitempty"` // tool_search_call: "client" (answered here) or "server" (skipped)
 
 	problem string // set by UnmarshalJSON for a wrongly typed field
 }
@@ -250,11 +254,12 @@ type ResponsesItem struct {
 // ([toolnexus.Result.Text]), valid UTF-8, prefixed with [ErrorPrefix] for
 // failures (for a tool search it is not sent: see [ToolSearch]). Source:
 // OpenAI API reference, Responses, request body input[] "Function tool
-// call output"; openai-go responses.ResponseToolSearchOutputItemParam.
+// call output" (https://platform.openai.com/docs/api-reference/responses/create);
+// openai-go responses.ResponseToolSearchOutputItemParam.
 type ResponsesOutput struct {
-	Type   string `json:"type"`
-	CallID string `json:"call_id"`
-	Output string `json:"output"`
+	Type   string `json:"type"`    // see above
+	CallID string `json:"call_id"` // the answered call's call_id
+	Output string `json:"output"`  // the result as text; see above
 
 	// Parts, when not nil, is the result's content as input_text,
 	// input_image and input_file parts, and "output" is that array

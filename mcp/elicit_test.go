@@ -25,7 +25,7 @@ func elicitSession(t *testing.T, version string, h func(context.Context, *mcpsdk
 	t.Helper()
 	ctx := t.Context()
 	reg := toolnexus.NewRegistry()
-	tools, err := builtin.Tools(builtin.Options{})
+	tools, err := builtin.Tools(&builtin.Options{})
 	require.NoError(t, err)
 	for _, tl := range tools {
 		if tl.Name == "question" {

@@ -166,6 +166,16 @@ type LoadOptions struct {
 	// elicitation is advertised and servers cannot ask.
 	Answer func(ctx context.Context, server string, p toolnexus.PendingRequest) (toolnexus.Answer, error)
 
+	// ClientMiddleware wraps every request the clients Load makes send to
+	// their servers (the handshake, tools/list, tools/call, ...), added with
+	// the SDK's Client.AddSendingMiddleware before connecting; the first
+	// is the outermost. For tracing, github.com/toolnexus/toolnexus/otel's
+	// MCPClientMiddleware puts the caller's trace context in each
+	// tools/call's _meta. A middleware sees the request's params and may
+	// change them; an error it returns fails that request (in the
+	// handshake or tools/list, the server). nil means none.
+	ClientMiddleware []mcpsdk.Middleware
+
 	// dial, if non-nil, gives the transport of a server by name instead of
 	// its config (tests: in-memory servers).
 	dial func(name string) mcpsdk.Transport
@@ -576,6 +586,9 @@ func (c *conn) handshake(ctx context.Context, transport mcpsdk.Transport) error 
 		copts.ElicitationHandler = elicitationHandler(c.cfg.Name, c.opts.Answer)
 	}
 	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "toolnexus", Version: "dev"}, copts)
+	if len(c.opts.ClientMiddleware) > 0 {
+		client.AddSendingMiddleware(c.opts.ClientMiddleware...)
+	}
 	type connected struct {
 		s   *mcpsdk.ClientSession
 		err error

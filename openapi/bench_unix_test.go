@@ -28,7 +28,7 @@ func BenchmarkImport1000(b *testing.B) {
 	start := cpuTime(b)
 	n := 0
 	for b.Loop() {
-		res, err := Import(doc, Options{})
+		res, err := Import(doc, &Options{})
 		if err != nil || len(res.Tools) != 1000 {
 			b.Fatal(err)
 		}

@@ -14,7 +14,7 @@ func FuzzImport(f *testing.F) {
 	f.Add(generated(8))
 	f.Add([]byte(`{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/a/{b}":{"parameters":[{"name":"b","in":"path","required":true}],"get":{"requestBody":{"content":{}}}}}}`))
 	f.Fuzz(func(t *testing.T, doc []byte) {
-		res, err := Import(doc, Options{BaseURL: "https://api.example.test"})
+		res, err := Import(doc, &Options{BaseURL: "https://api.example.test"})
 		if err != nil {
 			return
 		}

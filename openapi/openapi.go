@@ -95,9 +95,10 @@ type Options struct {
 
 // Skipped is an operation that was not imported, and why.
 type Skipped struct {
-	Method, Path string
-	ID           string // operationId, "" when missing
-	Reason       string
+	Method string // the HTTP method in upper case, "GET"
+	Path   string // the path template as in the document, "/pets/{id}"
+	ID     string // operationId, "" when missing
+	Reason string // why it was not imported, for a person to read
 }
 
 // String is "GET /path (id): reason".
@@ -160,16 +161,20 @@ func readCapped(r io.Reader, location string) ([]byte, error) {
 }
 
 // ImportFile is Load then Import, with opts.Location set to location when
-// empty.
-func ImportFile(ctx context.Context, location string, opts Options) (*Result, error) {
+// empty (opts itself is not changed). opts nil means the zero Options.
+func ImportFile(ctx context.Context, location string, opts *Options) (*Result, error) {
 	data, err := Load(ctx, location)
 	if err != nil {
 		return nil, err
 	}
-	if opts.Location == "" {
-		opts.Location = location
+	var o Options
+	if opts != nil {
+		o = *opts
 	}
-	return Import(data, opts)
+	if o.Location == "" {
+		o.Location = location
+	}
+	return Import(data, &o)
 }
 
 var methodOrder = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"}
@@ -177,8 +182,12 @@ var methodOrder = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "P
 // Import parses an OpenAPI 3.0 or 3.1 document (JSON or YAML; external
 // $refs are refused) and returns one tool per operation. Errors: a document
 // the parser refuses, no usable base URL (neither Options.BaseURL nor an
-// absolute or resolvable server URL), a bad Options.BaseURL.
-func Import(data []byte, opts Options) (*Result, error) {
+// absolute or resolvable server URL), a bad Options.BaseURL. opts nil
+// means the zero Options.
+func Import(data []byte, opts *Options) (*Result, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
 	doc, err := parse(data)
 	if err != nil {
 		return nil, fmt.Errorf("openapi: %v", err)
@@ -186,7 +195,7 @@ func Import(data []byte, opts Options) (*Result, error) {
 	if !strings.HasPrefix(doc.OpenAPI, "3.") {
 		return nil, fmt.Errorf("openapi: version %q: want 3.0 or 3.1", doc.OpenAPI)
 	}
-	base, err := baseURL(doc, opts)
+	base, err := baseURL(doc, *opts)
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +203,7 @@ func Import(data []byte, opts Options) (*Result, error) {
 	if hopts == nil {
 		hopts = &httptool.Options{}
 	}
-	im := &importer{doc: doc, opts: opts, hopts: hopts, client: hopts.Client(), base: base,
+	im := &importer{doc: doc, opts: *opts, hopts: hopts, client: hopts.Client(), base: base,
 		names: map[string]bool{}, defs: map[string]any{}, deps: map[string][]string{}, res: &Result{}}
 	var paths []string
 	if doc.Paths != nil {

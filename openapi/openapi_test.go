@@ -55,11 +55,12 @@ func importPetstore(t *testing.T, base string) (map[string]toolnexus.Tool, *Resu
 	t.Helper()
 	u, _ := url.Parse(base)
 	env := map[string]string{"API_KEY": "k-123", "BEARERAUTH": "tok", "PET_BASIC": "ann:pw"}
-	res, err := ImportFile(t.Context(), "testdata/petstore.yaml", Options{
+	res, err := ImportFile(t.Context(), "testdata/petstore.yaml", &Options{
 		BaseURL:     base,
 		SecurityEnv: map[string]string{"basicAuth": "PET_BASIC"},
 		HTTP:        &httptool.Options{AllowHosts: []string{u.Hostname()}, Getenv: func(k string) string { return env[k] }},
 	})
+
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,9 +169,10 @@ func TestFilterPrefixAndNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Import(data, Options{Prefix: "shop_", Filter: func(op Operation) bool {
+	res, err := Import(data, &Options{Prefix: "shop_", Filter: func(op Operation) bool {
 		return slices.Contains(op.Tags, "store") && op.Method != "GET"
 	}})
+
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +212,7 @@ func TestBaseURL(t *testing.T) {
 		{`"servers":[{"url":"/api"}],`, "", "http://127.0.0.1:9/v1/", "http://127.0.0.1:9/v1/x", ""},
 		{``, "", "/v1", "", `openapi: base URL "/v1": want an absolute http or https URL`},
 	} {
-		res, err := Import(doc(c.servers), Options{Location: c.location, BaseURL: c.base})
+		res, err := Import(doc(c.servers), &Options{Location: c.location, BaseURL: c.base})
 		if c.err != "" {
 			if err == nil || err.Error() != c.err {
 				t.Errorf("%s: error %v, want %q", c.servers, err, c.err)
@@ -251,7 +253,7 @@ func TestImportErrors(t *testing.T) {
 		{`openapi: [`, `openapi: `},
 		{`{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{"/x":{"get":{"parameters":[{"name":"a","in":"query","schema":{"$ref":"other.yaml#/A"}}],"responses":{}}}}}`, `openapi: `},
 	} {
-		if _, err := Import([]byte(c.doc), Options{BaseURL: "https://x.test"}); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+		if _, err := Import([]byte(c.doc), &Options{BaseURL: "https://x.test"}); err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("Import(%.40s) = %v, want prefix %q", c.doc, err, c.want)
 		}
 	}
@@ -288,7 +290,7 @@ func TestOfficialExamples(t *testing.T) {
 	for file, names := range want {
 		// Location: three documents have no servers (so "/"), resolved
 		// against where the document was published.
-		res, err := ImportFile(t.Context(), filepath.Join(dir, file), Options{Location: "https://docs.example.test/" + file})
+		res, err := ImportFile(t.Context(), filepath.Join(dir, file), &Options{Location: "https://docs.example.test/" + file})
 		if err != nil {
 			t.Errorf("%s: %v", file, err)
 			continue
@@ -371,7 +373,7 @@ func generated(n int) []byte {
 }
 
 func TestGeneratedThousand(t *testing.T) {
-	res, err := Import(generated(1000), Options{})
+	res, err := Import(generated(1000), &Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -398,7 +400,7 @@ func TestSchemaConversion(t *testing.T) {
 	"discriminator":{"propertyName":"c"},"properties":{"c":{"type":"string","enum":["red","blue"],"nullable":true},
 	"r":{"type":"number","format":"double","minimum":0,"exclusiveMinimum":true},"q":{"type":"integer","maximum":5,"exclusiveMaximum":false}}}}}},
 	"responses":{"200":{"description":"ok"}}}}}}`
-	res, err := Import([]byte(doc), Options{BaseURL: "https://x.test"})
+	res, err := Import([]byte(doc), &Options{BaseURL: "https://x.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -425,8 +427,8 @@ func TestYAMLAndJSONAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromYAML, err1 := Import(y, Options{})
-	fromJSON, err2 := Import(j, Options{})
+	fromYAML, err1 := Import(y, &Options{})
+	fromJSON, err2 := Import(j, &Options{})
 	if err1 != nil || err2 != nil || len(fromYAML.Tools) != 11 || len(fromJSON.Tools) != 11 {
 		t.Fatalf("%v %v", err1, err2)
 	}
@@ -438,5 +440,33 @@ func TestYAMLAndJSONAgree(t *testing.T) {
 	}
 	if !slices.Equal(fromYAML.Notes, fromJSON.Notes) || len(fromYAML.Skipped) != len(fromJSON.Skipped) {
 		t.Errorf("notes %q / %q, skipped %v / %v", fromYAML.Notes, fromJSON.Notes, fromYAML.Skipped, fromJSON.Skipped)
+	}
+}
+
+// Import and ImportFile with nil Options are the zero Options; ImportFile
+// leaves the caller's Options alone.
+func TestImportNilOptions(t *testing.T) {
+	path := filepath.Join("testdata", "petstore.yaml")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Import(data, &Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Import(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Tools) == 0 || len(got.Tools) != len(want.Tools) {
+		t.Errorf("Import(nil) gave %d tools, Import(&Options{}) %d", len(got.Tools), len(want.Tools))
+	}
+	if _, err := ImportFile(context.Background(), path, nil); err != nil {
+		t.Errorf("ImportFile(nil): %v", err)
+	}
+	opts := &Options{}
+	if _, err := ImportFile(context.Background(), path, opts); err != nil || opts.Location != "" {
+		t.Errorf("ImportFile changed opts.Location to %q (err %v)", opts.Location, err)
 	}
 }

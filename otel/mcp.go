@@ -99,12 +99,16 @@ func (in *instruments) serve(ctx context.Context, p *mcpsdk.CallToolParamsRaw,
 // [MCPServerMiddleware] continues the trace. Keys already in _meta are
 // kept; the params' Meta is replaced by a copy with the two keys added.
 // Without a valid span in ctx nothing is added. Other methods pass through
-// untouched. Install it with
+// untouched. For the clients github.com/toolnexus/toolnexus/mcp's Load
+// makes, put it in LoadOptions.ClientMiddleware:
+//
+//	servers := mcp.Load(ctx, cfg, &mcp.LoadOptions{
+//		ClientMiddleware: []mcpsdk.Middleware{toolotel.MCPClientMiddleware()}})
+//
+// and the loaded tools, run by an executor from [NewExecutor], carry their
+// execute_tool span's context to the server. On a client of your own:
 //
 //	client.AddSendingMiddleware(toolotel.MCPClientMiddleware())
-//
-// on a client of your own (github.com/toolnexus/toolnexus/mcp's Load makes
-// its clients itself and has no hook for this yet).
 func MCPClientMiddleware() mcpsdk.Middleware {
 	prop := propagation.TraceContext{}
 	return func(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {

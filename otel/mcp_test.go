@@ -2,11 +2,15 @@ package otel_test
 
 import (
 	"context"
+	"encoding/json"
+	"net/http/httptest"
 	"testing"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/exec"
 	"github.com/toolnexus/toolnexus/mcp"
 	toolotel "github.com/toolnexus/toolnexus/otel"
 	"go.opentelemetry.io/otel/codes"
@@ -107,4 +111,41 @@ func TestMCPClientMiddlewareCarriesTheTrace(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, plain.Meta, "traceparent", "no span in ctx, no trace context")
 	assert.False(t, r.span(t, "execute_tool remote_echo").Parent().IsValid())
+}
+
+// Tools loaded with mcp.Load carry the trace across: the executor's
+// execute_tool span for the loaded tool is the parent, over loopback HTTP,
+// of the serving side's execute_tool span, through
+// LoadOptions.ClientMiddleware and params._meta.
+func TestLoadedToolsCarryTheTrace(t *testing.T) {
+	r := newRig(t, nil, nil)
+	upstream := mcp.NewServer(r.reg, nil)
+	t.Cleanup(func() { _ = upstream.Close() })
+	upstream.SDKServer().AddReceivingMiddleware(toolotel.MCPServerMiddleware(r.reg, &toolotel.Options{
+		TracerProvider: r.tp, MeterProvider: r.mp}))
+	hs := httptest.NewServer(upstream.Handler())
+	t.Cleanup(hs.Close)
+
+	cfg, err := mcp.ParseConfig([]byte(`{"mcpServers":{"up":{"url":"` + hs.URL + `"}}}`))
+	require.NoError(t, err)
+	servers := mcp.Load(t.Context(), cfg, &mcp.LoadOptions{
+		ClientMiddleware: []mcpsdk.Middleware{toolotel.MCPClientMiddleware()}})
+	t.Cleanup(func() { _ = servers.Close() })
+	require.NoError(t, servers.Err())
+	local := toolnexus.NewRegistry()
+	require.NoError(t, local.Add(servers.Tools()...))
+	ex := toolotel.NewExecutor(local, nil, &toolotel.Options{TracerProvider: r.tp, MeterProvider: r.mp})
+
+	res := ex.Run(t.Context(), exec.Call{ID: "call_1", Name: "up_get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)})
+	require.False(t, res.IsError, res.Output)
+	assert.Equal(t, `{"temp":18}`, res.Output)
+
+	caller := r.span(t, "execute_tool up_get_weather")
+	served := r.span(t, "execute_tool get_weather")
+	assert.Equal(t, "extension", attrs(caller)["gen_ai.tool.type"])
+	assert.Equal(t, "call_1", attrs(caller)["gen_ai.tool.call.id"])
+	assert.Equal(t, caller.SpanContext().TraceID(), served.SpanContext().TraceID(), "one trace")
+	assert.Equal(t, caller.SpanContext().SpanID(), served.Parent().SpanID(), "the loaded tool's span is the served span's parent")
+	assert.True(t, served.Parent().IsRemote(), "the parent came over the wire")
+	assert.Equal(t, served.SpanContext().SpanID(), r.span(t, "lookup").Parent().SpanID())
 }

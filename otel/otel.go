@@ -12,7 +12,9 @@
 //
 // For MCP, [MCPServerMiddleware] gives each served tools/call the same span
 // and metrics, continuing the trace context the client put in
-// params._meta, and [MCPClientMiddleware] puts it there on a go-sdk client.
+// params._meta, and [MCPClientMiddleware] puts it there on a go-sdk client
+// (for tools loaded with github.com/toolnexus/toolnexus/mcp, through
+// LoadOptions.ClientMiddleware).
 //
 // Span attributes, always: gen_ai.operation.name ("execute_tool"),
 // gen_ai.tool.name, gen_ai.tool.type ("extension" for tools whose Source is

@@ -18,8 +18,8 @@ import (
 // (https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools)
 // and the Messages API reference, request body "tools".
 type AnthropicTool struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
+	Name        string          `json:"name"`         // the tool's name
+	Description string          `json:"description"`  // the tool's description; "" is rendered as ""
 	InputSchema json.RawMessage `json:"input_schema"` // JSON Schema object, root "type":"object"
 
 	// The optional fields below are set by [AnthropicWith] (see

@@ -31,6 +31,31 @@
 //   - a tool name the provider rejects is an error wrapping
 //     [ErrUnsupportedName] where the renderer has an error result
 //
+// # Provider names
+//
+// Each provider API has one name across render, package exec and the
+// toolnexus command's --format:
+//
+//   - OpenAI Chat Completions: render [OpenAI], [OpenAIStrict],
+//     [OpenAIWith]; exec Executor.OpenAIChat, OpenAIChatJSON,
+//     OpenAIChatStream, NewOpenAIChatFeed; --format openai-chat (alias
+//     openai).
+//   - OpenAI Responses: render [OpenAIResponses], [OpenAIResponsesWith];
+//     exec Executor.Responses, ResponsesJSON, ResponsesStream,
+//     NewResponsesFeed; --format openai-responses (alias responses).
+//   - Anthropic Messages: render [Anthropic], [AnthropicWith]; exec
+//     Executor.Anthropic, AnthropicJSON, AnthropicStream,
+//     NewAnthropicFeed; --format anthropic.
+//   - Gemini: render [Gemini], [GeminiWith]; exec Executor.Gemini,
+//     GeminiJSON, GeminiStream, NewGeminiFeed; --format gemini.
+//   - MCP: render [MCP]; package mcp serves and loads; --format mcp.
+//
+// render's plain "OpenAI" means Chat Completions (the name is kept: it is
+// the first renderer and programs call it); everywhere else the two OpenAI
+// APIs are told apart as OpenAIChat / openai-chat and Responses /
+// OpenAIResponses / openai-responses. The command accepts openai and
+// responses, its names before this scheme, as aliases.
+//
 // # Per-provider schema rules
 //
 // OpenAI (non-strict), Anthropic and MCP send the tool's schema bytes as

@@ -80,8 +80,8 @@ type GeminiOptions struct {
 // for a tool without arguments. Source: Gemini API reference,
 // FunctionDeclaration (https://ai.google.dev/api/caching#FunctionDeclaration).
 type GeminiFunctionDeclaration struct {
-	Name                 string          `json:"name"`
-	Description          string          `json:"description"`
+	Name                 string          `json:"name"`                           // the tool's name
+	Description          string          `json:"description"`                    // the tool's description; "" is rendered as ""
 	Parameters           json.RawMessage `json:"parameters,omitempty"`           // OpenAPI subset, see Gemini
 	ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema,omitempty"` // full JSON Schema, see GeminiOptions
 	// ResponseJSONSchema is the tool's OutputSchema, unchanged, with
@@ -91,8 +91,9 @@ type GeminiFunctionDeclaration struct {
 }
 
 // GeminiTool is one Gemini tool (genai.Tool) holding function declarations.
+// Source: Gemini API reference, Tool (https://ai.google.dev/api/caching#Tool).
 type GeminiTool struct {
-	FunctionDeclarations []GeminiFunctionDeclaration `json:"functionDeclarations"`
+	FunctionDeclarations []GeminiFunctionDeclaration `json:"functionDeclarations"` // never null: [] for none
 }
 
 // GeminiTools is the "tools" array of a Gemini generateContent request.
@@ -171,9 +172,10 @@ type GeminiTools []GeminiTool
 // that is not a valid UTF-8 JSON object is such an error too. Rewritten
 // schemas are cached by their input bytes.
 //
-// Source: WIRE.md §5; genai.Schema and FunctionDeclaration
-// (google.golang.org/genai v1.77.0); Gemini function-calling guide
-// (https://ai.google.dev/gemini-api/docs/function-calling).
+// Source: Gemini API reference, Schema and FunctionDeclaration
+// (https://ai.google.dev/api/caching#Schema); genai.Schema and
+// FunctionDeclaration (google.golang.org/genai v1.77.0); Gemini
+// function-calling guide (https://ai.google.dev/gemini-api/docs/function-calling).
 func Gemini(tools []toolnexus.Tool) (GeminiTools, error) {
 	return GeminiWith(tools, GeminiOptions{})
 }

@@ -13,17 +13,18 @@ import (
 //
 // "title" is omitted when empty, "outputSchema" when the tool has none and
 // "annotations" when nil. Source: MCP
-// specification 2025-06-18 and 2025-11-25, "Tools" (Tool, ToolAnnotations);
+// specification 2025-06-18 and 2025-11-25, "Tools" (Tool, ToolAnnotations;
+// https://modelcontextprotocol.io/specification/2025-06-18/server/tools);
 // go-sdk type mcp.Tool.
 type MCPTool struct {
-	Name        string          `json:"name"`
-	Title       string          `json:"title,omitempty"`
-	Description string          `json:"description"`
-	InputSchema json.RawMessage `json:"inputSchema"` // JSON Schema (2020-12) object
+	Name        string          `json:"name"`            // the tool's name
+	Title       string          `json:"title,omitempty"` // the tool's Title, for display; omitted when ""
+	Description string          `json:"description"`     // the tool's description; "" is rendered as ""
+	InputSchema json.RawMessage `json:"inputSchema"`     // JSON Schema (2020-12) object
 	// OutputSchema is the tool's Tool.OutputSchema (JSON Schema of its
 	// structuredContent), nil when it has none.
 	OutputSchema json.RawMessage        `json:"outputSchema,omitempty"`
-	Annotations  *toolnexus.Annotations `json:"annotations,omitempty"`
+	Annotations  *toolnexus.Annotations `json:"annotations,omitempty"` // the tool's Annotations; omitted when nil
 }
 
 // MCPTools is the "tools" array of an MCP tools/list result. Its

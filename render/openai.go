@@ -23,10 +23,11 @@ func schemaOf(t *toolnexus.Tool) json.RawMessage {
 //	{"type":"function","function":{"name":…,"description":…,"parameters":{…}}}
 //
 // Source: OpenAI API reference, Chat Completions, "Create chat completion",
-// request body "tools" (ChatCompletionFunctionTool / FunctionDefinition).
+// request body "tools" (ChatCompletionFunctionTool / FunctionDefinition;
+// https://platform.openai.com/docs/api-reference/chat/create).
 type OpenAITool struct {
-	Type     string         `json:"type"` // "function", or "custom" for a freeform tool
-	Function OpenAIFunction `json:"function"`
+	Type     string         `json:"type"`     // "function", or "custom" for a freeform tool
+	Function OpenAIFunction `json:"function"` // the tool's name, description and parameters
 	// Format is the input format of a "custom" entry (Function.Parameters
 	// and Function.Strict are then not rendered); see openai_custom.go.
 	Format *toolnexus.Format `json:"-"`
@@ -34,8 +35,8 @@ type OpenAITool struct {
 
 // OpenAIFunction is the "function" object of an [OpenAITool].
 type OpenAIFunction struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
+	Name        string          `json:"name"`             // the tool's name
+	Description string          `json:"description"`      // the tool's description; "" is rendered as ""
 	Parameters  json.RawMessage `json:"parameters"`       // JSON Schema object
 	Strict      *bool           `json:"strict,omitempty"` // omitted unless strict mode is asked for
 }

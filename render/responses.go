@@ -13,13 +13,15 @@ import (
 //	{"type":"function","name":…,"description":…,"parameters":{…},"strict":false}
 //
 // Source: OpenAI API reference, Responses, "Create a model response",
-// request body "tools" (FunctionTool); Go SDK type responses.FunctionToolParam.
+// request body "tools" (FunctionTool;
+// https://platform.openai.com/docs/api-reference/responses/create); Go SDK
+// type responses.FunctionToolParam.
 type OpenAIResponsesTool struct {
-	Type        string          `json:"type"` // "function"; "custom", "namespace", "tool_search": see openai_custom.go, namespace.go
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	Parameters  json.RawMessage `json:"parameters"` // JSON Schema object
-	Strict      bool            `json:"strict"`     // always emitted for "function"
+	Type        string          `json:"type"`        // "function"; "custom", "namespace", "tool_search": see openai_custom.go, namespace.go
+	Name        string          `json:"name"`        // the tool's (or namespace's) name
+	Description string          `json:"description"` // the description; "" is rendered as ""
+	Parameters  json.RawMessage `json:"parameters"`  // JSON Schema object
+	Strict      bool            `json:"strict"`      // always emitted for "function"
 
 	// DeferLoading renders "defer_loading":true on a "function" or
 	// "custom" entry: the model sees it only after a tool search finds it

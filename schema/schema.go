@@ -83,6 +83,7 @@ type Problem struct {
 // It holds every problem found, in instance order (at most MaxProblems;
 // a syntax or depth problem is reported alone).
 type ValidationError struct {
+	// Problems are the problems found, never empty.
 	Problems []Problem
 }
 

@@ -16,7 +16,7 @@ func BenchmarkDiscoverExamples(b *testing.B) {
 }
 
 func BenchmarkSkillToolCall(b *testing.B) {
-	set, err := Load([]string{"../examples/skills"}, Options{})
+	set, err := Load([]string{"../examples/skills"}, &Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func BenchmarkSkillsPrompt(b *testing.B) {
 	for i := range skills {
 		skills[i] = Skill{Name: string(rune('a'+i%26)) + string(rune('a'+i/26)), Description: "Does one thing\nwell."}
 	}
-	set, err := New(skills, Options{})
+	set, err := New(skills, &Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,8 +11,8 @@ import (
 // Inventory is what [Discover] found: the skills that load, in discovery
 // order, and the files it skipped, with their reasons.
 type Inventory struct {
-	Skills  []Skill   `json:"skills"`
-	Skipped []Skipped `json:"skipped"`
+	Skills  []Skill   `json:"skills"`  // the skills that load, in discovery order
+	Skipped []Skipped `json:"skipped"` // the SKILL.md files skipped, with the reason
 }
 
 // Discover lists the skills under roots and builds nothing: it is the check

@@ -59,7 +59,8 @@ func ExampleSet_Tool() {
 		Description: "Answers in a haiku.",
 		Content:     "Reply with exactly three lines of 5, 7 and 5 syllables.",
 		Resources:   []string{"examples.md"},
-	}}, skill.Options{})
+	}}, &skill.Options{})
+
 	if err != nil {
 		fmt.Println(err)
 		return

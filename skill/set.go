@@ -49,10 +49,14 @@ type Set struct {
 
 // New returns a Set of the given skills and opts.Data, in that order. Names
 // are trimmed. It returns an error for a skill without a name or a name
-// given twice; use [Load] to skip such skills instead.
-func New(skills []Skill, opts Options) (*Set, error) {
+// given twice; use [Load] to skip such skills instead. opts nil means the
+// zero Options.
+func New(skills []Skill, opts *Options) (*Set, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
 	all := append(slices.Clone(skills), opts.Data...)
-	s := newSet(opts)
+	s := newSet(*opts)
 	for _, sk := range all {
 		sk.Name = strings.TrimSpace(sk.Name)
 		sk.Description = strings.TrimSpace(sk.Description)
@@ -71,13 +75,17 @@ func New(skills []Skill, opts Options) (*Set, error) {
 // Load discovers the skills under roots with [Discover] and returns a Set
 // of opts.Data followed by them. Skipped files, and data skills without a
 // name or with a taken one, are kept in [Set.Skipped]. The error is
-// Discover's (a *RootError) and the Set is nil then.
-func Load(roots []string, opts Options) (*Set, error) {
+// Discover's (a *RootError) and the Set is nil then. opts nil means the
+// zero Options.
+func Load(roots []string, opts *Options) (*Set, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
 	inv, err := Discover(roots...)
 	if err != nil {
 		return nil, err
 	}
-	s := newSet(opts)
+	s := newSet(*opts)
 	for i, sk := range opts.Data {
 		sk.Name = strings.TrimSpace(sk.Name)
 		sk.Description = strings.TrimSpace(sk.Description)

@@ -265,7 +265,7 @@ func checkGolden(t *testing.T, name, got string) {
 
 func TestSkillToolGolden(t *testing.T) {
 	root := examplesRoot(t)
-	set, err := Load([]string{root}, Options{})
+	set, err := Load([]string{root}, &Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +284,7 @@ func TestSkillToolGolden(t *testing.T) {
 }
 
 func TestSkillToolDefinition(t *testing.T) {
-	set, err := New(nil, Options{})
+	set, err := New(nil, &Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +304,7 @@ func TestSkillToolDefinition(t *testing.T) {
 }
 
 func TestSkillToolErrors(t *testing.T) {
-	set, err := New([]Skill{{Name: "b", Description: "B"}, {Name: "a", Description: "A"}}, Options{})
+	set, err := New([]Skill{{Name: "b", Description: "B"}, {Name: "a", Description: "A"}}, &Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +325,7 @@ func TestSkillToolErrors(t *testing.T) {
 	if !res.IsError || !strings.Contains(res.Output, `"name" must be a string`) {
 		t.Errorf("wrong type: %+v", res)
 	}
-	empty, _ := New(nil, Options{})
+	empty, _ := New(nil, &Options{})
 	if _, err := empty.Render("x"); err == nil || err.Error() != `unknown skill "x"; available skills: none` {
 		t.Errorf("empty set: %v", err)
 	}
@@ -335,7 +335,8 @@ func TestRenderDataSkill(t *testing.T) {
 	set, err := New([]Skill{{
 		Name: "pdf", Description: "PDF work", Content: "\n  Use the scripts.  \n\n",
 		Resources: []string{"scripts/b.py", "a.md", "scripts/a.py"},
-	}}, Options{MaxFiles: 2})
+	}}, &Options{MaxFiles: 2})
+
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,7 +350,7 @@ func TestRenderDataSkill(t *testing.T) {
 	if out != want {
 		t.Errorf("Render =\n%s\nwant\n%s", out, want)
 	}
-	set, _ = New([]Skill{{Name: `a"<b>`, Content: ""}}, Options{})
+	set, _ = New([]Skill{{Name: `a"<b>`, Content: ""}}, &Options{})
 	out, _ = set.Render(`a"<b>`)
 	want = "<skill_content name=\"a&quot;&lt;b&gt;\">\n# Skill: a\"<b>\n\n<skill_files>\n</skill_files>\n</skill_content>"
 	if out != want {
@@ -369,7 +370,7 @@ func TestRenderFileSampling(t *testing.T) {
 	symlink(t, dir, filepath.Join(dir, "scripts", "up")) // a cycle inside the skill
 
 	list := func(max int) string {
-		set, err := Load([]string{root}, Options{MaxFiles: max})
+		set, err := Load([]string{root}, &Options{MaxFiles: max})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -412,9 +413,10 @@ func TestFileURL(t *testing.T) {
 func TestSkillsPrompt(t *testing.T) {
 	set, err := New([]Skill{
 		{Name: "zeta", Description: "Last one."},
-		{Name: "hidden"}, // no description: not advertised
+		{Name: "hidden"},
 		{Name: "alpha", Description: "Line one\nline two\n\n  spaced"},
-	}, Options{})
+	}, &Options{})
+
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -425,21 +427,21 @@ func TestSkillsPrompt(t *testing.T) {
 	if got := set.SkillsPrompt(); got != want {
 		t.Errorf("SkillsPrompt =\n%s\nwant\n%s", got, want)
 	}
-	none, _ := New([]Skill{{Name: "hidden"}}, Options{})
+	none, _ := New([]Skill{{Name: "hidden"}}, &Options{})
 	if got := none.SkillsPrompt(); got != "No skills are available." {
 		t.Errorf("no described skills: %q", got)
 	}
-	empty, _ := New(nil, Options{})
+	empty, _ := New(nil, &Options{})
 	if got := empty.SkillsPrompt(); got != "No skills are available." {
 		t.Errorf("empty: %q", got)
 	}
 }
 
 func TestNewErrors(t *testing.T) {
-	if _, err := New([]Skill{{Name: " "}}, Options{}); err == nil || err.Error() != "skill: New: a skill has no name" {
+	if _, err := New([]Skill{{Name: " "}}, &Options{}); err == nil || err.Error() != "skill: New: a skill has no name" {
 		t.Errorf("blank name: %v", err)
 	}
-	if _, err := New([]Skill{{Name: "a"}}, Options{Data: []Skill{{Name: " a "}}}); err == nil || err.Error() != `skill: New: skill "a" is given twice` {
+	if _, err := New([]Skill{{Name: "a"}}, &Options{Data: []Skill{{Name: " a "}}}); err == nil || err.Error() != `skill: New: skill "a" is given twice` {
 		t.Errorf("duplicate: %v", err)
 	}
 }
@@ -448,7 +450,7 @@ func TestLoadDataFirst(t *testing.T) {
 	root := t.TempDir()
 	write(t, filepath.Join(root, "x", "SKILL.md"), skillMD("x", "from disk"))
 	write(t, filepath.Join(root, "y", "SKILL.md"), skillMD("y", "from disk"))
-	set, err := Load([]string{root}, Options{Data: []Skill{{Name: "x", Description: "from data"}, {Name: ""}, {Name: "x"}}})
+	set, err := Load([]string{root}, &Options{Data: []Skill{{Name: "x", Description: "from data"}, {Name: ""}, {Name: "x"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -467,7 +469,7 @@ func TestLoadDataFirst(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("skipped:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if _, err := Load([]string{filepath.Join(root, "missing")}, Options{}); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := Load([]string{filepath.Join(root, "missing")}, &Options{}); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing root: %v", err)
 	}
 }
@@ -488,7 +490,7 @@ func TestInventoryJSON(t *testing.T) {
 }
 
 func TestSetConcurrentRender(t *testing.T) {
-	set, err := Load([]string{examplesRoot(t)}, Options{})
+	set, err := Load([]string{examplesRoot(t)}, &Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -505,5 +507,17 @@ func TestSetConcurrentRender(t *testing.T) {
 		if got := <-done; got != first {
 			t.Fatal("concurrent renders differ")
 		}
+	}
+}
+
+// nil Options are the zero Options.
+func TestNilOptions(t *testing.T) {
+	s, err := New([]Skill{{Name: "a", Description: "A."}}, nil)
+	if err != nil || s.Len() != 1 || s.max != DefaultMaxFiles {
+		t.Errorf("New(..., nil) = %v, %v", s, err)
+	}
+	s, err = Load(nil, nil)
+	if err != nil || s.Len() != 0 || s.max != DefaultMaxFiles {
+		t.Errorf("Load(nil, nil) = %v, %v", s, err)
 	}
 }

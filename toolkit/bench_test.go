@@ -12,7 +12,7 @@ func BenchmarkBuild(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		tk, err := Build(ctx, Config{Skills: []string{examples}, BuiltinOptions: builtin.Options{Workspace: ws}})
+		tk, err := Build(ctx, &Config{Skills: []string{examples}, BuiltinOptions: builtin.Options{Workspace: ws}})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -17,11 +17,12 @@ func ExampleBuild() {
 	workspace, _ := os.MkdirTemp("", "workspace")
 	defer os.RemoveAll(workspace)
 
-	tk, err := toolkit.Build(ctx, toolkit.Config{
+	tk, err := toolkit.Build(ctx, &toolkit.Config{
 		Skills:         []string{"../examples/skills"},
-		Builtins:       map[string]bool{"webfetch": false},    // everything else stays on
-		BuiltinOptions: builtin.Options{Workspace: workspace}, // file tools stay inside it
+		Builtins:       map[string]bool{"webfetch": false},
+		BuiltinOptions: builtin.Options{Workspace: workspace},
 	})
+
 	if err != nil {
 		fmt.Println(err)
 		return

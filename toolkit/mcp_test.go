@@ -48,7 +48,7 @@ func mcpConfig(t *testing.T, bin string) *mcp.Config {
 func TestBuildMCP(t *testing.T) {
 	bin := buildMCPTestServer(t)
 	ctx := context.Background()
-	tk, err := Build(ctx, Config{MCP: mcpConfig(t, bin), BuiltinOptions: builtin.Options{Workspace: t.TempDir()}})
+	tk, err := Build(ctx, &Config{MCP: mcpConfig(t, bin), BuiltinOptions: builtin.Options{Workspace: t.TempDir()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestBuildMCPFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"servers":{"s":{"command":[`+string(b)+`,"sdk"]}}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tk, err := Build(context.Background(), Config{MCPFile: path, NoBuiltins: true})
+	tk, err := Build(context.Background(), &Config{MCPFile: path, NoBuiltins: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,12 +113,12 @@ func TestBuildMCPFile(t *testing.T) {
 		t.Errorf("s_add = %+v", res)
 	}
 
-	if _, err := Build(context.Background(), Config{MCPFile: path, MCP: &mcp.Config{}}); err == nil || !strings.Contains(err.Error(), "not both") {
+	if _, err := Build(context.Background(), &Config{MCPFile: path, MCP: &mcp.Config{}}); err == nil || !strings.Contains(err.Error(), "not both") {
 		t.Errorf("MCP and MCPFile: err = %v", err)
 	}
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	os.WriteFile(bad, []byte(`{"mcpServers":{"x":{}}}`), 0o644)
-	if _, err := Build(context.Background(), Config{MCPFile: bad}); err == nil || !strings.Contains(err.Error(), `server "x": needs "command"`) {
+	if _, err := Build(context.Background(), &Config{MCPFile: bad}); err == nil || !strings.Contains(err.Error(), `server "x": needs "command"`) {
 		t.Errorf("bad MCP file: err = %v", err)
 	}
 }
@@ -126,7 +126,7 @@ func TestBuildMCPFile(t *testing.T) {
 func TestBuildMCPConflictsWithNative(t *testing.T) {
 	bin := buildMCPTestServer(t)
 	native := toolnexus.Tool{Name: "apply_echo", Handler: toolnexus.HandlerFunc(func(context.Context, json.RawMessage) (string, error) { return "", nil })}
-	_, err := Build(context.Background(), Config{MCP: mcpConfig(t, bin), Tools: []toolnexus.Tool{native}, NoBuiltins: true})
+	_, err := Build(context.Background(), &Config{MCP: mcpConfig(t, bin), Tools: []toolnexus.Tool{native}, NoBuiltins: true})
 	if !errors.Is(err, toolnexus.ErrDuplicateTool) {
 		t.Errorf("native tool named like an MCP tool: err = %v, want ErrDuplicateTool", err)
 	}
@@ -142,7 +142,7 @@ func TestBuildMCPBadToolKeepsTheRest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tk, err := Build(context.Background(), Config{MCP: cfg, BuiltinOptions: builtin.Options{Workspace: t.TempDir()}})
+	tk, err := Build(context.Background(), &Config{MCP: cfg, BuiltinOptions: builtin.Options{Workspace: t.TempDir()}})
 	if err != nil {
 		t.Fatalf("Build = %v, want the toolkit without the bad tool", err)
 	}
@@ -172,7 +172,7 @@ func TestToolkitFollowsDeadServer(t *testing.T) {
 	bin := buildMCPTestServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	tk, err := Build(ctx, Config{MCP: mcpConfig(t, bin), BuiltinOptions: builtin.Options{Workspace: t.TempDir()}})
+	tk, err := Build(ctx, &Config{MCP: mcpConfig(t, bin), BuiltinOptions: builtin.Options{Workspace: t.TempDir()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,17 +201,18 @@ func TestToolkitFollowsDeadServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(45 * time.Second)
+	// syncMCP removes the dead server's tools, then adds the built-in
+	// apply_patch back: wait for both, not just the first.
 	for {
-		if _, ok := tk.Get("apply_echo"); !ok {
+		_, echo := tk.Get("apply_echo")
+		patch, ok := tk.Get("apply_patch")
+		if !echo && ok && patch.Source == builtin.Source {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("apply_echo still registered 45s after its server died")
+			t.Fatalf("45s after its server died: apply_echo registered %v, apply_patch = %+v (want the built-in back)", echo, patch)
 		}
 		time.Sleep(10 * time.Millisecond)
-	}
-	if tool, ok := tk.Get("apply_patch"); !ok || tool.Source != builtin.Source {
-		t.Errorf("apply_patch = %+v, want the built-in back", tool)
 	}
 	for _, name := range tk.Names() {
 		if strings.HasPrefix(name, "apply_") && name != "apply_patch" {
@@ -247,7 +248,7 @@ func TestToolkitFollowsListChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	tk, err := Build(ctx, Config{MCP: cfg, NoBuiltins: true})
+	tk, err := Build(ctx, &Config{MCP: cfg, NoBuiltins: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +293,7 @@ func TestToolkitLateMCPToolMeetsNativeTool(t *testing.T) {
 	}
 	native := toolnexus.Tool{Name: "live_extra", Handler: toolnexus.HandlerFunc(func(context.Context, json.RawMessage) (string, error) { return "native", nil })}
 	ctx := context.Background()
-	tk, err := Build(ctx, Config{MCP: cfg, NoBuiltins: true, Tools: []toolnexus.Tool{native}})
+	tk, err := Build(ctx, &Config{MCP: cfg, NoBuiltins: true, Tools: []toolnexus.Tool{native}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,5 +28,5 @@ func importOpenAPI(ctx context.Context, doc, baseURL string) (*openapi.Result, e
 			hopts.AllowHosts = []string{u.Hostname()}
 		}
 	}
-	return openapi.ImportFile(ctx, doc, openapi.Options{BaseURL: baseURL, HTTP: hopts})
+	return openapi.ImportFile(ctx, doc, &openapi.Options{BaseURL: baseURL, HTTP: hopts})
 }

@@ -16,7 +16,7 @@ func TestBuildOpenAPI(t *testing.T) {
 		io.WriteString(w, "pet 7")
 	}))
 	defer srv.Close()
-	tk, err := Build(t.Context(), Config{NoBuiltins: true, OpenAPI: []string{"../openapi/testdata/petstore.yaml"}, OpenAPIBaseURL: srv.URL + "/v3"})
+	tk, err := Build(t.Context(), &Config{NoBuiltins: true, OpenAPI: []string{"../openapi/testdata/petstore.yaml"}, OpenAPIBaseURL: srv.URL + "/v3"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestBuildOpenAPI(t *testing.T) {
 	}
 
 	// a missing document is a Build error
-	if _, err := Build(t.Context(), Config{NoBuiltins: true, OpenAPI: []string{"no-such.yaml"}}); err == nil ||
+	if _, err := Build(t.Context(), &Config{NoBuiltins: true, OpenAPI: []string{"no-such.yaml"}}); err == nil ||
 		!strings.HasPrefix(err.Error(), "toolkit: openapi: open no-such.yaml") {
 		t.Errorf("missing document: %v", err)
 	}

@@ -2,7 +2,7 @@
 // tools: the program's own tools, agent skills (the `skill` tool), the
 // built-in tools, and tools loaded from MCP servers (package mcp).
 //
-//	tk, err := toolkit.Build(ctx, toolkit.Config{Skills: []string{"examples/skills"}})
+//	tk, err := toolkit.Build(ctx, &toolkit.Config{Skills: []string{"examples/skills"}})
 //	if err != nil { ... }
 //	defer tk.Close()
 //	tools := render.OpenAI(tk.Tools()) // apply_patch bash edit glob grep question read skill todowrite webfetch write
@@ -19,7 +19,9 @@
 //
 // The ten built-in tools of package builtin are on by default.
 // [Config.NoBuiltins] turns them all off; [Config.Builtins] turns single
-// ones off by name. Built-ins never appear in the skills prompt.
+// ones off by name, and a name there that is not a built-in is a Build
+// error (so a typo such as "Bash" cannot leave bash on). Built-ins never
+// appear in the skills prompt.
 package toolkit
 
 import (
@@ -66,8 +68,11 @@ type Config struct {
 	NoBuiltins bool
 
 	// Builtins switches single built-in tools by name: a name mapped to
-	// false is left out; true, or no entry, keeps it. Names that are not
-	// built-in tools are ignored.
+	// false is left out; true, or no entry, keeps it. A key that is not
+	// the name of a built-in tool (builtin.Names; names are case-sensitive)
+	// is a Build error wrapping toolnexus.ErrUnknownTool that names the
+	// key, suggests the built-in it differs from only in case, and lists
+	// the built-ins: {"Bash": false} must not leave bash on.
 	Builtins map[string]bool
 
 	// BuiltinOptions configure the built-in tools: the workspace they are
@@ -128,6 +133,7 @@ type Config struct {
 //
 // A Toolkit is safe for concurrent use. Call Close when done with it.
 type Toolkit struct {
+	// Registry holds the assembled tools; its methods are the Toolkit's.
 	*toolnexus.Registry
 
 	skills  *skill.Set
@@ -208,17 +214,27 @@ func (a *assembly) put(t toolnexus.Tool, src source) error {
 	return nil
 }
 
-// Build assembles a Toolkit from cfg. Tools come from, in this order of
-// precedence on a shared name: MCP servers, the skill tool, built-ins; the
-// program's own tools (cfg.Tools) replace built-ins (see the package doc).
+// Build assembles a Toolkit from a copy of config; nil means the zero
+// Config (the ten built-in tools, confined to the current directory).
+// Tools come from, in this order of precedence on a shared name: MCP
+// servers, the skill tool, built-ins; the program's own tools
+// (Config.Tools) replace built-ins (see the package doc).
 //
-// Errors: ctx is already done; a skills folder is missing or unreadable
-// (*skill.RootError, errors.Is(err, fs.ErrNotExist) for a missing one); the
-// built-in workspace is missing; a tool is invalid or a name conflict the
-// rules do not resolve (toolnexus.ErrInvalidName, ErrDuplicateTool, ...).
-// On error nothing is left running.
-func Build(ctx context.Context, cfg Config) (*Toolkit, error) {
+// Errors: ctx is already done; a key of Config.Builtins is not a built-in
+// tool (wrapping toolnexus.ErrUnknownTool); a skills folder is missing or
+// unreadable (*skill.RootError, errors.Is(err, fs.ErrNotExist) for a
+// missing one); the built-in workspace is missing; a tool is invalid or a
+// name conflict the rules do not resolve (toolnexus.ErrInvalidName,
+// ErrDuplicateTool, ...). On error nothing is left running.
+func Build(ctx context.Context, config *Config) (*Toolkit, error) {
 	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var cfg Config
+	if config != nil {
+		cfg = *config
+	}
+	if err := checkBuiltinNames(cfg.Builtins); err != nil {
 		return nil, err
 	}
 	tk := &Toolkit{}
@@ -238,7 +254,7 @@ func Build(ctx context.Context, cfg Config) (*Toolkit, error) {
 		tk.native[t.Name] = true
 	}
 
-	set, err := skill.Load(cfg.Skills, skill.Options{MaxFiles: cfg.SkillFiles, Data: cfg.SkillData})
+	set, err := skill.Load(cfg.Skills, &skill.Options{MaxFiles: cfg.SkillFiles, Data: cfg.SkillData})
 	if err != nil {
 		return nil, fmt.Errorf("toolkit: %w", err)
 	}
@@ -304,7 +320,7 @@ func Build(ctx context.Context, cfg Config) (*Toolkit, error) {
 	for _, name := range a.order {
 		tools = append(tools, a.byName[name].tool)
 	}
-	reg := toolnexus.NewRegistryWith(cfg.Registry)
+	reg := toolnexus.NewRegistryWith(&cfg.Registry)
 	if err := reg.Add(tools...); err != nil {
 		return nil, fmt.Errorf("toolkit: %w", err)
 	}
@@ -372,6 +388,47 @@ func (tk *Toolkit) syncMCP() {
 	tk.mcpTools, tk.conflicts = next, conflicts
 }
 
+// checkBuiltinNames reports every key of m that is not a built-in tool, in
+// name order, each with a did-you-mean when it differs from one only in
+// case, followed by the list of built-ins.
+func checkBuiltinNames(m map[string]bool) error {
+	known := builtin.Names()
+	var unknown []string
+	for name := range m {
+		if !slices.Contains(known, name) {
+			unknown = append(unknown, name)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	slices.Sort(unknown)
+	var b strings.Builder
+	b.WriteString("Config.Builtins: ")
+	for i, name := range unknown {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "unknown built-in tool %q", name)
+		for _, k := range known {
+			if strings.EqualFold(k, name) {
+				fmt.Fprintf(&b, " (did you mean %q?)", k)
+				break
+			}
+		}
+	}
+	b.WriteString("; built-in tools: ")
+	b.WriteString(strings.Join(known, ", "))
+	return &nameError{msg: b.String()}
+}
+
+// nameError is a Config key naming no tool; it wraps
+// toolnexus.ErrUnknownTool.
+type nameError struct{ msg string }
+
+func (e *nameError) Error() string { return "toolkit: " + e.msg }
+func (e *nameError) Unwrap() error { return toolnexus.ErrUnknownTool }
+
 // builtinTools returns the built-ins cfg keeps.
 func builtinTools(cfg Config) ([]toolnexus.Tool, error) {
 	keep := false
@@ -384,7 +441,7 @@ func builtinTools(cfg Config) ([]toolnexus.Tool, error) {
 	if !keep {
 		return nil, nil
 	}
-	all, err := builtin.Tools(cfg.BuiltinOptions)
+	all, err := builtin.Tools(&cfg.BuiltinOptions)
 	if err != nil {
 		return nil, fmt.Errorf("toolkit: %w", err)
 	}

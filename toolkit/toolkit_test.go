@@ -30,7 +30,7 @@ func build(t *testing.T, cfg Config) *Toolkit {
 	if cfg.BuiltinOptions.Workspace == "" {
 		cfg.BuiltinOptions.Workspace = t.TempDir()
 	}
-	tk, err := Build(context.Background(), cfg)
+	tk, err := Build(context.Background(), &cfg)
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}
@@ -88,7 +88,7 @@ func TestBuildBuiltinSwitches(t *testing.T) {
 	if tk.Len() != 0 {
 		t.Errorf("NoBuiltins, no skills: %s", names(tk.Tools()))
 	}
-	tk = build(t, Config{Builtins: map[string]bool{"bash": false, "webfetch": false, "read": true, "no_such_tool": false}})
+	tk = build(t, Config{Builtins: map[string]bool{"bash": false, "webfetch": false, "read": true}})
 	if got := names(tk.Tools()); got != "apply_patch edit glob grep question read todowrite write" {
 		t.Errorf("Builtins map: %s", got)
 	}
@@ -99,6 +99,39 @@ func TestBuildBuiltinSwitches(t *testing.T) {
 	tk = build(t, Config{Builtins: off, BuiltinOptions: builtin.Options{Workspace: filepath.Join(t.TempDir(), "missing")}})
 	if tk.Len() != 0 {
 		t.Errorf("all off: %s", names(tk.Tools()))
+	}
+}
+
+// An unknown key in Config.Builtins would leave the tool it meant on
+// (Builtins{"Bash": false} kept the unsandboxed bash): it is an error that
+// names the key and lists the built-ins, with a did-you-mean for case.
+func TestBuildUnknownBuiltinName(t *testing.T) {
+	ws := t.TempDir()
+	all := strings.Join(builtin.Names(), ", ")
+	for _, tc := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Builtins: map[string]bool{"Bash": false}},
+			`toolkit: Config.Builtins: unknown built-in tool "Bash" (did you mean "bash"?); built-in tools: ` + all},
+		{Config{Builtins: map[string]bool{"no_such_tool": false, "read": true}},
+			`toolkit: Config.Builtins: unknown built-in tool "no_such_tool"; built-in tools: ` + all},
+		{Config{Builtins: map[string]bool{"zz": true, "WebFetch": false, "bash": false}, NoBuiltins: true},
+			`toolkit: Config.Builtins: unknown built-in tool "WebFetch" (did you mean "webfetch"?); unknown built-in tool "zz"; built-in tools: ` + all},
+	} {
+		tc.cfg.BuiltinOptions.Workspace = ws
+		tk, err := Build(context.Background(), &tc.cfg)
+		if err == nil {
+			tk.Close()
+			t.Errorf("Builtins %v: no error; tools %s", tc.cfg.Builtins, names(tk.Tools()))
+			continue
+		}
+		if err.Error() != tc.want {
+			t.Errorf("Builtins %v:\n got %s\nwant %s", tc.cfg.Builtins, err, tc.want)
+		}
+		if !errors.Is(err, toolnexus.ErrUnknownTool) {
+			t.Errorf("Builtins %v: %v does not wrap ErrUnknownTool", tc.cfg.Builtins, err)
+		}
 	}
 }
 
@@ -140,7 +173,7 @@ func TestBuildConflicts(t *testing.T) {
 		return tool
 	}
 	ctx := context.Background()
-	_, err := Build(ctx, Config{Tools: []toolnexus.Tool{named("skill")}, Skills: []string{examples}, NoBuiltins: true})
+	_, err := Build(ctx, &Config{Tools: []toolnexus.Tool{named("skill")}, Skills: []string{examples}, NoBuiltins: true})
 	if !errors.Is(err, toolnexus.ErrDuplicateTool) || !strings.Contains(err.Error(), `"skill" is both in Config.Tools and the name of a skill tool`) {
 		t.Errorf("native vs skill: %v", err)
 	}
@@ -149,11 +182,11 @@ func TestBuildConflicts(t *testing.T) {
 	if got, _ := tk.Get("skill"); got.Source != "native" {
 		t.Errorf("skill without skills = %+v", got)
 	}
-	_, err = Build(ctx, Config{Tools: []toolnexus.Tool{named("a"), named("a")}, NoBuiltins: true})
+	_, err = Build(ctx, &Config{Tools: []toolnexus.Tool{named("a"), named("a")}, NoBuiltins: true})
 	if !errors.Is(err, toolnexus.ErrDuplicateTool) || !strings.Contains(err.Error(), `"a" is given twice by Config.Tools`) {
 		t.Errorf("two natives: %v", err)
 	}
-	_, err = Build(ctx, Config{Tools: []toolnexus.Tool{{Name: "bad name", Handler: toolnexus.HandlerFunc(nil)}}, NoBuiltins: true})
+	_, err = Build(ctx, &Config{Tools: []toolnexus.Tool{{Name: "bad name", Handler: toolnexus.HandlerFunc(nil)}}, NoBuiltins: true})
 	if !errors.Is(err, toolnexus.ErrInvalidName) {
 		t.Errorf("invalid name: %v", err)
 	}
@@ -194,7 +227,7 @@ func TestPrecedence(t *testing.T) {
 
 func TestBuildMissingSkillsFolder(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "nope")
-	_, err := Build(context.Background(), Config{Skills: []string{examples, missing}})
+	_, err := Build(context.Background(), &Config{Skills: []string{examples, missing}})
 	var re *skill.RootError
 	if !errors.As(err, &re) || !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("err = %v", err)
@@ -205,7 +238,7 @@ func TestBuildMissingSkillsFolder(t *testing.T) {
 }
 
 func TestBuildMissingWorkspace(t *testing.T) {
-	_, err := Build(context.Background(), Config{BuiltinOptions: builtin.Options{Workspace: filepath.Join(t.TempDir(), "gone")}})
+	_, err := Build(context.Background(), &Config{BuiltinOptions: builtin.Options{Workspace: filepath.Join(t.TempDir(), "gone")}})
 	if err == nil || !strings.HasPrefix(err.Error(), "toolkit: builtin: workspace") {
 		t.Errorf("err = %v", err)
 	}
@@ -214,7 +247,7 @@ func TestBuildMissingWorkspace(t *testing.T) {
 func TestBuildCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Build(ctx, Config{}); !errors.Is(err, context.Canceled) {
+	if _, err := Build(ctx, &Config{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -262,5 +295,18 @@ func TestClose(t *testing.T) {
 	}
 	if err := tk.Close(); !errors.Is(err, boom) || len(order) != 2 || order[0] != 2 {
 		t.Errorf("second Close = %v, order %v", err, order)
+	}
+}
+
+// Build(ctx, nil) is the zero Config: the built-ins, in the current
+// directory.
+func TestBuildNilConfig(t *testing.T) {
+	tk, err := Build(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tk.Close()
+	if got, want := names(tk.Tools()), strings.Join(builtin.Names(), " "); got != want {
+		t.Errorf("tools = %s, want %s", got, want)
 	}
 }

@@ -35,15 +35,17 @@ func (k *kitFlags) register(fs *flag.FlagSet) {
 	k.disable.split = true
 	fs.Var(&k.skills, "skills", "search `DIR` for SKILL.md files (repeatable)")
 	fs.BoolVar(&k.noBuiltins, "no-builtins", false, "leave out every built-in tool")
-	fs.Var(&k.disable, "disable", "leave out the tools `NAME,...` (repeatable)")
+	fs.Var(&k.disable, "disable", "leave out the tools `NAME,...` (repeatable; a name that matches no tool is an error)")
 	fs.StringVar(&k.workspace, "workspace", "", "confine the built-in file tools to `DIR` (default: the current directory)")
 	fs.Var(&k.openapi, "openapi", "add one HTTP tool per operation of the OpenAPI 3.x document `FILE_OR_URL` (repeatable)")
 	fs.StringVar(&k.openapiURL, "openapi-base-url", "", "send the OpenAPI tools' requests to `URL` instead of the documents' servers (its host may be local)")
 	fs.StringVar(&k.mcp, "mcp", "", "add the tools of the MCP servers in config `FILE` (\"mcpServers\", \"servers\" or \"mcp\"), named server_tool")
 }
 
-// build assembles the toolkit the flags describe. Names given to --disable
-// that match no tool get a warning on stderr.
+// build assembles the toolkit the flags describe. --disable names of
+// built-in tools go to toolkit.Config.Builtins; other names are removed
+// from the built toolkit. A name that matches no tool is a usageError
+// (exit 2) naming it, with a did-you-mean for case, and listing the tools.
 func (k *kitFlags) build(e *env) (*toolkit.Toolkit, error) {
 	cfg := toolkit.Config{
 		Skills:         k.skills.vals,
@@ -53,13 +55,19 @@ func (k *kitFlags) build(e *env) (*toolkit.Toolkit, error) {
 		OpenAPI:        k.openapi.vals,
 		OpenAPIBaseURL: k.openapiURL,
 	}
-	if len(k.disable.vals) > 0 {
-		cfg.Builtins = map[string]bool{}
-		for _, n := range k.disable.vals {
-			cfg.Builtins[n] = false
+	builtins := builtin.Names()
+	var others []string // --disable names that are not built-ins
+	for _, n := range k.disable.vals {
+		if !slices.Contains(builtins, n) {
+			others = append(others, n)
+			continue
 		}
+		if cfg.Builtins == nil {
+			cfg.Builtins = map[string]bool{}
+		}
+		cfg.Builtins[n] = false
 	}
-	tk, err := toolkit.Build(e.ctx, cfg)
+	tk, err := toolkit.Build(e.ctx, &cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -79,18 +87,53 @@ func (k *kitFlags) build(e *env) (*toolkit.Toolkit, error) {
 			fmt.Fprintf(e.stderr, "toolnexus: openapi %s: skipped %s\n", r.Document, sk)
 		}
 	}
-	builtins := builtin.Names()
-	for _, n := range k.disable.vals {
-		if tk.Remove(n) == 0 && !slices.Contains(builtins, n) {
-			fmt.Fprintf(e.stderr, "toolnexus: warning: --disable %s: no tool has that name\n", n)
+	known := append(tk.Names(), builtins...)
+	var unknown []string
+	for _, n := range others {
+		if !slices.Contains(known, n) && !slices.Contains(unknown, n) {
+			unknown = append(unknown, n)
 		}
 	}
+	if len(unknown) > 0 {
+		tk.Close()
+		return nil, unknownDisable(unknown, known)
+	}
+	tk.Remove(others...)
 	return tk, nil
 }
 
-// fail prints err to stderr and returns exitFail. A missing skills folder
-// is reported without the package prefixes: `toolnexus: skills folder "x":
-// does not exist`.
+// usageError is a mistake on the command line found after parsing; fail
+// reports it with exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// unknownDisable is the usageError for --disable names that match no
+// tool: each name, a did-you-mean when it differs from a tool only in
+// case, then every tool name.
+func unknownDisable(unknown, known []string) error {
+	slices.Sort(known)
+	known = slices.Compact(known)
+	var b strings.Builder
+	for i, n := range unknown {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "--disable %q: no tool has that name", n)
+		for _, k := range known {
+			if strings.EqualFold(k, n) {
+				fmt.Fprintf(&b, " (did you mean %q?)", k)
+				break
+			}
+		}
+	}
+	b.WriteString("; tools: " + strings.Join(known, ", "))
+	return &usageError{b.String()}
+}
+
+// fail prints err to stderr and returns exitFail (exitUsage for a
+// usageError). A missing skills folder is reported without the package
+// prefixes: `toolnexus: skills folder "x": does not exist`.
 func fail(e *env, err error) int {
 	msg := err.Error()
 	var re *skill.RootError
@@ -98,6 +141,10 @@ func fail(e *env, err error) int {
 		msg = strings.TrimPrefix(re.Error(), "skill: ")
 	}
 	fmt.Fprintf(e.stderr, "toolnexus: %s\n", msg)
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return exitUsage
+	}
 	return exitFail
 }
 
@@ -112,7 +159,7 @@ type toolsOpts struct {
 
 var toolsCommand = &command{
 	name:    "tools",
-	args:    "[--skills DIR]... [--mcp FILE] [--openapi FILE_OR_URL]... [--openapi-base-url URL] [--format openai|responses|anthropic|gemini|mcp] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--indent] [--strict]",
+	args:    "[--skills DIR]... [--mcp FILE] [--openapi FILE_OR_URL]... [--openapi-base-url URL] [--format openai-chat|openai-responses|anthropic|gemini|mcp] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--indent] [--strict]",
 	summary: "print the toolkit's tools as a provider's tool definitions (JSON)",
 	detail: "Builds the toolkit (built-in tools, the skill tool when --skills finds skills)\n" +
 		"and prints its tools, sorted by name, in the shape the chosen provider's API\n" +
@@ -120,20 +167,21 @@ var toolsCommand = &command{
 	flags: func(fs *flag.FlagSet) any {
 		o := &toolsOpts{}
 		o.kit.register(fs)
-		fs.StringVar(&o.format, "format", "openai", "provider `FORMAT`: "+strings.Join(formatNames(), ", "))
+		fs.StringVar(&o.format, "format", "openai-chat", "provider `FORMAT`: "+strings.Join(formatNames(), ", "))
 		fs.BoolVar(&o.indent, "indent", false, "pretty-print the JSON")
-		fs.BoolVar(&o.strict, "strict", false, "OpenAI strict mode (openai and responses formats; tools whose schema cannot be strict keep strict:false)")
+		fs.BoolVar(&o.strict, "strict", false, "OpenAI strict mode (openai-chat and openai-responses formats; tools whose schema cannot be strict keep strict:false)")
 		return o
 	},
 	run: func(e *env, opts any, args []string) int {
 		o := opts.(*toolsOpts)
-		render, ok := formats[o.format]
+		format := canonicalFormat(o.format)
+		render, ok := formats[format]
 		if !ok {
 			fmt.Fprintf(e.stderr, "toolnexus tools: unknown format %q; formats: %s\n", o.format, strings.Join(formatNames(), ", "))
 			return exitUsage
 		}
-		if o.strict && !strictFormats[o.format] {
-			fmt.Fprintf(e.stderr, "toolnexus tools: --strict applies to the openai and responses formats, not %q\n", o.format)
+		if o.strict && !strictFormats[format] {
+			fmt.Fprintf(e.stderr, "toolnexus tools: --strict applies to the openai-chat and openai-responses formats, not %q\n", o.format)
 			return exitUsage
 		}
 		tk, err := o.kit.build(e)
@@ -313,7 +361,7 @@ var skillsCommand = &command{
 		}
 		switch {
 		case o.prompt:
-			set, err := skill.New(inv.Skills, skill.Options{})
+			set, err := skill.New(inv.Skills, &skill.Options{})
 			if err != nil {
 				return fail(e, err)
 			}
@@ -382,11 +430,17 @@ func shortPath(p string) string {
 
 // ---- formats ----
 
+// formatNames lists the canonical formats, sorted, each followed by its
+// alias: "openai-chat (or openai)".
 func formatNames() []string {
 	names := make([]string, 0, len(formats))
 	for n := range formats {
 		names = append(names, n)
 	}
 	slices.Sort(names)
+	for alias, c := range formatAliases {
+		i := slices.Index(names, c)
+		names[i] += " (or " + alias + ")"
+	}
 	return names
 }

@@ -15,14 +15,18 @@ func bytesOf[T appender](v T, err error) ([]byte, error) {
 	return v.AppendJSON(nil), nil
 }
 
-// formats maps --format values to renderers. strict asks for OpenAI strict
+// formats maps the canonical --format values to renderers. They follow
+// the provider naming of render and exec (see render's package doc):
+// openai-chat is OpenAI Chat Completions (render.OpenAI, exec's
+// OpenAIChat), openai-responses the OpenAI Responses API
+// (render.OpenAIResponses, exec's Responses). strict asks for OpenAI strict
 // mode (with fallback for schemas that cannot be strict); renderers without
 // a strict mode ignore it, and the tools command refuses the combination.
 var formats = map[string]func(tools []toolnexus.Tool, strict bool) ([]byte, error){
-	"openai": func(ts []toolnexus.Tool, strict bool) ([]byte, error) {
+	"openai-chat": func(ts []toolnexus.Tool, strict bool) ([]byte, error) {
 		return bytesOf(render.OpenAIWith(ts, render.OpenAIOptions{Strict: strict, Fallback: strict}))
 	},
-	"responses": func(ts []toolnexus.Tool, strict bool) ([]byte, error) {
+	"openai-responses": func(ts []toolnexus.Tool, strict bool) ([]byte, error) {
 		return bytesOf(render.OpenAIResponsesWith(ts, render.OpenAIOptions{Strict: strict, Fallback: strict}))
 	},
 	"anthropic": func(ts []toolnexus.Tool, _ bool) ([]byte, error) { return bytesOf(render.Anthropic(ts)) },
@@ -30,5 +34,18 @@ var formats = map[string]func(tools []toolnexus.Tool, strict bool) ([]byte, erro
 	"mcp":       func(ts []toolnexus.Tool, _ bool) ([]byte, error) { return bytesOf(render.MCP(ts), nil) },
 }
 
-// strictFormats are the formats --strict applies to.
-var strictFormats = map[string]bool{"openai": true, "responses": true}
+// formatAliases are the --format values of earlier releases, kept working:
+// alias -> canonical name.
+var formatAliases = map[string]string{"openai": "openai-chat", "responses": "openai-responses"}
+
+// strictFormats are the canonical formats --strict applies to.
+var strictFormats = map[string]bool{"openai-chat": true, "openai-responses": true}
+
+// canonicalFormat returns the canonical name of a --format value (itself,
+// or what its alias stands for).
+func canonicalFormat(f string) string {
+	if c, ok := formatAliases[f]; ok {
+		return c
+	}
+	return f
+}

@@ -4,11 +4,17 @@
 //
 // Usage:
 //
-//	toolnexus tools  [--skills DIR]... [--mcp FILE] [--format openai|responses|anthropic|gemini|mcp] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--indent] [--strict]
+//	toolnexus tools  [--skills DIR]... [--mcp FILE] [--format openai-chat|openai-responses|anthropic|gemini|mcp] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--indent] [--strict]
 //	toolnexus call   NAME [ARGS_JSON | -] [--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...]
 //	toolnexus skills [--skills DIR]... [--json] [--prompt] [--strict]
 //	toolnexus serve  [--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...] [--http ADDR [--token-file FILE] [--allow-origin ORIGIN]... [--allow-host HOST]... [--stateless] [limits]]
 //	toolnexus help   [COMMAND]
+//
+// Formats follow the provider names of packages render and exec:
+// openai-chat (OpenAI Chat Completions; render.OpenAI, exec's OpenAIChat),
+// openai-responses (OpenAI Responses; render.OpenAIResponses, exec's
+// Responses), anthropic, gemini and mcp. The names of earlier releases,
+// openai and responses, are kept as aliases of the first two.
 //
 // Every command takes --help. Exit status: 0 on success; 1 when a call
 // returns an error result or the toolkit cannot be built (a missing skills

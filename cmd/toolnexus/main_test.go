@@ -79,7 +79,7 @@ func (o outcome) expect(t *testing.T, code int, stdout, stderr string) {
 // inProcess renders what the binary should print, with the library.
 func inProcess(t *testing.T, cfg toolkit.Config, format string) string {
 	t.Helper()
-	tk, err := toolkit.Build(context.Background(), cfg)
+	tk, err := toolkit.Build(context.Background(), &cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,9 +87,9 @@ func inProcess(t *testing.T, cfg toolkit.Config, format string) string {
 	tools := tk.Tools()
 	var b []byte
 	switch format {
-	case "openai":
+	case "openai-chat":
 		b = render.OpenAI(tools).AppendJSON(nil)
-	case "responses":
+	case "openai-responses":
 		b = render.OpenAIResponses(tools).AppendJSON(nil)
 	case "anthropic":
 		v, err := render.Anthropic(tools)
@@ -135,7 +135,7 @@ func TestToolsReadmeCommand(t *testing.T) {
 		t.Errorf("names = %s\nwant    %s", got, want)
 	}
 	want := inProcess(t, toolkit.Config{Skills: []string{filepath.Join(repoRoot, "examples", "skills")},
-		BuiltinOptions: builtin.Options{Workspace: repoRoot}}, "openai")
+		BuiltinOptions: builtin.Options{Workspace: repoRoot}}, "openai-chat")
 	if o.stdout != want {
 		t.Errorf("binary output differs from render.OpenAI of toolkit.Build")
 	}
@@ -144,10 +144,16 @@ func TestToolsReadmeCommand(t *testing.T) {
 func TestToolsFormats(t *testing.T) {
 	ws := t.TempDir()
 	cfg := toolkit.Config{Skills: []string{filepath.Join(repoRoot, "examples", "skills")}, BuiltinOptions: builtin.Options{Workspace: ws}}
-	for _, f := range []string{"openai", "responses", "anthropic", "gemini", "mcp"} {
+	// The canonical names, then the aliases kept from before: openai is
+	// openai-chat, responses is openai-responses.
+	for _, f := range []string{"openai-chat", "openai-responses", "anthropic", "gemini", "mcp", "openai", "responses"} {
 		t.Run(f, func(t *testing.T) {
+			canonical := map[string]string{"openai": "openai-chat", "responses": "openai-responses"}[f]
+			if canonical == "" {
+				canonical = f
+			}
 			o := cli(t, "", "tools", "--skills", "examples/skills", "--workspace", ws, "--format", f)
-			o.expect(t, 0, inProcess(t, cfg, f), "")
+			o.expect(t, 0, inProcess(t, cfg, canonical), "")
 			if !json.Valid([]byte(o.stdout)) {
 				t.Errorf("not JSON: %s", o.stdout)
 			}
@@ -168,7 +174,13 @@ func TestToolsStrict(t *testing.T) {
 		t.Errorf("strict: exit %d\n%s%s", o.code, o.stdout, o.stderr)
 	}
 	cli(t, "", "tools", "--strict", "--format", "gemini").expect(t, 2, "",
-		"toolnexus tools: --strict applies to the openai and responses formats, not \"gemini\"\n")
+		"toolnexus tools: --strict applies to the openai-chat and openai-responses formats, not \"gemini\"\n")
+	for _, f := range []string{"openai", "responses", "openai-chat", "openai-responses"} {
+		o := cli(t, "", "tools", "--no-builtins", "--skills", "examples/skills", "--strict", "--format", f)
+		if o.code != 0 || !strings.Contains(o.stdout, `"strict":true`) {
+			t.Errorf("--strict --format %s: exit %d\n%s%s", f, o.code, o.stdout, o.stderr)
+		}
+	}
 }
 
 func TestToolsSwitches(t *testing.T) {
@@ -180,8 +192,15 @@ func TestToolsSwitches(t *testing.T) {
 	if got := toolNames(t, o.stdout); got != "apply_patch edit glob grep question skill todowrite write" || o.code != 0 {
 		t.Errorf("--disable: %q exit %d %s", got, o.code, o.stderr)
 	}
-	o = cli(t, "", "tools", "--no-builtins", "--disable", "skill,typo", "--skills", "examples/skills")
-	o.expect(t, 0, "[]\n", "toolnexus: warning: --disable typo: no tool has that name\n")
+	o = cli(t, "", "tools", "--no-builtins", "--disable", "skill", "--skills", "examples/skills")
+	o.expect(t, 0, "[]\n", "")
+	// A name that matches no tool is a usage error, as an unknown key of
+	// toolkit.Config.Builtins is a Build error: "Bash" must not leave bash on.
+	all := "apply_patch, bash, edit, glob, grep, question, read, skill, todowrite, webfetch, write"
+	cli(t, "", "tools", "--no-builtins", "--disable", "skill,typo", "--skills", "examples/skills").expect(t, 2, "",
+		"toolnexus: --disable \"typo\": no tool has that name; tools: "+all+"\n")
+	cli(t, "", "tools", "--disable", "Bash,webfetch,zz", "--skills", "examples/skills").expect(t, 2, "",
+		"toolnexus: --disable \"Bash\": no tool has that name (did you mean \"bash\"?); --disable \"zz\": no tool has that name; tools: "+all+"\n")
 	cli(t, "", "tools", "--no-builtins").expect(t, 0, "[]\n", "")
 }
 
@@ -191,7 +210,7 @@ func TestToolsBadInput(t *testing.T) {
 	cli(t, "", "tools", "--skills", "go.mod").expect(t, 1, "",
 		"toolnexus: skills folder \"go.mod\": is not a directory\n")
 	cli(t, "", "tools", "--format", "xml").expect(t, 2, "",
-		"toolnexus tools: unknown format \"xml\"; formats: anthropic, gemini, mcp, openai, responses\n")
+		"toolnexus tools: unknown format \"xml\"; formats: anthropic, gemini, mcp, openai-chat (or openai), openai-responses (or responses)\n")
 	cli(t, "", "tools", "--bogus").expect(t, 2, "",
 		"toolnexus tools: flag provided but not defined: -bogus\nRun 'toolnexus tools --help' for usage.\n")
 	cli(t, "", "tools", "extra").expect(t, 2, "",

@@ -22,6 +22,8 @@ var recorded embed.FS
 // the request, as the real API does (a turn that does not answer every
 // tool call of the previous reply is rejected with 400).
 type Script struct {
+	// Server is the stand-in API; point the SDK client's base URL at
+	// Server.URL.
 	Server *httptest.Server
 
 	provider string

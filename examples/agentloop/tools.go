@@ -9,8 +9,8 @@ import (
 
 // WeatherArgs are the arguments of get_weather.
 type WeatherArgs struct {
-	City string `json:"city" jsonschema:"description=City name"`
-	Unit string `json:"unit,omitempty" validate:"omitempty,oneof=celsius fahrenheit" jsonschema:"description=Temperature unit (default celsius)"`
+	City string `json:"city" jsonschema:"description=City name"`                                                                                  // required
+	Unit string `json:"unit,omitempty" validate:"omitempty,oneof=celsius fahrenheit" jsonschema:"description=Temperature unit (default celsius)"` // "" means celsius
 }
 
 // newRegistry returns the registry the loops use: one typed tool,

@@ -24,14 +24,14 @@ import (
 // WeatherArgs are the arguments of get_weather. The tags give the schema
 // the model sees and the rules Execute enforces before the function runs.
 type WeatherArgs struct {
-	City string `json:"city" jsonschema:"description=City name\\, e.g. Paris" validate:"required"`
-	Unit string `json:"unit,omitempty" jsonschema:"description=Temperature unit" validate:"omitempty,oneof=celsius fahrenheit"`
-	Days int    `json:"days,omitempty" jsonschema:"description=Forecast length in days" validate:"omitempty,min=1,max=14"`
+	City string `json:"city" jsonschema:"description=City name\\, e.g. Paris" validate:"required"`                              // required
+	Unit string `json:"unit,omitempty" jsonschema:"description=Temperature unit" validate:"omitempty,oneof=celsius fahrenheit"` // "" means celsius
+	Days int    `json:"days,omitempty" jsonschema:"description=Forecast length in days" validate:"omitempty,min=1,max=14"`      // 0 means 1
 }
 
 // TimeArgs are the arguments of local_time.
 type TimeArgs struct {
-	Timezone string `json:"timezone" jsonschema:"description=IANA time zone name\\, e.g. Europe/Paris" validate:"required"`
+	Timezone string `json:"timezone" jsonschema:"description=IANA time zone name\\, e.g. Europe/Paris" validate:"required"` // required
 }
 
 func getWeather(_ context.Context, a WeatherArgs) (string, error) {

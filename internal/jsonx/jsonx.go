@@ -17,8 +17,8 @@ import (
 
 // Object is a JSON object that keeps its key order.
 type Object struct {
-	Keys []string
-	Vals []any
+	Keys []string // the keys in document order
+	Vals []any    // Vals[i] is the value of Keys[i]
 }
 
 // Get returns the value under key.

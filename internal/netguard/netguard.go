@@ -14,8 +14,8 @@ import (
 
 // BlockedError is the dial error for a refused address.
 type BlockedError struct {
-	Addr netip.Addr
-	Kind string // a Kind result, or KindOwn
+	Addr netip.Addr // the refused address, as dialled
+	Kind string     // a Kind result, or KindOwn
 }
 
 // KindOwn is the Kind of an address of one of this host's interfaces.

@@ -12,8 +12,8 @@ import (
 // Case is one tool of the shared case list. Name is also the golden file
 // name (testdata/golden/<provider>/<Name>.json).
 type Case struct {
-	Name string
-	Tool toolnexus.Tool
+	Name string         // the case's name, also its golden file's
+	Tool toolnexus.Tool // the tool to render
 }
 
 type weatherArgs struct {

@@ -45,7 +45,7 @@ type Renderer func(tools []toolnexus.Tool) ([]byte, error)
 
 // Decl is one rendered tool as read back by an [Extract] function.
 type Decl struct {
-	Name        string
+	Name        string          // the rendered tool name
 	Description *string         // nil when the key is missing or null
 	Schema      json.RawMessage // nil when the renderer omitted the schema
 }

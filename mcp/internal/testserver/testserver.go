@@ -110,8 +110,8 @@ func text(s string) *mcpsdk.CallToolResult {
 
 // WeatherArgs are the arguments of the registry's get_weather tool.
 type WeatherArgs struct {
-	City string `json:"city" jsonschema:"description=City name"`
-	Unit string `json:"unit,omitempty" jsonschema:"enum=celsius,enum=fahrenheit" validate:"omitempty,oneof=celsius fahrenheit"`
+	City string `json:"city" jsonschema:"description=City name"`                                                                // required
+	Unit string `json:"unit,omitempty" jsonschema:"enum=celsius,enum=fahrenheit" validate:"omitempty,oneof=celsius fahrenheit"` // "" means celsius
 }
 
 // NewRegistry returns the registry the serve tests expose: get_weather
