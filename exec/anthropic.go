@@ -117,5 +117,5 @@ func slowAnthropic(raw []byte) ([]AnthropicContentBlock, error) {
 		}
 		return m.Content, nil
 	}
-	return nil, fmt.Errorf("exec: Anthropic reply: want a JSON object or array, got %s", describe(raw))
+	return nil, notReply("Anthropic", raw)
 }

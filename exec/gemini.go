@@ -145,5 +145,5 @@ func slowGemini(raw []byte) ([]GeminiPart, error) {
 		}
 		return c.Parts, nil
 	}
-	return nil, fmt.Errorf("exec: Gemini reply: want a JSON object or array, got %s", describe(raw))
+	return nil, notReply("Gemini", raw)
 }

@@ -154,7 +154,7 @@ func slowOpenAIChat(raw []byte) ([]OpenAIToolCall, error) {
 		}
 		return m.ToolCalls, nil
 	}
-	return nil, fmt.Errorf("exec: OpenAI reply: want a JSON object or array, got %s", describe(raw))
+	return nil, notReply("OpenAI", raw)
 }
 
 func chatCall(tc *OpenAIToolCall) Call {
@@ -320,5 +320,5 @@ func slowResponses(raw []byte) ([]ResponsesItem, error) {
 		}
 		return r.Output, nil
 	}
-	return nil, fmt.Errorf("exec: Responses reply: want a JSON object or array, got %s", describe(raw))
+	return nil, notReply("Responses", raw)
 }
