@@ -95,7 +95,14 @@ func (e *Executor) AnthropicJSON(ctx context.Context, raw []byte) (AnthropicMess
 // ParseAnthropic extracts the content blocks from raw JSON bytes in any of
 // the forms [Executor.AnthropicJSON] accepts.
 func ParseAnthropic(raw []byte) ([]AnthropicContentBlock, error) {
-	return parseReply(raw, fastAnthropic, slowAnthropic, markDeepAnthropic)
+	blocks, err := parseReply(raw, fastAnthropic, slowAnthropic, markDeepAnthropic)
+	if err == nil && hasToolUse(blocks) {
+		return blocks, nil
+	}
+	if err = otherProvider(raw, anthropicReply, "Anthropic", err); err != nil {
+		return nil, err
+	}
+	return blocks, nil
 }
 
 // slowAnthropic is ParseAnthropic with encoding/json, for whatever the fast path

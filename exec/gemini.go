@@ -114,7 +114,14 @@ func (e *Executor) GeminiJSON(ctx context.Context, raw []byte) (GeminiContent, e
 // ParseGemini extracts the parts from raw JSON bytes in any of the forms
 // [Executor.GeminiJSON] accepts.
 func ParseGemini(raw []byte) ([]GeminiPart, error) {
-	return parseReply(raw, fastGemini, slowGemini, markDeepGemini)
+	parts, err := parseReply(raw, fastGemini, slowGemini, markDeepGemini)
+	if err == nil && hasFunctionCall(parts) {
+		return parts, nil
+	}
+	if err = otherProvider(raw, geminiReply, "Gemini", err); err != nil {
+		return nil, err
+	}
+	return parts, nil
 }
 
 // slowGemini is ParseGemini with encoding/json, for whatever the fast path

@@ -123,7 +123,14 @@ func (e *Executor) OpenAIChatJSON(ctx context.Context, raw []byte) ([]OpenAITool
 // ParseOpenAIChat extracts the tool calls from raw JSON bytes in any of
 // the forms [Executor.OpenAIChatJSON] accepts.
 func ParseOpenAIChat(raw []byte) ([]OpenAIToolCall, error) {
-	return parseReply(raw, fastChat, slowOpenAIChat, markDeepChat)
+	calls, err := parseReply(raw, fastChat, slowOpenAIChat, markDeepChat)
+	if err == nil && hasChatCall(calls) {
+		return calls, nil
+	}
+	if err = otherProvider(raw, chatReply, "OpenAI", err); err != nil {
+		return nil, err
+	}
+	return calls, nil
 }
 
 // slowOpenAIChat is ParseOpenAIChat with encoding/json, for whatever the fast path
@@ -298,7 +305,14 @@ func (e *Executor) ResponsesJSON(ctx context.Context, raw []byte) ([]ResponsesOu
 // ParseResponses extracts the output items from raw JSON bytes in any of
 // the forms [Executor.ResponsesJSON] accepts.
 func ParseResponses(raw []byte) ([]ResponsesItem, error) {
-	return parseReply(raw, fastResponses, slowResponses, markDeepResponses)
+	items, err := parseReply(raw, fastResponses, slowResponses, markDeepResponses)
+	if err == nil && hasResponsesCall(items) {
+		return items, nil
+	}
+	if err = otherProvider(raw, responsesReply, "Responses", err); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 // slowResponses is ParseResponses with encoding/json, for whatever the fast path

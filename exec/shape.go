@@ -1,0 +1,277 @@
+package exec
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// This file recognises a reply meant for another provider's method (an
+// Anthropic message passed to OpenAIChatJSON, ...), which would otherwise
+// parse as a reply with no tool calls and give an empty answer. It runs
+// only when a Parse function found no call to run, or failed on valid
+// JSON, so it costs the replies with calls nothing.
+
+// provider is one of the four reply shapes, as an index.
+type provider int
+
+const (
+	chatReply provider = iota
+	responsesReply
+	anthropicReply
+	geminiReply
+)
+
+// providerNames are each provider's reply name and the methods that read it.
+var providerNames = [...]struct{ reply, methods string }{
+	chatReply:      {"an OpenAI Chat Completions reply", "OpenAIChatJSON or ParseOpenAIChat"},
+	responsesReply: {"an OpenAI Responses reply", "ResponsesJSON or ParseResponses"},
+	anthropicReply: {"an Anthropic Messages reply", "AnthropicJSON or ParseAnthropic"},
+	geminiReply:    {"a Gemini generateContent reply", "GeminiJSON or ParseGemini"},
+}
+
+// otherProvider returns, when raw is recognisably another provider's
+// reply than own's, an error saying which and naming the method to use;
+// otherwise err. what names own in the message ("OpenAI", ...). A reply
+// that failed to parse (err not nil) is looked at only if it is valid
+// JSON: a syntax error is the better message.
+func otherProvider(raw []byte, own provider, what string, err error) error {
+	if err != nil && !json.Valid(raw) {
+		return err
+	}
+	c := clues(raw, own)
+	for _, strong := range [...]bool{true, false} {
+		for p, clue := range c.clue {
+			if clue != "" && c.strong[p] == strong {
+				n := providerNames[p]
+				return fmt.Errorf("exec: %s reply: it looks like %s (it has %s); read it with %s", what, n.reply, clue, n.methods)
+			}
+		}
+	}
+	return err
+}
+
+// replyClues are the signs of each provider found in a reply.
+type replyClues struct {
+	clue   [4]string // the first strong (else weak) sign of each provider, or ""
+	strong [4]bool   // whether clue[p] is strong
+}
+
+// add records a sign of p.
+func (c *replyClues) add(p provider, clue string, strong bool) {
+	if c.clue[p] == "" || strong && !c.strong[p] {
+		c.clue[p], c.strong[p] = clue, strong
+	}
+}
+
+// clues looks for the keys and values that only one provider's replies
+// have, at the top level of raw, in the elements of a bare array and in
+// the blocks of a top-level "content" array; it stops at a sign of own.
+// raw is valid JSON. Found a sign of own, it returns no signs at all.
+func clues(raw []byte, own provider) (c replyClues) {
+	w := walker{d: raw}
+	switch w.peek() {
+	case '{':
+		w.members(func(key []byte) bool {
+			switch string(key) {
+			case "choices", "tool_calls":
+				c.add(chatReply, `"`+string(key)+`"`, true)
+			case "refusal":
+				c.add(chatReply, `"refusal"`, false)
+			case "output":
+				c.add(responsesReply, `"output"`, true)
+			case "candidates", "parts":
+				c.add(geminiReply, `"`+string(key)+`"`, true)
+			case "object":
+				switch string(w.strValue()) {
+				case "chat.completion":
+					c.add(chatReply, `"object":"chat.completion"`, true)
+				case "response":
+					c.add(responsesReply, `"object":"response"`, true)
+				}
+				return !c.found(own)
+			case "type":
+				if string(w.strValue()) == "message" {
+					c.add(anthropicReply, `"type":"message"`, true)
+				}
+				return !c.found(own)
+			case "content":
+				if w.peek() == '[' {
+					w.elements(func() bool { c.item(&w, "content block"); return !c.found(own) })
+					return !c.found(own)
+				}
+			}
+			return !c.found(own) && w.skipAny()
+		})
+	case '[':
+		w.elements(func() bool { c.item(&w, "item"); return !c.found(own) })
+	}
+	if c.found(own) {
+		return replyClues{}
+	}
+	return c
+}
+
+// found reports whether a sign of p was found.
+func (c *replyClues) found(p provider) bool { return c.clue[p] != "" }
+
+// item looks for signs in one element of an array (consumed): a Chat
+// tool call ("function"), a Gemini part ("functionCall"), or the "type" of
+// an Anthropic block or Responses item; in names a block of content.
+func (c *replyClues) item(w *walker, in string) {
+	if w.peek() != '{' {
+		w.skipAny()
+		return
+	}
+	w.members(func(key []byte) bool {
+		switch string(key) {
+		case "function":
+			c.add(chatReply, `a tool call with "function"`, true)
+		case "functionCall":
+			c.add(geminiReply, `a "functionCall" part`, true)
+		case "type":
+			switch t := string(w.strValue()); t {
+			case "tool_use":
+				c.add(anthropicReply, `a "tool_use" `+in, true)
+			case "function_call", "custom_tool_call", "reasoning", "message":
+				c.add(responsesReply, `a "`+t+`" item`, true)
+			case "function":
+				c.add(chatReply, `a tool call of type "function"`, true)
+			}
+			return true
+		}
+		return w.skipAny()
+	})
+}
+
+// strValue consumes a value and returns its content if it is a string
+// (escapes left as they are), else nil.
+func (w *walker) strValue() []byte {
+	if w.peek() == '"' {
+		if b, _, _, ok := w.strSpan(); ok {
+			return b
+		}
+	}
+	w.skipAny()
+	return nil
+}
+
+// members walks the object that comes next, with any keys; fn gets each
+// key (escapes left as they are) and must consume its value. It stops
+// when fn returns false or consumes nothing.
+func (w *walker) members(fn func(key []byte) bool) {
+	w.i++ // '{'
+	for w.peek() != '}' {
+		k, _, _, ok := w.strSpan()
+		if !ok || w.peek() != ':' {
+			return
+		}
+		w.i++
+		if at := w.i; !fn(k) || w.i == at {
+			return
+		}
+		if w.peek() == ',' {
+			w.i++
+		}
+	}
+	w.i++
+}
+
+// elements walks the array that comes next; fn must consume each element.
+// It stops when fn returns false or consumes nothing.
+func (w *walker) elements(fn func() bool) {
+	w.i++ // '['
+	for w.peek() != ']' && w.i < len(w.d) {
+		if at := w.i; !fn() || w.i == at {
+			return
+		}
+		if w.peek() == ',' {
+			w.i++
+		}
+	}
+	w.i++
+}
+
+// skipAny skips one value of valid JSON, at any depth and without
+// recursion. It returns false at the end of the input.
+func (w *walker) skipAny() bool {
+	depth := 0
+	for {
+		switch w.peek() {
+		case 0:
+			if w.i >= len(w.d) {
+				return false
+			}
+			w.i++ // a NUL byte: not valid JSON, move on
+		case '"':
+			if _, _, _, ok := w.strSpan(); !ok {
+				return false
+			}
+		case '{', '[':
+			depth++
+			w.i++
+			continue
+		case '}', ']':
+			depth--
+			w.i++
+		case ',', ':':
+			w.i++
+			continue
+		default: // a number or literal
+			for w.i < len(w.d) && !isDelim(w.d[w.i]) {
+				w.i++
+			}
+		}
+		if depth <= 0 {
+			return true
+		}
+	}
+}
+
+// isDelim reports whether c ends a number or literal.
+func isDelim(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', ',', ':', ']', '}', '[', '{', '"':
+		return true
+	}
+	return false
+}
+
+// hasChatCall reports whether a tool call names a function or custom tool.
+func hasChatCall(calls []OpenAIToolCall) bool {
+	for i := range calls {
+		if calls[i].Function.Name != "" || calls[i].Custom.Name != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// hasResponsesCall reports whether an item is a function or custom tool call.
+func hasResponsesCall(items []ResponsesItem) bool {
+	for i := range items {
+		if t := items[i].Type; t == "function_call" || t == "custom_tool_call" {
+			return true
+		}
+	}
+	return false
+}
+
+// hasToolUse reports whether a block is a tool_use block.
+func hasToolUse(blocks []AnthropicContentBlock) bool {
+	for i := range blocks {
+		if blocks[i].Type == "tool_use" {
+			return true
+		}
+	}
+	return false
+}
+
+// hasFunctionCall reports whether a part is a functionCall part.
+func hasFunctionCall(parts []GeminiPart) bool {
+	for i := range parts {
+		if parts[i].FunctionCall != nil {
+			return true
+		}
+	}
+	return false
+}
