@@ -73,14 +73,18 @@ func clues(raw []byte, own provider) (c replyClues) {
 	case '{':
 		w.members(func(key []byte) bool {
 			switch string(key) {
-			case "choices", "tool_calls":
-				c.add(chatReply, `"`+string(key)+`"`, true)
+			case "choices":
+				c.add(chatReply, `"choices"`, true)
+			case "tool_calls":
+				c.add(chatReply, `"tool_calls"`, true)
 			case "refusal":
 				c.add(chatReply, `"refusal"`, false)
 			case "output":
 				c.add(responsesReply, `"output"`, true)
-			case "candidates", "parts":
-				c.add(geminiReply, `"`+string(key)+`"`, true)
+			case "candidates":
+				c.add(geminiReply, `"candidates"`, true)
+			case "parts":
+				c.add(geminiReply, `"parts"`, true)
 			case "object":
 				switch string(w.strValue()) {
 				case "chat.completion":
@@ -96,14 +100,14 @@ func clues(raw []byte, own provider) (c replyClues) {
 				return !c.found(own)
 			case "content":
 				if w.peek() == '[' {
-					w.elements(func() bool { c.item(&w, "content block"); return !c.found(own) })
+					w.elements(func() bool { c.item(&w, `a "tool_use" content block`); return !c.found(own) })
 					return !c.found(own)
 				}
 			}
 			return !c.found(own) && w.skipAny()
 		})
 	case '[':
-		w.elements(func() bool { c.item(&w, "item"); return !c.found(own) })
+		w.elements(func() bool { c.item(&w, `a "tool_use" item`); return !c.found(own) })
 	}
 	if c.found(own) {
 		return replyClues{}
@@ -116,8 +120,9 @@ func (c *replyClues) found(p provider) bool { return c.clue[p] != "" }
 
 // item looks for signs in one element of an array (consumed): a Chat
 // tool call ("function"), a Gemini part ("functionCall"), or the "type" of
-// an Anthropic block or Responses item; in names a block of content.
-func (c *replyClues) item(w *walker, in string) {
+// an Anthropic block or Responses item; toolUse is the clue for a
+// "tool_use" type there.
+func (c *replyClues) item(w *walker, toolUse string) {
 	if w.peek() != '{' {
 		w.skipAny()
 		return
@@ -129,11 +134,17 @@ func (c *replyClues) item(w *walker, in string) {
 		case "functionCall":
 			c.add(geminiReply, `a "functionCall" part`, true)
 		case "type":
-			switch t := string(w.strValue()); t {
+			switch string(w.strValue()) {
 			case "tool_use":
-				c.add(anthropicReply, `a "tool_use" `+in, true)
-			case "function_call", "custom_tool_call", "reasoning", "message":
-				c.add(responsesReply, `a "`+t+`" item`, true)
+				c.add(anthropicReply, toolUse, true)
+			case "function_call":
+				c.add(responsesReply, `a "function_call" item`, true)
+			case "custom_tool_call":
+				c.add(responsesReply, `a "custom_tool_call" item`, true)
+			case "reasoning":
+				c.add(responsesReply, `a "reasoning" item`, true)
+			case "message":
+				c.add(responsesReply, `a "message" item`, true)
 			case "function":
 				c.add(chatReply, `a tool call of type "function"`, true)
 			}
