@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -157,13 +158,36 @@ func (c *replyClues) item(w *walker, toolUse string) {
 // strValue consumes a value and returns its content if it is a string
 // (escapes left as they are), else nil.
 func (w *walker) strValue() []byte {
-	if w.peek() == '"' {
-		if b, _, _, ok := w.strSpan(); ok {
-			return b
-		}
+	if b, ok := w.quoted(); ok {
+		return b
 	}
 	w.skipAny()
 	return nil
+}
+
+// quoted consumes the string that comes next and returns its content
+// (escapes left as they are), finding the closing quote with
+// bytes.IndexByte; it does not check the string, which is valid JSON.
+func (w *walker) quoted() ([]byte, bool) {
+	if w.peek() != '"' {
+		return nil, false
+	}
+	start := w.i + 1
+	for j := start; ; j++ {
+		k := bytes.IndexByte(w.d[j:], '"')
+		if k < 0 {
+			return nil, false
+		}
+		j += k
+		n := 0 // backslashes before the quote
+		for b := j - 1; b >= start && w.d[b] == '\\'; b-- {
+			n++
+		}
+		if n%2 == 0 {
+			w.i = j + 1
+			return w.d[start:j], true
+		}
+	}
 }
 
 // members walks the object that comes next, with any keys; fn gets each
@@ -172,7 +196,7 @@ func (w *walker) strValue() []byte {
 func (w *walker) members(fn func(key []byte) bool) {
 	w.i++ // '{'
 	for w.peek() != '}' {
-		k, _, _, ok := w.strSpan()
+		k, ok := w.quoted()
 		if !ok || w.peek() != ':' {
 			return
 		}
@@ -214,7 +238,7 @@ func (w *walker) skipAny() bool {
 			}
 			w.i++ // a NUL byte: not valid JSON, move on
 		case '"':
-			if _, _, _, ok := w.strSpan(); !ok {
+			if _, ok := w.quoted(); !ok {
 				return false
 			}
 		case '{', '[':

@@ -101,6 +101,8 @@ func TestWrongProviderReply(t *testing.T) {
 			`exec: Gemini reply: it looks like an OpenAI Responses reply (it has "object":"response"); read it with ResponsesJSON or ParseResponses`},
 		{`[{"type":"function_call","call_id":"c1","name":"echo","arguments":"{}"}]`,
 			`exec: Anthropic reply: it looks like an OpenAI Responses reply (it has a "function_call" item); read it with ResponsesJSON or ParseResponses`},
+		{`{"role":"assistant","content":[{"type":"text","text":"a \\\" \"type\":\"text\" \\"},{"type":"tool_use","id":"t","name":"echo","input":{}}]}`,
+			`exec: Gemini reply: it looks like an Anthropic Messages reply (it has a "tool_use" content block); read it with AnthropicJSON or ParseAnthropic`},
 		{`[{"id":"c1","type":"function","function":{"name":"echo","arguments":"{}"}}]`,
 			`exec: Gemini reply: it looks like an OpenAI Chat Completions reply (it has a tool call of type "function"); read it with OpenAIChatJSON or ParseOpenAIChat`},
 	} {
@@ -123,6 +125,17 @@ func TestNoCallsInOwnShape(t *testing.T) {
 			if err != nil {
 				t.Errorf("%s to the %s method: %v", raw, providerDirs[q].dir, err)
 			}
+		}
+	}
+	// Keys and values inside strings are not signs.
+	quoted := `{"role":"assistant","content":"say \"type\":\"message\", \"candidates\" and \\\"output\\\""}`
+	for q, err := range replyErrors(e, []byte(quoted)) {
+		if q == 2 {
+			if err == nil || strings.Contains(err.Error(), "looks like") {
+				t.Errorf("%s to the anthropic method: %v", quoted, err) // content must be an array
+			}
+		} else if err != nil {
+			t.Errorf("%s to the %s method: %v", quoted, providerDirs[q].dir, err)
 		}
 	}
 	chat := []string{`{"role":"assistant","content":"hi","refusal":null}`,
