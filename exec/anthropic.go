@@ -99,7 +99,7 @@ func ParseAnthropic(raw []byte) ([]AnthropicContentBlock, error) {
 	if err == nil && hasToolUse(blocks) {
 		return blocks, nil
 	}
-	if err = otherProvider(raw, anthropicReply, "Anthropic", err); err != nil {
+	if err = otherProvider(raw, anthropicShape, "Anthropic", err); err != nil {
 		return nil, err
 	}
 	return blocks, nil

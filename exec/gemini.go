@@ -118,7 +118,7 @@ func ParseGemini(raw []byte) ([]GeminiPart, error) {
 	if err == nil && hasFunctionCall(parts) {
 		return parts, nil
 	}
-	if err = otherProvider(raw, geminiReply, "Gemini", err); err != nil {
+	if err = otherProvider(raw, geminiShape, "Gemini", err); err != nil {
 		return nil, err
 	}
 	return parts, nil

@@ -127,7 +127,7 @@ func ParseOpenAIChat(raw []byte) ([]OpenAIToolCall, error) {
 	if err == nil && hasChatCall(calls) {
 		return calls, nil
 	}
-	if err = otherProvider(raw, chatReply, "OpenAI", err); err != nil {
+	if err = otherProvider(raw, chatShape, "OpenAI", err); err != nil {
 		return nil, err
 	}
 	return calls, nil
@@ -309,7 +309,7 @@ func ParseResponses(raw []byte) ([]ResponsesItem, error) {
 	if err == nil && hasResponsesCall(items) {
 		return items, nil
 	}
-	if err = otherProvider(raw, responsesReply, "Responses", err); err != nil {
+	if err = otherProvider(raw, responsesShape, "Responses", err); err != nil {
 		return nil, err
 	}
 	return items, nil

@@ -12,22 +12,22 @@ import (
 // only when a Parse function found no call to run, or failed on valid
 // JSON, so it costs the replies with calls nothing.
 
-// provider is one of the four reply shapes, as an index.
-type provider int
+// replyShape is one of the four providers' reply shapes, as an index.
+type replyShape int
 
 const (
-	chatReply provider = iota
-	responsesReply
-	anthropicReply
-	geminiReply
+	chatShape replyShape = iota
+	responsesShape
+	anthropicShape
+	geminiShape
 )
 
-// providerNames are each provider's reply name and the methods that read it.
-var providerNames = [...]struct{ reply, methods string }{
-	chatReply:      {"an OpenAI Chat Completions reply", "OpenAIChatJSON or ParseOpenAIChat"},
-	responsesReply: {"an OpenAI Responses reply", "ResponsesJSON or ParseResponses"},
-	anthropicReply: {"an Anthropic Messages reply", "AnthropicJSON or ParseAnthropic"},
-	geminiReply:    {"a Gemini generateContent reply", "GeminiJSON or ParseGemini"},
+// shapeNames are each provider's reply name and the methods that read it.
+var shapeNames = [...]struct{ reply, methods string }{
+	chatShape:      {"an OpenAI Chat Completions reply", "OpenAIChatJSON or ParseOpenAIChat"},
+	responsesShape: {"an OpenAI Responses reply", "ResponsesJSON or ParseResponses"},
+	anthropicShape: {"an Anthropic Messages reply", "AnthropicJSON or ParseAnthropic"},
+	geminiShape:    {"a Gemini generateContent reply", "GeminiJSON or ParseGemini"},
 }
 
 // otherProvider returns, when raw is recognisably another provider's
@@ -35,7 +35,7 @@ var providerNames = [...]struct{ reply, methods string }{
 // otherwise err. what names own in the message ("OpenAI", ...). A reply
 // that failed to parse (err not nil) is looked at only if it is valid
 // JSON: a syntax error is the better message.
-func otherProvider(raw []byte, own provider, what string, err error) error {
+func otherProvider(raw []byte, own replyShape, what string, err error) error {
 	if err != nil && !json.Valid(raw) {
 		return err
 	}
@@ -43,7 +43,7 @@ func otherProvider(raw []byte, own provider, what string, err error) error {
 	for _, strong := range [...]bool{true, false} {
 		for p, clue := range c.clue {
 			if clue != "" && c.strong[p] == strong {
-				n := providerNames[p]
+				n := shapeNames[p]
 				return fmt.Errorf("exec: %s reply: it looks like %s (it has %s); read it with %s", what, n.reply, clue, n.methods)
 			}
 		}
@@ -58,7 +58,7 @@ type replyClues struct {
 }
 
 // add records a sign of p.
-func (c *replyClues) add(p provider, clue string, strong bool) {
+func (c *replyClues) add(p replyShape, clue string, strong bool) {
 	if c.clue[p] == "" || strong && !c.strong[p] {
 		c.clue[p], c.strong[p] = clue, strong
 	}
@@ -68,35 +68,35 @@ func (c *replyClues) add(p provider, clue string, strong bool) {
 // have, at the top level of raw, in the elements of a bare array and in
 // the blocks of a top-level "content" array; it stops at a sign of own.
 // raw is valid JSON. Found a sign of own, it returns no signs at all.
-func clues(raw []byte, own provider) (c replyClues) {
+func clues(raw []byte, own replyShape) (c replyClues) {
 	w := walker{d: raw}
 	switch w.peek() {
 	case '{':
 		w.members(func(key []byte) bool {
 			switch string(key) {
 			case "choices":
-				c.add(chatReply, `"choices"`, true)
+				c.add(chatShape, `"choices"`, true)
 			case "tool_calls":
-				c.add(chatReply, `"tool_calls"`, true)
+				c.add(chatShape, `"tool_calls"`, true)
 			case "refusal":
-				c.add(chatReply, `"refusal"`, false)
+				c.add(chatShape, `"refusal"`, false)
 			case "output":
-				c.add(responsesReply, `"output"`, true)
+				c.add(responsesShape, `"output"`, true)
 			case "candidates":
-				c.add(geminiReply, `"candidates"`, true)
+				c.add(geminiShape, `"candidates"`, true)
 			case "parts":
-				c.add(geminiReply, `"parts"`, true)
+				c.add(geminiShape, `"parts"`, true)
 			case "object":
 				switch string(w.strValue()) {
 				case "chat.completion":
-					c.add(chatReply, `"object":"chat.completion"`, true)
+					c.add(chatShape, `"object":"chat.completion"`, true)
 				case "response":
-					c.add(responsesReply, `"object":"response"`, true)
+					c.add(responsesShape, `"object":"response"`, true)
 				}
 				return !c.found(own)
 			case "type":
 				if string(w.strValue()) == "message" {
-					c.add(anthropicReply, `"type":"message"`, true)
+					c.add(anthropicShape, `"type":"message"`, true)
 				}
 				return !c.found(own)
 			case "content":
@@ -117,7 +117,7 @@ func clues(raw []byte, own provider) (c replyClues) {
 }
 
 // found reports whether a sign of p was found.
-func (c *replyClues) found(p provider) bool { return c.clue[p] != "" }
+func (c *replyClues) found(p replyShape) bool { return c.clue[p] != "" }
 
 // item looks for signs in one element of an array (consumed): a Chat
 // tool call ("function"), a Gemini part ("functionCall"), or the "type" of
@@ -131,23 +131,23 @@ func (c *replyClues) item(w *walker, toolUse string) {
 	w.members(func(key []byte) bool {
 		switch string(key) {
 		case "function":
-			c.add(chatReply, `a tool call with "function"`, true)
+			c.add(chatShape, `a tool call with "function"`, true)
 		case "functionCall":
-			c.add(geminiReply, `a "functionCall" part`, true)
+			c.add(geminiShape, `a "functionCall" part`, true)
 		case "type":
 			switch string(w.strValue()) {
 			case "tool_use":
-				c.add(anthropicReply, toolUse, true)
+				c.add(anthropicShape, toolUse, true)
 			case "function_call":
-				c.add(responsesReply, `a "function_call" item`, true)
+				c.add(responsesShape, `a "function_call" item`, true)
 			case "custom_tool_call":
-				c.add(responsesReply, `a "custom_tool_call" item`, true)
+				c.add(responsesShape, `a "custom_tool_call" item`, true)
 			case "reasoning":
-				c.add(responsesReply, `a "reasoning" item`, true)
+				c.add(responsesShape, `a "reasoning" item`, true)
 			case "message":
-				c.add(responsesReply, `a "message" item`, true)
+				c.add(responsesShape, `a "message" item`, true)
 			case "function":
-				c.add(chatReply, `a tool call of type "function"`, true)
+				c.add(chatShape, `a tool call of type "function"`, true)
 			}
 			return true
 		}
