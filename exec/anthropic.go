@@ -93,7 +93,14 @@ func (e *Executor) AnthropicJSON(ctx context.Context, raw []byte) (AnthropicMess
 // ParseAnthropic extracts the content blocks from raw JSON bytes in any of
 // the forms [Executor.AnthropicJSON] accepts.
 func ParseAnthropic(raw []byte) ([]AnthropicContentBlock, error) {
-	return parseReply(raw, fastAnthropic, slowAnthropic, markDeepAnthropic)
+	blocks, err := parseReply(raw, fastAnthropic, slowAnthropic, markDeepAnthropic)
+	if err == nil && hasToolUse(blocks) {
+		return blocks, nil
+	}
+	if err = otherProvider(raw, anthropicShape, "Anthropic", err); err != nil {
+		return nil, err
+	}
+	return blocks, nil
 }
 
 // slowAnthropic is ParseAnthropic with encoding/json, for whatever the fast path
@@ -115,5 +122,5 @@ func slowAnthropic(raw []byte) ([]AnthropicContentBlock, error) {
 		}
 		return m.Content, nil
 	}
-	return nil, fmt.Errorf("exec: Anthropic reply: want a JSON object or array, got %s", describe(raw))
+	return nil, notReply("Anthropic", raw)
 }

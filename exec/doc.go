@@ -112,6 +112,15 @@
 // Only a malformed envelope fails a whole reply: bytes that are not JSON,
 // or not one of the accepted top-level shapes (an object or array, with
 // tool_calls/choices/output/content/parts/candidates of the right types).
+// Bytes that are not JSON are named with the offset of the first bad byte
+// and a quoted head of at most 40 bytes (`exec: OpenAI reply: not valid
+// JSON at offset 1: invalid character 'o' in literal null; the reply is
+// "not json"`). A reply with no call to run that is recognisably another
+// provider's fails too, naming that provider and the method that reads it
+// (`exec: OpenAI reply: it looks like an Anthropic Messages reply (it has
+// "type":"message"); read it with AnthropicJSON or ParseAnthropic`); one in
+// the method's own shape, or in no recognisable shape, with no call to run
+// is an empty answer and no error.
 // Inside the call arrays, the call types' UnmarshalJSON methods read each
 // element on its own, so a wrongly typed field costs only its own call:
 // that call is answered with an error result wrapping [ErrMalformedCall]

@@ -116,7 +116,14 @@ func (e *Executor) GeminiJSON(ctx context.Context, raw []byte) (GeminiContent, e
 // ParseGemini extracts the parts from raw JSON bytes in any of the forms
 // [Executor.GeminiJSON] accepts.
 func ParseGemini(raw []byte) ([]GeminiPart, error) {
-	return parseReply(raw, fastGemini, slowGemini, markDeepGemini)
+	parts, err := parseReply(raw, fastGemini, slowGemini, markDeepGemini)
+	if err == nil && hasFunctionCall(parts) {
+		return parts, nil
+	}
+	if err = otherProvider(raw, geminiShape, "Gemini", err); err != nil {
+		return nil, err
+	}
+	return parts, nil
 }
 
 // slowGemini is ParseGemini with encoding/json, for whatever the fast path
@@ -147,5 +154,5 @@ func slowGemini(raw []byte) ([]GeminiPart, error) {
 		}
 		return c.Parts, nil
 	}
-	return nil, fmt.Errorf("exec: Gemini reply: want a JSON object or array, got %s", describe(raw))
+	return nil, notReply("Gemini", raw)
 }

@@ -127,7 +127,14 @@ func (e *Executor) OpenAIChatJSON(ctx context.Context, raw []byte) ([]OpenAITool
 // ParseOpenAIChat extracts the tool calls from raw JSON bytes in any of
 // the forms [Executor.OpenAIChatJSON] accepts.
 func ParseOpenAIChat(raw []byte) ([]OpenAIToolCall, error) {
-	return parseReply(raw, fastChat, slowOpenAIChat, markDeepChat)
+	calls, err := parseReply(raw, fastChat, slowOpenAIChat, markDeepChat)
+	if err == nil && hasChatCall(calls) {
+		return calls, nil
+	}
+	if err = otherProvider(raw, chatShape, "OpenAI", err); err != nil {
+		return nil, err
+	}
+	return calls, nil
 }
 
 // slowOpenAIChat is ParseOpenAIChat with encoding/json, for whatever the fast path
@@ -158,7 +165,7 @@ func slowOpenAIChat(raw []byte) ([]OpenAIToolCall, error) {
 		}
 		return m.ToolCalls, nil
 	}
-	return nil, fmt.Errorf("exec: OpenAI reply: want a JSON object or array, got %s", describe(raw))
+	return nil, notReply("OpenAI", raw)
 }
 
 func chatCall(tc *OpenAIToolCall) Call {
@@ -334,7 +341,14 @@ func (e *Executor) ResponsesJSON(ctx context.Context, raw []byte) ([]ResponsesOu
 // ParseResponses extracts the output items from raw JSON bytes in any of
 // the forms [Executor.ResponsesJSON] accepts.
 func ParseResponses(raw []byte) ([]ResponsesItem, error) {
-	return parseReply(raw, fastResponses, slowResponses, markDeepResponses)
+	items, err := parseReply(raw, fastResponses, slowResponses, markDeepResponses)
+	if err == nil && hasResponsesCall(items) {
+		return items, nil
+	}
+	if err = otherProvider(raw, responsesShape, "Responses", err); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 // slowResponses is ParseResponses with encoding/json, for whatever the fast path
@@ -356,5 +370,5 @@ func slowResponses(raw []byte) ([]ResponsesItem, error) {
 		}
 		return r.Output, nil
 	}
-	return nil, fmt.Errorf("exec: Responses reply: want a JSON object or array, got %s", describe(raw))
+	return nil, notReply("Responses", raw)
 }
