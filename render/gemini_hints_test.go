@@ -1,13 +1,16 @@
 package render
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/internal/jsonx"
 	jschema "github.com/toolnexus/toolnexus/schema"
 )
 
@@ -191,4 +194,41 @@ func TestGeminiRefuseHidden(t *testing.T) {
 	if _, err := GeminiWith(oneTool("g", `{"type":"object","properties":{"a":{"not":{}}}}`), GeminiOptions{JSONSchema: true, RefuseHidden: true}); err != nil {
 		t.Errorf("JSONSchema with RefuseHidden: %v", err)
 	}
+}
+
+// FuzzGeminiRefuseHidden: RefuseHidden only ever refuses — whenever it
+// renders, the bytes equal the rendering without it, and an error other
+// than ErrHiddenRule is the same error either way; hinted output stays
+// valid UTF-8 JSON inside Gemini's rules.
+func FuzzGeminiRefuseHidden(f *testing.F) {
+	f.Add(`{"type":"object","properties":{"a":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1e400,"multipleOf":0.5,"description":"d"}}}`)
+	f.Add(`{"type":"object","properties":{"a":{"type":"object","additionalProperties":{"type":"string"},"dependentRequired":{"x":["y","z"]}}}}`)
+	f.Add(`{"type":"object","properties":{"a":{"oneOf":[{"type":"string","format":"email"},{"type":"integer"}],"allOf":[{}]}}}`)
+	f.Add(`{"type":"object","properties":{"a":{"$ref":"#"},"b":{"enum":[1,"\u00e4\u00e4\u00e4\u00e4\u00e4\u00e4\u00e4\u00e4\u00e4\u00e4\u00e4\u00e4\u00e4"],"uniqueItems":true}}}`)
+	f.Add(`{"type":"object","properties":{"a":{"if":{},"then":{},"not":{},"contains":{},"prefixItems":[]}}}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		in := []byte(s)
+		plain, perr := geminiSchemaRefusing(in, 2, false, false)
+		strict, serr := geminiSchemaRefusing(in, 2, false, true)
+		switch {
+		case serr == nil:
+			if perr != nil || !bytes.Equal(plain, strict) {
+				t.Fatalf("RefuseHidden changed the output of %s:\n%s\n%s (%v)", s, strict, plain, perr)
+			}
+		case errors.Is(serr, ErrHiddenRule):
+		default:
+			if perr == nil || perr.Error() != serr.Error() {
+				t.Fatalf("%s: error %v with RefuseHidden, %v without", s, serr, perr)
+			}
+		}
+		if perr == nil && plain != nil {
+			tree, err := jsonx.Parse(plain)
+			if err != nil || !utf8.Valid(plain) {
+				t.Fatalf("output is not UTF-8 JSON: %q", plain)
+			}
+			if errs := checkGeminiNode(tree, ""); len(errs) > 0 {
+				t.Fatalf("output breaks the rules for %s:\n%s\n%v", s, plain, errs)
+			}
+		}
+	})
 }
