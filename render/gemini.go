@@ -137,7 +137,9 @@ type GeminiTools []GeminiTool
 //     must be unique." (uniqueItems:true), "Each value must be of type
 //     integer." (additionalProperties with a type, on an object without
 //     properties; "Any other property must be of type integer." beside
-//     properties), "If a is given, b and c must be given too."
+//     properties), "Must include the keys a and b." (names in "required"
+//     that are not properties, which Gemini's "required" cannot hold), "If
+//     a is given, b and c must be given too."
 //     (dependentRequired, one sentence per property). A quoted value is cut
 //     to 64 characters and a sentence to 200, ending with "…"
 //
@@ -154,7 +156,9 @@ type GeminiTools []GeminiTool
 //     GeminiOptions.RefuseHidden, an error wrapping [ErrHiddenRule]):
 //     allOf, not, if/then/else, contains (with minContains/maxContains),
 //     prefixItems, patternProperties, propertyNames, dependentSchemas,
-//     unevaluatedProperties, unevaluatedItems, $dynamicRef, an
+//     unevaluatedProperties, unevaluatedItems, $dynamicRef, the rules
+//     (hints, minProperties, …) of a root without properties, which gets
+//     no "parameters" at all, an
 //     additionalProperties schema beyond its type (the type is still
 //     hinted), a oneOf with two or more non-null alternatives that do not
 //     each have their own type (rendered as anyOf, which loses "exactly
@@ -189,6 +193,7 @@ type GeminiTools []GeminiTool
 //   - an object with no properties (a Go map, a free-form object) is
 //     rendered without "properties" ({"type":"OBJECT"}), never with an
 //     empty one; "required" keeps only names that are in "properties"
+//     (the others become a hint, below)
 //
 //   - a tool with no parameters (no properties at the root) gets no
 //     "parameters" at all, as the Gemini API requires
@@ -359,7 +364,11 @@ func geminiSchemaRefusing(in []byte, depth int, ordering, refuse bool) (json.Raw
 		return nil, err
 	}
 	if _, ok := out.Get("properties"); !ok {
-		return nil, nil // no-argument tool: Gemini wants no "parameters"
+		// No-argument tool: Gemini wants no "parameters".
+		if refuse && rootRules(root, out) {
+			return nil, &SchemaError{Msg: `the root has no properties, so Gemini gets no "parameters" and cannot be shown the rules Execute enforces on the root object (use GeminiOptions.JSONSchema)`, Err: ErrHiddenRule}
+		}
+		return nil, nil
 	}
 	return jsonx.Marshal(out), nil
 }
@@ -628,6 +637,12 @@ func (g *geminiRewriter) node(v any, path string) (*jsonx.Object, error) {
 			i := indexOf(out, "properties") + 1
 			out.Keys = slices.Insert(out.Keys, i, "propertyOrdering")
 			out.Vals = slices.Insert(out.Vals, i, any(order))
+		}
+	}
+	for _, r := range required {
+		// Execute requires these too, but "required" may only name properties.
+		if name, ok := r.(string); ok && (props == nil || !hasKey(props, name)) && !slices.Contains(hints.keys, cutHint(name, hintValueMax)) {
+			hints.keys = append(hints.keys, cutHint(name, hintValueMax))
 		}
 	}
 	if hasRequired && props != nil {

@@ -51,6 +51,7 @@ type geminiHints struct {
 	exMin, exMax, multipleOf string
 	unique                   bool
 	values                   string   // additionalProperties: the values' type sentence
+	keys                     []string // required names that are not properties
 	depends                  []string // dependentRequired sentences, in key order
 }
 
@@ -74,6 +75,13 @@ func (h *geminiHints) sentences() []string {
 	}
 	if h.values != "" {
 		s = append(s, h.values)
+	}
+	if n := len(h.keys); n > 0 {
+		word := "key "
+		if n > 1 {
+			word = "keys "
+		}
+		s = append(s, capSentence("Must include the "+word+joinAnd(h.keys)+"."))
 	}
 	return append(s, h.depends...)
 }
@@ -217,15 +225,7 @@ func (g *geminiRewriter) dependsHint(v any, p string, h *geminiHints) error {
 		if len(names) == 0 {
 			continue
 		}
-		list := names[0]
-		if n := len(names); n > 1 {
-			list = strings.Join(names[:n-1], ", ") + " and " + names[n-1]
-		}
-		sent := "If " + cutHint(name, hintValueMax) + " is given, " + list + " must be given too."
-		if utf8.RuneCountInString(sent) > hintMax {
-			sent = cutHint(sent, hintMax-1) + "."
-		}
-		h.depends = append(h.depends, sent)
+		h.depends = append(h.depends, capSentence("If "+cutHint(name, hintValueMax)+" is given, "+joinAnd(names)+" must be given too."))
 	}
 	return nil
 }
@@ -243,4 +243,40 @@ func disjointTypes(alts []any) bool {
 		seen[t] = true
 	}
 	return !(seen["INTEGER"] && seen["NUMBER"])
+}
+
+// joinAnd lists names as "a", "a and b", "a, b and c".
+func joinAnd(names []string) string {
+	n := len(names)
+	if n == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:n-1], ", ") + " and " + names[n-1]
+}
+
+// capSentence cuts a sentence longer than hintMax runes to hintMax, ending
+// it with "…." so the next sentence still follows a full stop.
+func capSentence(s string) string {
+	if utf8.RuneCountInString(s) > hintMax {
+		return cutHint(s, hintMax-1) + "."
+	}
+	return s
+}
+
+// rootRules reports whether out, the rewritten root in without properties,
+// states a rule: a keyword other than type and title, or a description
+// with hints.
+func rootRules(in, out *jsonx.Object) bool {
+	for i, k := range out.Keys {
+		switch k {
+		case "type", "title":
+		case "description":
+			if d, _ := in.Get("description"); d != out.Vals[i] {
+				return true
+			}
+		default:
+			return true
+		}
+	}
+	return false
 }

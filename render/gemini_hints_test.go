@@ -47,6 +47,10 @@ func TestGeminiHints(t *testing.T) {
 		{"additionalProperties true", `{"type":"object","additionalProperties":true}`, `{"type":"OBJECT"}`},
 		{"dependentRequired", `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"},"c":{"type":"string"}},"dependentRequired":{"a":["b","c"],"b":["c"],"c":[]}}`,
 			`{"type":"OBJECT","properties":{"a":{"type":"STRING"},"b":{"type":"STRING"},"c":{"type":"STRING"}},"description":"If a is given, b and c must be given too. If b is given, c must be given too."}`},
+		{"required keys not properties", `{"type":"object","additionalProperties":{"type":"string"},"required":["k","j","k"],"description":"Labels"}`,
+			`{"type":"OBJECT","description":"Labels. Each value must be of type string. Must include the keys k and j."}`},
+		{"required key beside properties", `{"type":"object","properties":{"x":{"type":"string"}},"required":["x","y"]}`,
+			`{"type":"OBJECT","properties":{"x":{"type":"STRING"}},"required":["x"],"description":"Must include the key y."}`},
 		{"annotations carry no rule", `{"type":"string","$comment":"c","examples":["x"],"deprecated":true,"readOnly":true,"title":"T"}`, `{"type":"STRING","title":"T"}`},
 		{"after the description", `{"type":"integer","description":"Count","exclusiveMinimum":0}`, `{"type":"INTEGER","description":"Count. Must be greater than 0."}`},
 		{"fixed order, not key order", `{"multipleOf":2,"exclusiveMaximum":10,"exclusiveMinimum":0,"type":"integer","description":"N."}`,
@@ -188,6 +192,27 @@ func TestGeminiRefuseHidden(t *testing.T) {
 		in := `{"type":"object","properties":{"a":` + s + `}}`
 		if got, want := geminiParams(t, in, GeminiOptions{RefuseHidden: true}), geminiParams(t, in, GeminiOptions{}); got != want {
 			t.Errorf("%s: RefuseHidden changed the output:\n got %s\nwant %s", s, got, want)
+		}
+	}
+	// A root without properties gets no "parameters": its rules are refused,
+	// a bare object is not.
+	for _, c := range []struct {
+		schema  string
+		refused bool
+	}{
+		{`{"type":"object","additionalProperties":{"type":"integer"}}`, true},
+		{`{"type":"object","required":["k"]}`, true},
+		{`{"type":"object","minProperties":1}`, true},
+		{`{"type":"object","description":"d","title":"T","additionalProperties":false}`, false},
+		{`{"type":"object","properties":{}}`, false},
+	} {
+		out, err := GeminiWith(oneTool("g", c.schema), GeminiOptions{RefuseHidden: true})
+		var se *SchemaError
+		if c.refused != (errors.As(err, &se) && errors.Is(err, ErrHiddenRule) && se.Path == "" && strings.Contains(se.Msg, "the root has no properties")) {
+			t.Errorf("%s: err = %v, refused want %v", c.schema, err, c.refused)
+		}
+		if !c.refused && (err != nil || out[0].FunctionDeclarations[0].Parameters != nil) {
+			t.Errorf("%s: %v, parameters %s", c.schema, err, out[0].FunctionDeclarations[0].Parameters)
 		}
 	}
 	// JSONSchema sends every keyword: the option has no effect there.
