@@ -158,9 +158,8 @@ type GeminiTools []GeminiTool
 //     prefixItems, patternProperties, propertyNames, dependentSchemas,
 //     unevaluatedProperties, unevaluatedItems, $dynamicRef, the rules
 //     (hints, minProperties, …) of a root without properties, which gets
-//     no "parameters" at all, an
-//     additionalProperties schema beyond its type (the type is still
-//     hinted), a oneOf with two or more non-null alternatives that do not
+//     no "parameters" at all, an additionalProperties schema beyond its
+//     type (the type is still hinted), a oneOf with two or more non-null alternatives that do not
 //     each have their own type (rendered as anyOf, which loses "exactly
 //     one"; INTEGER and NUMBER overlap), and the levels below a recursion
 //     cut (see GeminiOptions.RecursionDepth)
@@ -775,8 +774,22 @@ func (g *geminiRewriter) ref(o *jsonx.Object, ref any, path string) (*jsonx.Obje
 		}
 	}
 	for i, k := range o.Keys {
-		if k == "description" || k == "title" {
+		switch k {
+		case "title":
 			out.Set(k, o.Vals[i])
+		case "description":
+			// The sibling description replaces the target's own, but not
+			// the sentences the rewrite added to it (hints, "Allowed
+			// values: …", "Any JSON value.").
+			d := o.Vals[i]
+			if add := addedText(target, out); add != "" {
+				if s, ok := d.(string); ok && s != "" {
+					d = sentence(s, add)
+				} else {
+					d = add
+				}
+			}
+			out.Set(k, d)
 		}
 	}
 	return out, nil

@@ -280,3 +280,28 @@ func rootRules(in, out *jsonx.Object) bool {
 	}
 	return false
 }
+
+// addedText returns the sentences the rewrite appended to the description
+// of the schema target in its rewritten form out ("" when none).
+func addedText(target any, out *jsonx.Object) string {
+	d, _ := out.Get("description")
+	rendered, _ := d.(string)
+	orig := ""
+	if to, ok := target.(*jsonx.Object); ok {
+		if d, ok := to.Get("description"); ok {
+			orig, _ = d.(string)
+		}
+	}
+	if orig == "" || rendered == orig {
+		if orig == "" {
+			return rendered
+		}
+		return ""
+	}
+	base := strings.TrimRight(orig, " ")
+	if rest, ok := strings.CutPrefix(rendered, base); ok {
+		rest = strings.TrimPrefix(rest, ".")
+		return strings.TrimPrefix(rest, " ")
+	}
+	return ""
+}

@@ -68,6 +68,24 @@ func TestGeminiHints(t *testing.T) {
 	}
 }
 
+// TestGeminiHintsThroughRef: a description beside a $ref replaces the
+// target's own description but keeps the sentences the rewrite added.
+func TestGeminiHintsThroughRef(t *testing.T) {
+	defs := `"$defs":{"Score":{"type":"number","description":"A score.","exclusiveMinimum":0},"Level":{"type":"integer","enum":[1,2]},"Any":{"description":"x"}}`
+	for _, c := range []struct{ in, want string }{
+		{`{"$ref":"#/$defs/Score","description":"Quality"}`, `{"type":"NUMBER","description":"Quality. Must be greater than 0."}`},
+		{`{"$ref":"#/$defs/Score"}`, `{"type":"NUMBER","description":"A score. Must be greater than 0."}`},
+		{`{"$ref":"#/$defs/Level","description":"Log level."}`, `{"type":"INTEGER","description":"Log level. Allowed values: 1, 2."}`},
+		{`{"$ref":"#/$defs/Any","description":"Payload"}`, `{"type":"STRING","description":"Payload. Any JSON value."}`},
+		{`{"$ref":"#/$defs/Score","description":""}`, `{"type":"NUMBER","description":"Must be greater than 0."}`},
+	} {
+		got := geminiParams(t, `{"type":"object","properties":{"a":`+c.in+`},`+defs+`}`, GeminiOptions{})
+		if want := `{"type":"OBJECT","properties":{"a":` + c.want + `}}`; got != want {
+			t.Errorf("%s:\n got %s\nwant %s", c.in, got, want)
+		}
+	}
+}
+
 func TestGeminiHintSentenceCut(t *testing.T) {
 	var names []string
 	props := []string{`"a":{"type":"string"}`}
@@ -231,6 +249,7 @@ func FuzzGeminiRefuseHidden(f *testing.F) {
 	f.Add(`{"type":"object","properties":{"a":{"oneOf":[{"type":"string","format":"email"},{"type":"integer"}],"allOf":[{}]}}}`)
 	f.Add(`{"type":"object","properties":{"a":{"$ref":"#"},"b":{"enum":[1,"\u00e4\u00e4\u00e4\u00e4\u00e4\u00e4\u00e4\u00e4\u00e4\u00e4\u00e4\u00e4\u00e4"],"uniqueItems":true}}}`)
 	f.Add(`{"type":"object","properties":{"a":{"if":{},"then":{},"not":{},"contains":{},"prefixItems":[]}}}`)
+	f.Add(`{"type":"object","properties":{"a":{"$ref":"#/$defs/S","description":"q"}},"$defs":{"S":{"type":"integer","description":"s","enum":[1],"multipleOf":1}}}`)
 	f.Fuzz(func(t *testing.T, s string) {
 		in := []byte(s)
 		plain, perr := geminiSchemaRefusing(in, 2, false, false)
