@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"slices"
 	"strings"
@@ -11,7 +12,9 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/render"
+	"github.com/toolnexus/toolnexus/render/rendertest"
 )
 
 const geminiResponse = `{"candidates":[{"content":{"role":"model","parts":[{"text":"ok"}]},"finishReason":"STOP"}]}`
@@ -164,4 +167,51 @@ func TestGeminiToolConfigSDK(t *testing.T) {
 	}
 	again, _ := json.Marshal(tc)
 	requireBytes(t, "toolConfig", again, b)
+}
+
+// TestGeminiSDKRefuseHidden: with RefuseHidden every case tool whose rules
+// can all be shown renders exactly as without it and goes through the SDK
+// unchanged, hints included; the recursive case (levels below the cut are
+// checked but not shown) is refused with ErrHiddenRule.
+func TestGeminiSDKRefuseHidden(t *testing.T) {
+	var shown []toolnexus.Tool
+	for _, c := range rendertest.Cases() {
+		got, err := render.GeminiWith([]toolnexus.Tool{c.Tool}, render.GeminiOptions{RefuseHidden: true})
+		if c.Name == "recursive" {
+			if !errors.Is(err, render.ErrHiddenRule) {
+				t.Errorf("recursive: err = %v, want ErrHiddenRule", err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		plain, err := render.Gemini([]toolnexus.Tool{c.Tool})
+		if err != nil {
+			t.Fatal(err)
+		}
+		requireBytes(t, c.Name, got.AppendJSON(nil), plain.AppendJSON(nil))
+		shown = append(shown, c.Tool)
+	}
+	rendered, err := render.GeminiWith(shown, render.GeminiOptions{RefuseHidden: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := rendered.AppendJSON(nil)
+	if !bytes.Contains(raw, []byte(`"description":"Must be greater than 0. Must be a multiple of 0.5."`)) {
+		t.Fatalf("hint missing: %s", raw)
+	}
+	var tools []*genai.Tool
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&tools); err != nil {
+		t.Fatal(err)
+	}
+	c := newCapture(t, geminiResponse)
+	client := geminiClient(t, c.srv.URL)
+	if _, err := client.Models.GenerateContent(context.Background(), "gemini-test", genai.Text("hi"),
+		&genai.GenerateContentConfig{Tools: tools}); err != nil {
+		t.Fatal(err)
+	}
+	requireSameJSON(t, "gemini tools (RefuseHidden)", c.tools(t), dropEmptyDescriptions(t, raw))
 }

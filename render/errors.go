@@ -40,7 +40,8 @@ var (
 //
 //	render.OpenAIStrict: tool "tag": /properties/labels: a free-form map (additionalProperties is a schema) cannot be made strict
 //
-// Err is one of ErrNotStrict, ErrSchemaLimit or ErrUnsupportedSchema.
+// Err is one of ErrNotStrict, ErrSchemaLimit, ErrUnsupportedSchema or
+// ErrHiddenRule.
 type SchemaError struct {
 	Renderer string // "render.OpenAIStrict", "render.Gemini", ...
 	Tool     string // tool name

@@ -69,6 +69,18 @@ type GeminiOptions struct {
 	// "propertyOrdering" is kept with only the names that are properties
 	// (each once), and dropped when none is left.
 	PropertyOrdering bool
+
+	// RefuseHidden makes a schema with a rule Execute enforces but the
+	// rewritten "parameters" can neither keep nor state as a description
+	// hint an error: a *SchemaError wrapping [ErrHiddenRule] naming the
+	// tool, the JSON Pointer of the keyword and the keyword, e.g.
+	//
+	//	render.Gemini: tool "t": /properties/a/allOf: "allOf" is enforced by Execute but Gemini's "parameters" cannot show it (use GeminiOptions.JSONSchema)
+	//
+	// The rules refused are listed on [Gemini] ("dropped without a
+	// hint"). Without it those rules are dropped silently. It has no
+	// effect with JSONSchema, which sends every keyword.
+	RefuseHidden bool
 }
 
 // GeminiFunctionDeclaration is one function declaration of a Gemini tool
@@ -117,6 +129,42 @@ type GeminiTools []GeminiTool
 //     allOf, not, …); only schema keywords are touched, so a property
 //     NAMED "pattern", "format", "default", "type" or "items" survives
 //
+//   - a dropped keyword that Execute enforces and that plain words can
+//     state becomes one sentence appended to the node's description, in
+//     this order: "Format: email." (a format Execute checks: date, time,
+//     duration, email, hostname, ipv4, ipv6, uri, uuid), "Must be greater
+//     than 0." (exclusiveMinimum), "Must be less than 1."
+//     (exclusiveMaximum), "Must be a multiple of 0.5." (multipleOf), "Items
+//     must be unique." (uniqueItems:true), "Each value must be of type
+//     integer." (additionalProperties with a type, on an object without
+//     properties; "Any other property must be of type integer." beside
+//     properties), "Must include the keys a and b." (names in "required"
+//     that are not properties, which Gemini's "required" cannot hold), "If
+//     a is given, b and c must be given too."
+//     (dependentRequired, one sentence per property). A quoted value is cut
+//     to 64 characters and a sentence to 200, ending with "…"
+//
+//   - dropped without a hint because they carry no rule: annotations
+//     ($schema, $id, $comment, $defs, examples, deprecated, readOnly,
+//     writeOnly, content*), formats Execute does not check,
+//     uniqueItems:false, additionalProperties true or {}, and
+//     additionalProperties:false, deliberately: the properties shown are
+//     the whole list the model knows of, Execute refuses any other key
+//     with an error naming it, and a hint on every object of every typed
+//     tool would be noise
+//
+//   - dropped without a hint although Execute enforces them (refused with
+//     GeminiOptions.RefuseHidden, an error wrapping [ErrHiddenRule]):
+//     allOf, not, if/then/else, contains (with minContains/maxContains),
+//     prefixItems, patternProperties, propertyNames, dependentSchemas,
+//     unevaluatedProperties, unevaluatedItems, $dynamicRef, the rules
+//     (hints, minProperties, …) of a root without properties, which gets
+//     no "parameters" at all, an additionalProperties schema beyond its
+//     type (the type is still hinted), a oneOf with two or more non-null alternatives that do not
+//     each have their own type (rendered as anyOf, which loses "exactly
+//     one"; INTEGER and NUMBER overlap), and the levels below a recursion
+//     cut (see GeminiOptions.RecursionDepth)
+//
 //   - types are upper-cased ("STRING", "OBJECT", …); ["T","null"] becomes
 //     "type":"T","nullable":true; a type array with several non-null types
 //     becomes an anyOf of one schema per type
@@ -145,6 +193,7 @@ type GeminiTools []GeminiTool
 //   - an object with no properties (a Go map, a free-form object) is
 //     rendered without "properties" ({"type":"OBJECT"}), never with an
 //     empty one; "required" keeps only names that are in "properties"
+//     (the others become a hint, below)
 //
 //   - a tool with no parameters (no properties at the root) gets no
 //     "parameters" at all, as the Gemini API requires
@@ -190,7 +239,7 @@ func GeminiWith(tools []toolnexus.Tool, opts GeminiOptions) (GeminiTools, error)
 	}
 	var cache *rewriteCache
 	if !opts.JSONSchema {
-		cache = geminiCache(geminiKey{depth, opts.PropertyOrdering})
+		cache = geminiCache(geminiKey{depth, opts.PropertyOrdering, opts.RefuseHidden})
 	}
 	for i := range tools {
 		t := &tools[i]
@@ -212,7 +261,7 @@ func GeminiWith(tools []toolnexus.Tool, opts GeminiOptions) (GeminiTools, error)
 			}
 		} else {
 			p, err := cache.get(schemaOf(t), func(in []byte) (json.RawMessage, error) {
-				return geminiSchema(in, depth, opts.PropertyOrdering)
+				return geminiSchemaRefusing(in, depth, opts.PropertyOrdering, opts.RefuseHidden)
 			})
 			if err != nil {
 				return nil, withTool(err, "render.Gemini", t.Name)
@@ -228,6 +277,7 @@ func GeminiWith(tools []toolnexus.Tool, opts GeminiOptions) (GeminiTools, error)
 type geminiKey struct {
 	depth    int
 	ordering bool
+	refuse   bool
 }
 
 var (
@@ -300,17 +350,27 @@ func (d GeminiFunctionDeclaration) AppendJSON(dst []byte) []byte {
 // geminiSchema returns the "parameters" form of the schema in, or nil when
 // the tool takes no parameters.
 func geminiSchema(in []byte, depth int, ordering bool) (json.RawMessage, error) {
+	return geminiSchemaRefusing(in, depth, ordering, false)
+}
+
+// geminiSchemaRefusing is geminiSchema; with refuse, a rule Execute
+// enforces that the output cannot show is an error wrapping ErrHiddenRule.
+func geminiSchemaRefusing(in []byte, depth int, ordering, refuse bool) (json.RawMessage, error) {
 	root, err := parseSchema(in)
 	if err != nil {
 		return nil, err
 	}
-	g := &geminiRewriter{root: root, depth: depth, ordering: ordering}
+	g := &geminiRewriter{root: root, depth: depth, ordering: ordering, refuse: refuse}
 	out, err := g.node(root, "")
 	if err != nil {
 		return nil, err
 	}
 	if _, ok := out.Get("properties"); !ok {
-		return nil, nil // no-argument tool: Gemini wants no "parameters"
+		// No-argument tool: Gemini wants no "parameters".
+		if refuse && rootRules(root, out) {
+			return nil, &SchemaError{Msg: `the root has no properties, so Gemini gets no "parameters" and cannot be shown the rules Execute enforces on the root object (use GeminiOptions.JSONSchema)`, Err: ErrHiddenRule}
+		}
+		return nil, nil
 	}
 	return jsonx.Marshal(out), nil
 }
@@ -325,6 +385,7 @@ type geminiRewriter struct {
 	root     *jsonx.Object
 	depth    int
 	ordering bool
+	refuse   bool // GeminiOptions.RefuseHidden
 	nodes    int
 	stack    []string // $refs being inlined
 }
@@ -409,6 +470,7 @@ func (g *geminiRewriter) node(v any, path string) (*jsonx.Object, error) {
 	hasEnum := false
 	var inOrder []any // the input's propertyOrdering
 	hasOrder := false
+	var hints geminiHints // dropped rules Execute enforces
 	for i, k := range o.Keys {
 		val := o.Vals[i]
 		p := path + "/" + pointerToken(k)
@@ -445,6 +507,9 @@ func (g *geminiRewriter) node(v any, path string) (*jsonx.Object, error) {
 					continue
 				}
 				alts = append(alts, c)
+			}
+			if k == "oneOf" && len(alts) > 1 && g.refuse && !disjointTypes(alts) {
+				return nil, &SchemaError{Path: p, Msg: `"oneOf" with several alternatives is enforced by Execute (exactly one must match) but Gemini's "parameters" can only show anyOf (use GeminiOptions.JSONSchema)`, Err: ErrHiddenRule}
 			}
 			if len(alts) > 0 {
 				out.Keys, out.Vals = append(out.Keys, "anyOf"), append(out.Vals, alts)
@@ -485,12 +550,17 @@ func (g *geminiRewriter) node(v any, path string) (*jsonx.Object, error) {
 		case "format":
 			if f, _ := val.(string); f == "date-time" || f == "enum" {
 				out.Keys, out.Vals = append(out.Keys, k), append(out.Vals, val)
+			} else if geminiFormats[f] {
+				hints.format = f
 			}
 		default:
 			if geminiAllowed[k] {
 				out.Keys, out.Vals = append(out.Keys, k), append(out.Vals, val)
+			} else if err := g.dropped(o, k, val, p, &hints); err != nil {
+				return nil, err
 			}
-			// anything else is not a Gemini keyword: dropped
+			// anything else is not a Gemini keyword: dropped, stated in
+			// the description when Execute enforces it (see dropped)
 		}
 	}
 
@@ -549,7 +619,9 @@ func (g *geminiRewriter) node(v any, path string) (*jsonx.Object, error) {
 			case hasKey(out, "items"):
 				typ = "ARRAY"
 			default:
-				return anyJSONValue(out, nullable), nil
+				res := anyJSONValue(out, nullable)
+				hints.apply(res)
+				return res, nil
 			}
 			out.Keys, out.Vals = append([]string{"type"}, out.Keys...), append([]any{typ}, out.Vals...)
 		}
@@ -569,6 +641,12 @@ func (g *geminiRewriter) node(v any, path string) (*jsonx.Object, error) {
 			out.Vals = slices.Insert(out.Vals, i, any(order))
 		}
 	}
+	for _, r := range required {
+		// Execute requires these too, but "required" may only name properties.
+		if name, ok := r.(string); ok && (props == nil || !hasKey(props, name)) && !slices.Contains(hints.keys, cutHint(name, hintValueMax)) {
+			hints.keys = append(hints.keys, cutHint(name, hintValueMax))
+		}
+	}
 	if hasRequired && props != nil {
 		var req []any
 		for _, r := range required {
@@ -580,6 +658,7 @@ func (g *geminiRewriter) node(v any, path string) (*jsonx.Object, error) {
 			out.Set("required", req)
 		}
 	}
+	hints.apply(out)
 	return out, nil
 }
 
@@ -674,6 +753,9 @@ func (g *geminiRewriter) ref(o *jsonx.Object, ref any, path string) (*jsonx.Obje
 	}
 	var out *jsonx.Object
 	if seen >= g.depth {
+		if g.refuse {
+			return nil, &SchemaError{Path: path + "/$ref", Msg: fmt.Sprintf("the recursive $ref %q is cut after %d levels: Execute checks deeper levels that Gemini's \"parameters\" cannot show (use GeminiOptions.JSONSchema)", r, g.depth), Err: ErrHiddenRule}
+		}
 		// Recursion cut: an object the model cannot look into.
 		out = &jsonx.Object{Keys: []string{"type"}, Vals: []any{"OBJECT"}}
 		if to, ok := target.(*jsonx.Object); ok {
@@ -695,8 +777,22 @@ func (g *geminiRewriter) ref(o *jsonx.Object, ref any, path string) (*jsonx.Obje
 		}
 	}
 	for i, k := range o.Keys {
-		if k == "description" || k == "title" {
+		switch k {
+		case "title":
 			out.Set(k, o.Vals[i])
+		case "description":
+			// The sibling description replaces the target's own, but not
+			// the sentences the rewrite added to it (hints, "Allowed
+			// values: …", "Any JSON value.").
+			d := o.Vals[i]
+			if add := addedText(target, out); add != "" {
+				if s, ok := d.(string); ok && s != "" {
+					d = sentence(s, add)
+				} else {
+					d = add
+				}
+			}
+			out.Set(k, d)
 		}
 	}
 	return out, nil

@@ -82,7 +82,7 @@ func TestGeminiRewrites(t *testing.T) {
 		{"nullable any", `{"type":"object","properties":{"a":{"type":"null"},"b":{"description":"Payload","nullable":true}}}`,
 			`{"type":"OBJECT","properties":{"a":{"type":"NULL"},"b":{"type":"STRING","nullable":true,"description":"Payload. Any JSON value."}}}`, GeminiOptions{}},
 		{"root ref and sibling description", `{"type":"object","properties":{"p":{"$ref":"#/$defs/P","description":"outer"}},"required":["p","gone"],"$defs":{"P":{"type":"object","description":"inner","properties":{"x":{"type":"string","format":"uri"}}}}}`,
-			`{"type":"OBJECT","properties":{"p":{"type":"OBJECT","description":"outer","properties":{"x":{"type":"STRING"}}}},"required":["p"]}`, GeminiOptions{}},
+			`{"type":"OBJECT","properties":{"p":{"type":"OBJECT","description":"outer","properties":{"x":{"type":"STRING","description":"Format: uri."}}}},"required":["p"],"description":"Must include the key gone."}`, GeminiOptions{}},
 		{"recursion depth 1", `{"type":"object","properties":{"n":{"$ref":"#/$defs/N"}},"$defs":{"N":{"type":"object","description":"A node","properties":{"next":{"$ref":"#/$defs/N"}}}}}`,
 			`{"type":"OBJECT","properties":{"n":{"type":"OBJECT","description":"A node","properties":{"next":{"type":"OBJECT","description":"A node"}}}}}`, GeminiOptions{RecursionDepth: 1}},
 		{"self reference #", `{"type":"object","properties":{"sub":{"$ref":"#"},"v":{"type":"string"}}}`,
@@ -90,7 +90,7 @@ func TestGeminiRewrites(t *testing.T) {
 		{"array without items", `{"type":"object","properties":{"a":{"type":"array","maxItems":3}}}`,
 			`{"type":"OBJECT","properties":{"a":{"type":"ARRAY","maxItems":3,"items":{"type":"STRING","description":"Any JSON value."}}}}`, GeminiOptions{}},
 		{"map and empty object", `{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"integer"},"properties":{}}},"required":["m"]}`,
-			`{"type":"OBJECT","properties":{"m":{"type":"OBJECT"}},"required":["m"]}`, GeminiOptions{}},
+			`{"type":"OBJECT","properties":{"m":{"type":"OBJECT","description":"Each value must be of type integer."}},"required":["m"]}`, GeminiOptions{}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := geminiParams(t, c.in, c.opts); got != c.want {
