@@ -2,6 +2,7 @@ package argtype
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -87,4 +88,52 @@ func mustJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestOnePassKeptAcrossCalls: values decoded by the one-pass path stay
+// what they were after later calls reuse the pooled scratch and after the
+// caller overwrites its argument bytes; goroutines decode different
+// arguments at once and keep every value. Run with -race.
+func TestOnePassKeptAcrossCalls(t *testing.T) {
+	info, err := For(reflect.TypeFor[hostileArgs]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := func(g, k int) []byte {
+		return []byte(fmt.Sprintf(`{"s":"g%dk%d","pp":"p%d","ps":[{"n":%d,"s":"a%d"},{"n":%d}],"deep":[[%d,%d],[],[%d]],"defs":"d%d"}`,
+			g, k, k, g, k, -g, g, k, g+k, g))
+	}
+	type kept struct {
+		in  []byte
+		got *hostileArgs
+	}
+	res := make(chan []kept, 4)
+	for g := 0; g < 4; g++ {
+		go func() {
+			var all []kept
+			for k := 0; k < 100; k++ {
+				in := args(g, k)
+				var got hostileArgs
+				if ok, _ := info.CheckDecode(in, &got); !ok {
+					t.Errorf("declined %s", in)
+				}
+				all = append(all, kept{append([]byte(nil), in...), &got})
+				for i := range in {
+					in[i] = 'x' // the caller reuses its buffer
+				}
+			}
+			res <- all
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		for _, k := range <-res {
+			want, ok := hostileReference(info, k.in)
+			if !ok {
+				t.Fatalf("%s refused", k.in)
+			}
+			if g, w := mustJSON(t, k.got), mustJSON(t, want); g != w {
+				t.Fatalf("%s: kept value became\n%s\nwant\n%s", k.in, g, w)
+			}
+		}
+	}
 }
