@@ -18,7 +18,8 @@ const inputExamplesMethod = "InputExamples"
 // encoding/json and checked as a call's arguments are (compiled schema,
 // then validate rules), or nil when the type has no such method. A
 // method with another signature, a panic in it, or an example that fails
-// to marshal or to pass the checks is an error naming the tool, the
+// to marshal, is not a JSON object (a nil pointer) or fails the checks is
+// an error naming the tool, the
 // example's index and the problem.
 func inputExamples[A any](h *typedHandler[A]) ([]json.RawMessage, error) {
 	t := reflect.TypeFor[A]()
@@ -53,6 +54,9 @@ func inputExamples[A any](h *typedHandler[A]) ([]json.RawMessage, error) {
 		b, err := json.Marshal(list.Index(i).Interface())
 		if err != nil {
 			return nil, fmt.Errorf("toolnexus: tool %q: input example %d: %v", h.name, i, err)
+		}
+		if b[0] != '{' { // a nil *A (null), or a MarshalJSON of another kind: a call would read null as {}
+			return nil, fmt.Errorf("toolnexus: tool %q: input example %d (%.64s) is not a JSON object", h.name, i, b)
 		}
 		if r := check.Call(context.Background(), b); r.IsError {
 			return nil, fmt.Errorf("toolnexus: tool %q: input example %d (%s) is refused: %s", h.name, i, b, r.Output)

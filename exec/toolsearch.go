@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/internal/argtype"
 	"github.com/toolnexus/toolnexus/render"
 )
 
@@ -95,7 +96,7 @@ func toolSearchProblem(args json.RawMessage) (query, problem string) {
 	}
 	for k := range m {
 		if k != "query" {
-			return "", fmt.Sprintf("unknown property %q; allowed: query", k)
+			return "", fmt.Sprintf("unknown property %q; allowed: query", argtype.Cut(k))
 		}
 	}
 	raw, ok := m["query"]
@@ -139,7 +140,7 @@ func (e *Executor) search(ctx context.Context, call Call, start time.Time) Resul
 		}
 		r.found = searchTools(candidates, query, limit)
 		if len(r.found) == 0 {
-			r.Output = validUTF8(fmt.Sprintf("No tool matches %q.", query))
+			r.Output = validUTF8(fmt.Sprintf("No tool matches %q.", argtype.Cut(query)))
 		} else {
 			names := make([]string, len(r.found))
 			for i := range r.found {
