@@ -51,7 +51,7 @@ func fetchServer(t *testing.T) *httptest.Server {
 	})
 	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
 		select {
-		case <-time.After(5 * time.Second):
+		case <-time.After(time.Minute): // far beyond the bound below
 		case <-r.Context().Done():
 		}
 	})
@@ -135,7 +135,7 @@ func TestWebfetchErrors(t *testing.T) {
 	wantContains(t, f.fail("webfetch", map[string]any{"url": s.URL, "timeout": 121}), `"timeout" must be at most 120`)
 	start := time.Now()
 	wantEqual(t, "timeout", f.fail("webfetch", map[string]any{"url": s.URL + "/slow", "timeout": 1}), fmt.Sprintf("fetching %q timed out after 1s", s.URL+"/slow"))
-	if d := time.Since(start); d > 4*time.Second {
+	if d := time.Since(start); d > 30*time.Second { // 1 s, generous for a loaded machine
 		t.Errorf("timeout took %v", d)
 	}
 }

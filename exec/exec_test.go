@@ -69,7 +69,7 @@ func waitStarted(t *testing.T, g *gate, k int) {
 	for i := 0; i < k; i++ {
 		select {
 		case <-g.started:
-		case <-time.After(5 * time.Second):
+		case <-time.After(30 * time.Second):
 			t.Fatalf("only %d of %d calls started", i, k)
 		}
 	}

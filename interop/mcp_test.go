@@ -73,8 +73,8 @@ func TestMCPSDK(t *testing.T) {
 		t.Fatalf("listed %d tools, rendered %d", len(res.Tools), len(rendered))
 	}
 	// LoggingTransport logs a message after handing it over, so wait (at
-	// most 5 s) until the tools/list response is in the log.
-	for deadline := time.Now().Add(5 * time.Second); !bytes.Contains(wire.Bytes(), []byte(`"tools":[`)); {
+	// most 30 s) until the tools/list response is in the log.
+	for deadline := time.Now().Add(30 * time.Second); !bytes.Contains(wire.Bytes(), []byte(`"tools":[`)); {
 		if time.Now().After(deadline) {
 			t.Fatalf("tools/list response never logged:\n%s", wire.Bytes())
 		}

@@ -417,20 +417,41 @@ func TestHandlerHostOnLANAddress(t *testing.T) {
 	}
 }
 
+// TestHandlerSessionTimeout: requests keep a session alive past the
+// timeout, idleness ends it. Nothing here depends on how fast the machine
+// is: a request counts as proof only when it was done less than the
+// timeout after the previous one was sent (so the session cannot have been
+// idle that long), and the end of an idle session is waited for.
 func TestHandlerSessionTimeout(t *testing.T) {
-	hs := newHTTPTestServer(t, newTestRegistry(t), &ServerOptions{SessionTimeout: time.Second})
+	const timeout = 2 * time.Second
+	hs := newHTTPTestServer(t, newTestRegistry(t), &ServerOptions{SessionTimeout: timeout})
 	id := initSession(t, hs.URL, nil)
-	// Requests keep the session alive past the timeout...
-	for range 6 {
-		time.Sleep(250 * time.Millisecond)
-		if code, body := listRaw(t, hs.URL, id, nil); code != http.StatusOK {
-			t.Fatalf("tools/list on a busy session: %d %q", code, body)
+	sent := time.Now()
+	alive := time.Duration(0) // how long requests have kept the session open
+	for alive < timeout+timeout/2 {
+		time.Sleep(100 * time.Millisecond)
+		prev := sent
+		sent = time.Now()
+		code, body := listRaw(t, hs.URL, id, nil)
+		if code != http.StatusOK && time.Since(prev) >= timeout {
+			t.Skipf("the machine is too slow to tell: %v between requests, timeout %v", time.Since(prev), timeout)
 		}
+		if code != http.StatusOK {
+			t.Fatalf("tools/list on a busy session (after %v): %d %q", alive, code, body)
+		}
+		alive += sent.Sub(prev)
 	}
-	// ...and idleness ends it.
-	time.Sleep(2500 * time.Millisecond)
-	if code, body := listRaw(t, hs.URL, id, nil); code != http.StatusNotFound {
-		t.Errorf("tools/list after the idle timeout: %d %q, want 404", code, body)
+	// Idleness ends it. A request that still finds the session open starts
+	// a new idle period, so each try waits longer than the timeout.
+	for deadline := time.Now().Add(time.Minute); ; {
+		time.Sleep(timeout + timeout/2)
+		code, body := listRaw(t, hs.URL, id, nil)
+		if code == http.StatusNotFound {
+			break
+		}
+		if code != http.StatusOK || time.Now().After(deadline) {
+			t.Fatalf("tools/list after the idle timeout: %d %q, want 404", code, body)
+		}
 	}
 }
 

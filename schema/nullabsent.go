@@ -12,7 +12,9 @@ package schema
 // it in another way (additionalProperties, patternProperties,
 // propertyNames, min/maxProperties, unevaluatedProperties, a
 // dependentRequired or dependentSchemas key) makes the null an ordinary
-// value, validated as such everywhere.
+// value, validated as such everywhere. A subschema applied in place from two
+// places (a shared $defs entry) joins their components: that can only turn
+// more nulls into ordinary values, never let a subschema disagree.
 
 // nullAbsent fills node.nullAbsent for every compiled node.
 func (c *compiler) nullAbsent() {

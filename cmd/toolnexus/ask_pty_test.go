@@ -88,7 +88,7 @@ func callOnTerminal(t *testing.T, args ...string) (*os.File, *ptyScreen, func() 
 			}
 			select {
 			case <-copied:
-			case <-time.After(5 * time.Second):
+			case <-time.After(20 * time.Second): // only waits when the copy has not ended yet
 			}
 			return code, stdout.String()
 		case <-time.After(20 * time.Second):

@@ -110,7 +110,7 @@ func TestServer(t *testing.T) {
 	// Notification handlers run concurrently with the result's delivery.
 	var gotLogs string
 	var gotProgress []float64
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		mu.Lock()
 		gotLogs, gotProgress = strings.Join(logs, "|"), append([]float64(nil), progress...)
 		mu.Unlock()
