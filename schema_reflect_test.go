@@ -502,8 +502,8 @@ func TestSchemaKitchenSink(t *testing.T) {
 		`"score":{"type":"number","maximum":1,"exclusiveMinimum":0},` +
 		`"level":{"type":"integer","enum":[1,2,3],"default":2},` +
 		`"color":{"type":"string","enum":["red","green"]},` +
-		`"home":{"type":"object","properties":{"street":{"type":"string"},"zip":{"type":"string","maxLength":5,"minLength":5}},"required":["street"],"additionalProperties":false},` +
-		`"work":{"type":"object","properties":{"street":{"type":"string"},"zip":{"type":"string","maxLength":5,"minLength":5}},"required":["street"],"additionalProperties":false},` +
+		`"home":{"type":"object","properties":{"street":{"type":"string"},"zip":{"type":"string","description":"It must contain only digits.","maxLength":5,"minLength":5}},"required":["street"],"additionalProperties":false},` +
+		`"work":{"type":"object","properties":{"street":{"type":"string"},"zip":{"type":"string","description":"It must contain only digits.","maxLength":5,"minLength":5}},"required":["street"],"additionalProperties":false},` +
 		`"tags":{"type":"array","items":{"type":"string","minLength":1},"maxItems":5},` +
 		`"labels":{"type":"object","additionalProperties":{"type":"string"}},` +
 		`"extra":{},` +
@@ -697,4 +697,40 @@ func TestValidateRuleStricterThanSchemaTag(t *testing.T) {
 	_, err = NewTool("d", "", func(context.Context, disjoint) (string, error) { return "", nil })
 	require.ErrorIs(t, err, ErrInvalidSchema)
 	assert.Contains(t, err.Error(), `validate rule oneof=c d allows none of the jsonschema enum [a b]`)
+}
+
+// TestRulesWithoutKeywordAreShown: a validate rule no JSON Schema keyword
+// carries (eq, ne, alpha, a cross-field rule, a|b, ...) is still shown to
+// the model, as a sentence in the property's description, and Execute
+// holds the model to it.
+func TestRulesWithoutKeywordAreShown(t *testing.T) {
+	type args struct {
+		Mode  string `json:"mode" jsonschema:"description=How to run" validate:"eq=fast"`
+		Code  string `json:"code" validate:"alpha"`
+		N     int    `json:"n" validate:"ne=3"`
+		Start int    `json:"start"`
+		End   int    `json:"end" validate:"gtfield=Start"`
+		Kind  string `json:"kind,omitempty"`
+		Alt   string `json:"alt,omitempty" validate:"omitempty,startswith=ab|endswith=yz"`
+	}
+	tool, err := NewTool("t", "", func(context.Context, args) (string, error) { return "ran", nil })
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"type":"object","properties":{
+		"mode":{"type":"string","description":"How to run. It must be fast."},
+		"code":{"type":"string","description":"It must contain only letters."},
+		"n":{"type":"integer","description":"It must not be 3."},
+		"start":{"type":"integer"},
+		"end":{"type":"integer","description":"It must be greater than the \"start\" property."},
+		"kind":{"type":"string"},
+		"alt":{"type":"string","description":"It must pass the validate rule \"startswith=ab|endswith=yz\"."}},
+		"required":["mode","code","n","start","end"],"additionalProperties":false}`, string(tool.InputSchema))
+	r := NewRegistry()
+	require.NoError(t, r.Add(tool))
+	res := r.Execute(context.Background(), "t", json.RawMessage(`{"mode":"slow","code":"a1","n":3,"start":5,"end":5,"kind":"pro","alt":"zz"}`))
+	assert.True(t, res.IsError)
+	for _, field := range []string{`"mode"`, `"code"`, `"n"`, `"end"`, `"alt"`} {
+		assert.Contains(t, res.Output, field)
+	}
+	res = r.Execute(context.Background(), "t", json.RawMessage(`{"mode":"fast","code":"ab","n":4,"start":1,"end":2,"kind":"pro","alt":"abc"}`))
+	assert.Equal(t, "ran", res.Output)
 }

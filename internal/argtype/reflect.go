@@ -280,7 +280,7 @@ func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type, enforced bool) err
 				req = append(req, f.name)
 			}
 			if f.validate != "" {
-				if err := applyValidate(p.resolve(ps, f.typ), f.typ, f.validate, enforced); err != nil {
+				if err := applyValidate(p.resolve(ps, f.typ), f.typ, f.validate, enforced, jsonNames(fields)); err != nil {
 					return fmt.Errorf("field %s.%s: %w", typeName(t), f.goName, err)
 				}
 			}
@@ -342,4 +342,16 @@ func Forget(t reflect.Type) {
 	}
 	typeCache.Delete(t)
 	errCache.Delete(t)
+}
+
+// jsonNames maps a Go field name of fields to its JSON name ("" if none).
+func jsonNames(fields []goField) func(string) string {
+	return func(goName string) string {
+		for _, f := range fields {
+			if f.goName == goName {
+				return f.name
+			}
+		}
+		return ""
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/invopop/jsonschema"
@@ -17,7 +18,12 @@ import (
 // an enum keeps only the values a oneof allows), so that what the model is
 // shown implies every rule Execute holds it to. A oneof that allows none of
 // an enum's values is an error.
-func applyValidate(s *jsonschema.Schema, t reflect.Type, tag string, enforced bool) error {
+//
+// A rule no keyword can carry (eq, alpha, a cross-field rule, a rule of
+// the form a|b, ...) that the validator will hold the model to is shown as
+// a sentence added to the description (ruleHint); names maps a Go field
+// name of the enclosing struct to its JSON name, for cross-field rules.
+func applyValidate(s *jsonschema.Schema, t reflect.Type, tag string, enforced bool, names func(string) string) error {
 	ptr := t.Kind() == reflect.Pointer
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -27,7 +33,7 @@ func applyValidate(s *jsonschema.Schema, t reflect.Type, tag string, enforced bo
 		if ptr && rule == "required" {
 			continue // on a pointer: present and not null, which the schema says already
 		}
-		if err := applyRule(s, t, rule, enforced); err != nil {
+		if err := applyRule(s, t, rule, enforced, names); err != nil {
 			return err
 		}
 	}
@@ -50,19 +56,25 @@ func applyValidate(s *jsonschema.Schema, t reflect.Type, tag string, enforced bo
 		item = s.AdditionalProperties
 	}
 	if item != nil && item != jsonschema.TrueSchema && item != jsonschema.FalseSchema {
-		return applyValidate(item, t.Elem(), post, enforced)
+		return applyValidate(item, t.Elem(), post, enforced, names)
 	}
 	return nil
 }
 
 // applyRule shows one rule in s as its row of validatorRules says.
-func applyRule(s *jsonschema.Schema, t reflect.Type, rule string, enforced bool) error {
-	if rule == "" || strings.Contains(rule, "|") {
+func applyRule(s *jsonschema.Schema, t reflect.Type, rule string, enforced bool, names func(string) string) error {
+	if rule == "" {
 		return nil
 	}
 	name, param, _ := strings.Cut(rule, "=")
 	spec := validatorRules[name]
-	if spec == nil || spec.schema == nil || (!enforced && spec.enforcedOnly) {
+	if strings.Contains(rule, "|") || spec == nil || spec.schema == nil {
+		if enforced {
+			addHint(s, ruleHint(rule, name, param, names))
+		}
+		return nil
+	}
+	if !enforced && spec.enforcedOnly {
 		return nil
 	}
 	if name == "oneof" && len(s.Enum) > 0 && len(enumWithin(s.Enum, param)) == 0 {
@@ -228,4 +240,100 @@ func mirrored(tag string, t reflect.Type, ownFormat bool) bool {
 		return mirrored(post, t.Elem(), ownFormat)
 	}
 	return true
+}
+
+// structuralRules shape how validator reads a tag; they say nothing of the
+// value and get no hint.
+var structuralRules = map[string]bool{"omitempty": true, "omitnil": true, "omitzero": true, "required": true,
+	"structonly": true, "nostructlevel": true, "dive": true, "keys": true, "endkeys": true, "-": true}
+
+// ruleHint is the sentence that shows a rule no keyword carries, "" for a
+// structural rule: "It must equal the \"start\" property.", "Required when
+// \"kind\" is pro.", "It must pass the validate rule \"startswith=ab\"."
+func ruleHint(rule, name, param string, names func(string) string) string {
+	if structuralRules[rule] {
+		return ""
+	}
+	field := func(goName string) string {
+		if names != nil {
+			if n := names(goName); n != "" {
+				return strconv.Quote(n)
+			}
+		}
+		return strconv.Quote(goName)
+	}
+	fieldList := func(sep string) string {
+		fs := strings.Fields(param)
+		for i := range fs {
+			fs[i] = field(fs[i])
+		}
+		return strings.Join(fs, sep)
+	}
+	if strings.Contains(rule, "|") {
+		return fmt.Sprintf("It must pass the validate rule %q.", rule)
+	}
+	switch name {
+	case "eqfield", "eqcsfield":
+		return "It must equal the " + field(param) + " property."
+	case "nefield", "necsfield":
+		return "It must differ from the " + field(param) + " property."
+	case "gtfield", "gtcsfield":
+		return "It must be greater than the " + field(param) + " property."
+	case "gtefield", "gtecsfield":
+		return "It must be at least the " + field(param) + " property."
+	case "ltfield", "ltcsfield":
+		return "It must be less than the " + field(param) + " property."
+	case "ltefield", "ltecsfield":
+		return "It must be at most the " + field(param) + " property."
+	case "required_if", "required_unless", "excluded_if", "excluded_unless":
+		fs := strings.Fields(param)
+		var conds []string
+		for i := 0; i+1 < len(fs); i += 2 {
+			conds = append(conds, field(fs[i])+" is "+fs[i+1])
+		}
+		verb, when := "Required", " when "
+		if strings.HasPrefix(name, "excluded") {
+			verb = "Must be left out"
+		}
+		if strings.HasSuffix(name, "unless") {
+			when = " unless "
+		}
+		return verb + when + strings.Join(conds, " and ") + "."
+	case "required_with":
+		return "Required when any of " + fieldList(", ") + " is given."
+	case "required_with_all":
+		return "Required when all of " + fieldList(", ") + " are given."
+	case "required_without":
+		return "Required when any of " + fieldList(", ") + " is missing."
+	case "required_without_all":
+		return "Required when all of " + fieldList(", ") + " are missing."
+	case "excluded_with":
+		return "Must be left out when any of " + fieldList(", ") + " is given."
+	case "excluded_with_all":
+		return "Must be left out when all of " + fieldList(", ") + " are given."
+	case "excluded_without":
+		return "Must be left out when any of " + fieldList(", ") + " is missing."
+	case "excluded_without_all":
+		return "Must be left out when all of " + fieldList(", ") + " are missing."
+	}
+	if spec := validatorRules[name]; spec != nil && spec.message != nil {
+		return spec.message(ruleMsg{p: "It", param: param, tag: name}) + "."
+	}
+	return fmt.Sprintf("It must pass the validate rule %q.", rule)
+}
+
+// addHint appends a sentence to s's description once.
+func addHint(s *jsonschema.Schema, hint string) {
+	if hint == "" || strings.Contains(s.Description, hint) {
+		return
+	}
+	if s.Description == "" {
+		s.Description = hint
+		return
+	}
+	d := strings.TrimRight(s.Description, " ")
+	if !strings.HasSuffix(d, ".") && !strings.HasSuffix(d, "!") && !strings.HasSuffix(d, "?") {
+		d += "."
+	}
+	s.Description = d + " " + hint
 }

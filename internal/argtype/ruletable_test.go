@@ -24,7 +24,7 @@ func TestRulesTableRows(t *testing.T) {
 	str := reflect.TypeOf("")
 	s := &jsonschema.Schema{}
 	for _, r := range []string{"min=2", "max=5", "email"} {
-		applyRule(s, str, r, true)
+		applyRule(s, str, r, true, nil)
 	}
 	require.Equal(t, uint64(2), *s.MinLength)
 	require.Equal(t, uint64(5), *s.MaxLength)
@@ -36,9 +36,9 @@ func TestRulesTableRows(t *testing.T) {
 	require.False(t, mirrored("lt=0", str, false))
 
 	list := &jsonschema.Schema{}
-	applyRule(list, reflect.TypeOf([]int{}), "unique", false)
+	applyRule(list, reflect.TypeOf([]int{}), "unique", false, nil)
 	require.False(t, list.UniqueItems, "unique is shown only when enforced")
-	applyRule(list, reflect.TypeOf([]int{}), "unique", true)
+	applyRule(list, reflect.TypeOf([]int{}), "unique", true, nil)
 	require.True(t, list.UniqueItems)
 }
 
@@ -86,4 +86,25 @@ func TestProbeSkippedOnlyWhenSafe(t *testing.T) {
 	if info.NeedValidator {
 		t.Error("NeedValidator = true for a type whose rules are all mirrored")
 	}
+}
+
+func TestRuleHint(t *testing.T) {
+	names := func(goName string) string { return map[string]string{"Kind": "kind", "A": "a", "B": "b"}[goName] }
+	for rule, want := range map[string]string{
+		"required_if=Kind pro":       `Required when "kind" is pro.`,
+		"excluded_unless=Kind basic": `Must be left out unless "kind" is basic.`,
+		"required_with=A B":          `Required when any of "a", "b" is given.`,
+		"required_without_all=A B":   `Required when all of "a", "b" are missing.`,
+		"ltefield=Other":             `It must be at most the "Other" property.`,
+		"eq=7":                       `It must be 7.`,
+		"startswith=ab":              `It must pass the validate rule "startswith=ab".`,
+		"omitempty":                  ``,
+	} {
+		name, param, _ := strings.Cut(rule, "=")
+		require.Equal(t, want, ruleHint(rule, name, param, names), rule)
+	}
+	s := &jsonschema.Schema{Description: "Kind of plan"}
+	addHint(s, "It must be 7.")
+	addHint(s, "It must be 7.")
+	require.Equal(t, "Kind of plan. It must be 7.", s.Description)
 }
