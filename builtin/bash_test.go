@@ -185,7 +185,14 @@ func TestBashKillsBackgroundAfterExit(t *testing.T) {
 	if err != nil {
 		t.Fatalf("output %q", out)
 	}
-	wantEqual(t, "output", out, lines[0]+"\n\n[processes the command left running in the background were killed]")
+	// The child redirects its output after the fork; on a machine so loaded
+	// that it has not done so 2 s after the shell exited, the call reports
+	// the held output instead (the same kill, the other note).
+	if held := lines[0] + "\n\n[the output was still held open 2 s after the shell exited; processes the command left in its process group were killed]"; out == held {
+		t.Logf("the background child kept the output open for 2 s (a loaded machine): %q", out)
+	} else {
+		wantEqual(t, "output", out, lines[0]+"\n\n[processes the command left running in the background were killed]")
+	}
 	if !processGone(pid) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 		t.Fatalf("background sleep %d survived the call", pid)
