@@ -273,26 +273,7 @@ func (d *decoder) value(n *decNode, p unsafe.Pointer, depth int) bool {
 		if !ok {
 			return false
 		}
-		switch n.size {
-		case 1:
-			if int64(int8(x)) != x {
-				return false
-			}
-			*(*int8)(p) = int8(x)
-		case 2:
-			if int64(int16(x)) != x {
-				return false
-			}
-			*(*int16)(p) = int16(x)
-		case 4:
-			if int64(int32(x)) != x {
-				return false
-			}
-			*(*int32)(p) = int32(x)
-		default:
-			*(*int64)(p) = x
-		}
-		return true
+		return storeInt(p, n.size, x)
 	case dUint:
 		x, ok := d.unsigned()
 		if !ok {
@@ -803,4 +784,29 @@ func (d *decoder) mapValue(n *decNode, p unsafe.Pointer, depth int) bool {
 			return true
 		}
 	}
+}
+
+// storeInt writes x into the signed integer of size bytes at p; false
+// when x is outside its range.
+func storeInt(p unsafe.Pointer, size uintptr, x int64) bool {
+	switch size {
+	case 1:
+		if int64(int8(x)) != x {
+			return false
+		}
+		*(*int8)(p) = int8(x)
+	case 2:
+		if int64(int16(x)) != x {
+			return false
+		}
+		*(*int16)(p) = int16(x)
+	case 4:
+		if int64(int32(x)) != x {
+			return false
+		}
+		*(*int32)(p) = int32(x)
+	default:
+		*(*int64)(p) = x
+	}
+	return true
 }

@@ -689,26 +689,7 @@ func (d *opDecoder) integer(n *opNode, p unsafe.Pointer, c byte) bool {
 	if n.hasIMin && x < n.iMin || n.hasIMax && x > n.iMax {
 		return false
 	}
-	switch n.size {
-	case 1:
-		if int64(int8(x)) != x {
-			return false
-		}
-		*(*int8)(p) = int8(x)
-	case 2:
-		if int64(int16(x)) != x {
-			return false
-		}
-		*(*int16)(p) = int16(x)
-	case 4:
-		if int64(int32(x)) != x {
-			return false
-		}
-		*(*int32)(p) = int32(x)
-	default:
-		*(*int64)(p) = x
-	}
-	return true
+	return storeInt(p, n.size, x)
 }
 
 // float reads a number within the Go range and the schema's bounds.
