@@ -169,7 +169,7 @@ var toolsCommand = &command{
 		o.kit.register(fs)
 		fs.StringVar(&o.format, "format", "openai-chat", "provider `FORMAT`: "+strings.Join(formatNames(), ", "))
 		fs.BoolVar(&o.indent, "indent", false, "pretty-print the JSON")
-		fs.BoolVar(&o.strict, "strict", false, "OpenAI strict mode (openai-chat and openai-responses formats; tools whose schema cannot be strict keep strict:false)")
+		fs.BoolVar(&o.strict, "strict", false, "strict mode (openai-chat, openai-responses and anthropic formats; tools whose schema cannot be strict are sent without it)")
 		return o
 	},
 	run: func(e *env, opts any, args []string) int {
@@ -181,7 +181,7 @@ var toolsCommand = &command{
 			return exitUsage
 		}
 		if o.strict && !strictFormats[format] {
-			fmt.Fprintf(e.stderr, "toolnexus tools: --strict applies to the openai-chat and openai-responses formats, not %q\n", o.format)
+			fmt.Fprintf(e.stderr, "toolnexus tools: --strict applies to the openai-chat, openai-responses and anthropic formats, not %q\n", o.format)
 			return exitUsage
 		}
 		tk, err := o.kit.build(e)

@@ -29,9 +29,11 @@ var formats = map[string]func(tools []toolnexus.Tool, strict bool) ([]byte, erro
 	"openai-responses": func(ts []toolnexus.Tool, strict bool) ([]byte, error) {
 		return bytesOf(render.OpenAIResponsesWith(ts, render.OpenAIOptions{Strict: strict, Fallback: strict}))
 	},
-	"anthropic": func(ts []toolnexus.Tool, _ bool) ([]byte, error) { return bytesOf(render.Anthropic(ts)) },
-	"gemini":    func(ts []toolnexus.Tool, _ bool) ([]byte, error) { return bytesOf(render.Gemini(ts)) },
-	"mcp":       func(ts []toolnexus.Tool, _ bool) ([]byte, error) { return bytesOf(render.MCP(ts), nil) },
+	"anthropic": func(ts []toolnexus.Tool, strict bool) ([]byte, error) {
+		return bytesOf(render.AnthropicWith(ts, render.AnthropicOptions{Strict: strict, Fallback: strict}))
+	},
+	"gemini": func(ts []toolnexus.Tool, _ bool) ([]byte, error) { return bytesOf(render.Gemini(ts)) },
+	"mcp":    func(ts []toolnexus.Tool, _ bool) ([]byte, error) { return bytesOf(render.MCP(ts), nil) },
 }
 
 // formatAliases are the --format values of earlier releases, kept working:
@@ -39,7 +41,7 @@ var formats = map[string]func(tools []toolnexus.Tool, strict bool) ([]byte, erro
 var formatAliases = map[string]string{"openai": "openai-chat", "responses": "openai-responses"}
 
 // strictFormats are the canonical formats --strict applies to.
-var strictFormats = map[string]bool{"openai-chat": true, "openai-responses": true}
+var strictFormats = map[string]bool{"openai-chat": true, "openai-responses": true, "anthropic": true}
 
 // canonicalFormat returns the canonical name of a --format value (itself,
 // or what its alias stands for).

@@ -174,8 +174,8 @@ func TestToolsStrict(t *testing.T) {
 		t.Errorf("strict: exit %d\n%s%s", o.code, o.stdout, o.stderr)
 	}
 	cli(t, "", "tools", "--strict", "--format", "gemini").expect(t, 2, "",
-		"toolnexus tools: --strict applies to the openai-chat and openai-responses formats, not \"gemini\"\n")
-	for _, f := range []string{"openai", "responses", "openai-chat", "openai-responses"} {
+		"toolnexus tools: --strict applies to the openai-chat, openai-responses and anthropic formats, not \"gemini\"\n")
+	for _, f := range []string{"openai", "responses", "openai-chat", "openai-responses", "anthropic"} {
 		o := cli(t, "", "tools", "--no-builtins", "--skills", "examples/skills", "--strict", "--format", f)
 		if o.code != 0 || !strings.Contains(o.stdout, `"strict":true`) {
 			t.Errorf("--strict --format %s: exit %d\n%s%s", f, o.code, o.stdout, o.stderr)
