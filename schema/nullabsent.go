@@ -10,9 +10,12 @@ package schema
 // lists it as optional too. A subschema that requires it (required, a
 // dependentRequired target), forbids it (properties: false), or would see
 // it in another way (additionalProperties, patternProperties,
-// propertyNames, min/maxProperties, unevaluatedProperties, a
-// dependentRequired or dependentSchemas key) makes the null an ordinary
-// value, validated as such everywhere. A subschema applied in place from two
+// propertyNames, min/maxProperties, unevaluatedProperties, or a
+// dependentRequired or dependentSchemas key in a subschema that does not
+// list it in "properties") makes the null an ordinary value, validated as
+// such everywhere. A subschema that lists it as optional and also keys a
+// dependency on it keeps the null absent, so the dependency does not apply
+// (the same as leaving the member out). A subschema applied in place from two
 // places (a shared $defs entry) joins their components: that can only turn
 // more nulls into ordinary values, never let a subschema disagree.
 
