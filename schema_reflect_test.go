@@ -734,3 +734,38 @@ func TestRulesWithoutKeywordAreShown(t *testing.T) {
 	res = r.Execute(context.Background(), "t", json.RawMessage(`{"mode":"fast","code":"ab","n":4,"start":1,"end":2,"kind":"pro","alt":"abc"}`))
 	assert.Equal(t, "ran", res.Output)
 }
+
+// TestConditionalRequiredOnOptionalField: required_if and its kin on an
+// optional field are accepted without omitempty (which would switch them
+// off), shown in the description and enforced.
+func TestConditionalRequiredOnOptionalField(t *testing.T) {
+	type args struct {
+		Kind string `json:"kind"`
+		Plan string `json:"plan,omitempty" validate:"required_if=Kind pro"`
+		Note string `json:"note,omitempty" validate:"excluded_with=Plan"`
+	}
+	tool, err := NewTool("t", "", func(_ context.Context, a args) (string, error) { return a.Kind + ":" + a.Plan, nil })
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"type":"object","properties":{
+		"kind":{"type":"string"},
+		"plan":{"type":"string","description":"Required when \"kind\" is pro."},
+		"note":{"type":"string","description":"Must be left out when any of \"plan\" is given."}},
+		"required":["kind"],"additionalProperties":false}`, string(tool.InputSchema))
+	r := NewRegistry()
+	require.NoError(t, r.Add(tool))
+	res := r.Execute(context.Background(), "t", json.RawMessage(`{"kind":"pro"}`))
+	assert.True(t, res.IsError)
+	assert.Contains(t, res.Output, `"plan"`)
+	res = r.Execute(context.Background(), "t", json.RawMessage(`{"kind":"pro","plan":"gold","note":"x"}`))
+	assert.True(t, res.IsError)
+	assert.Contains(t, res.Output, `"note"`)
+	assert.Equal(t, "basic:", r.Execute(context.Background(), "t", json.RawMessage(`{"kind":"basic"}`)).Output)
+	assert.Equal(t, "pro:gold", r.Execute(context.Background(), "t", json.RawMessage(`{"kind":"pro","plan":"gold"}`)).Output)
+
+	type mixed struct {
+		Kind string `json:"kind"`
+		Plan string `json:"plan,omitempty" validate:"required_if=Kind pro,min=3"`
+	}
+	_, err = NewTool("m", "", func(context.Context, mixed) (string, error) { return "", nil })
+	require.ErrorIs(t, err, ErrInvalidSchema, "min=3 would run on the zero value of an optional field")
+}

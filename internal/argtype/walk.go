@@ -230,7 +230,7 @@ func structFields(t reflect.Type) ([]goField, error) {
 			vtag := sf.Tag.Get("validate")
 			pre, _ := splitDive(vtag)
 			required := !optional || hasTagWord(schemaTag, "required") || hasTagWord(pre, "required")
-			if rules := splitRules(pre); !required && len(rules) > 0 && !slices.Contains([]string{"omitempty", "omitnil", "omitzero"}, rules[0]) {
+			if rules := splitRules(pre); !required && len(rules) > 0 && !slices.Contains([]string{"omitempty", "omitnil", "omitzero"}, rules[0]) && !allConditional(rules) {
 				return fmt.Errorf("field %s.%s is optional (json omitempty/omitzero) but its validate rules %q also run when the model leaves it out (on the zero value); start the tag with omitempty: validate:\"omitempty,%s\"",
 					typeName(t), sf.Name, pre, vtag)
 			}
@@ -346,3 +346,17 @@ var (
 	schemaKeysNumber = []string{"multipleOf", "minimum", "maximum", "exclusiveMaximum", "exclusiveMinimum"}
 	schemaKeysArray  = []string{"minItems", "maxItems", "uniqueItems", "format", "pattern"}
 )
+
+// allConditional reports whether every rule is a conditional presence rule
+// (required_if, required_with, excluded_unless, ...): rules made to run on
+// a field the model left out, so an optional field may carry them without
+// a leading omitempty (which would switch them off).
+func allConditional(rules []string) bool {
+	for _, r := range rules {
+		name, _, _ := strings.Cut(r, "=")
+		if !strings.HasPrefix(name, "required_") && !strings.HasPrefix(name, "excluded_") {
+			return false
+		}
+	}
+	return true
+}
