@@ -34,8 +34,24 @@ type walker struct {
 	tree          any // the final schema, for attachConstraints
 }
 
+// implements reports whether t or *t has the methods of iface. Predeclared
+// and unnamed types other than structs, pointers and interfaces have no
+// methods, nor have pointers to them; they are answered without reflect's
+// method search (most fields of an argument type are such types, and
+// reflect.PointerTo costs a lookup in a global map).
 func implements(t, iface reflect.Type) bool {
-	return t.Implements(iface) || reflect.PointerTo(t).Implements(iface)
+	return mayHaveMethods(t) && (t.Implements(iface) || reflect.PointerTo(t).Implements(iface))
+}
+
+// mayHaveMethods is false when neither t nor *t can have methods: t is
+// predeclared or unnamed, and not a struct (which may promote methods of
+// embedded fields), a pointer or an interface.
+func mayHaveMethods(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Struct, reflect.Pointer, reflect.Interface:
+		return true
+	}
+	return t.PkgPath() != ""
 }
 
 // value builds the checker spec for a Go type. where names the field for
