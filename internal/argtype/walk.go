@@ -186,7 +186,8 @@ func structFields(t reflect.Type) ([]goField, error) {
 		f      goField
 		tagged bool
 	}
-	var cands []cand
+	cands := make([]cand, 0, t.NumField())
+	embeds := false // some field comes from an embedded struct
 	var walk func(t reflect.Type, index []int, depth int, visiting map[reflect.Type]bool) error
 	walk = func(t reflect.Type, index []int, depth int, visiting map[reflect.Type]bool) error {
 		if visiting[t] {
@@ -211,6 +212,7 @@ func structFields(t reflect.Type) ([]goField, error) {
 					if !sf.IsExported() && ft.Kind() == reflect.Pointer {
 						return fmt.Errorf("struct %s: embedded field %s is a pointer to an unexported struct, which encoding/json cannot set; embed it by value or export the type", typeName(t), sf.Name)
 					}
+					embeds = true
 					if err := walk(et, append(append([]int(nil), index...), i), depth+1, visiting); err != nil {
 						return err
 					}
@@ -264,6 +266,18 @@ func structFields(t reflect.Type) ([]goField, error) {
 	if err := walk(t, nil, 0, map[reflect.Type]bool{}); err != nil {
 		return nil, err
 	}
+	if !embeds && len(cands) <= 32 && !repeatedName(cands, func(c cand) string { return c.f.name }) {
+		// Every field is at depth 0 under its own name: nothing to resolve,
+		// and the walk listed them in index order.
+		var out []goField // nil when there are none, as below
+		if len(cands) > 0 {
+			out = make([]goField, len(cands))
+		}
+		for i, c := range cands {
+			out[i] = c.f
+		}
+		return out, nil
+	}
 	// Resolve names: shallowest depth wins; at that depth a single tagged
 	// field wins; anything else is ambiguous.
 	byName := map[string][]int{}
@@ -301,6 +315,19 @@ func structFields(t reflect.Type) ([]goField, error) {
 	}
 	slices.SortStableFunc(out, func(a, b goField) int { return slices.Compare(a.index, b.index) })
 	return out, nil
+}
+
+// repeatedName reports whether two elements of s have the same name
+// (quadratic: for the short lists of one struct's fields).
+func repeatedName[T any](s []T, name func(T) string) bool {
+	for i := range s {
+		for j := i + 1; j < len(s); j++ {
+			if name(s[i]) == name(s[j]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // validJSONName reports whether encoding/json accepts name from a json tag
