@@ -373,9 +373,8 @@ func compilePattern(src, ptr, kw string) (*pattern, error) {
 }
 
 func newValueSet(vals []any, isConst bool) *valueSet {
-	vs := &valueSet{isConst: isConst}
+	vs := &valueSet{isConst: isConst, vals: make([][]byte, 0, len(vals)), hashes: make([]uint64, 0, len(vals))}
 	allStr := true
-	texts := make([]string, 0, len(vals))
 	strs := make([]string, 0, len(vals))
 	for _, v := range vals {
 		b := jsonx.Marshal(v)
@@ -387,7 +386,13 @@ func newValueSet(vals []any, isConst bool) *valueSet {
 		} else {
 			allStr = false
 		}
-		texts = append(texts, string(b))
+	}
+	var texts []string // the values' JSON, when not all are strings
+	if !allStr || isConst {
+		texts = make([]string, len(vs.vals))
+		for i, b := range vs.vals {
+			texts[i] = string(b)
+		}
 	}
 	switch {
 	case allStr && !isConst:

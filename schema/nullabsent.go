@@ -43,7 +43,7 @@ func (c *compiler) nullAbsent() {
 		}
 	}
 	for _, n := range c.all {
-		c.inPlace(n, func(m *node) { union(n, m) })
+		c.inPlace(n, func(m *node) bool { union(n, m); return true })
 	}
 	var groups map[*node][]*node
 	for _, n := range c.all {
@@ -86,24 +86,34 @@ func absentSet(g []*node) map[string]bool {
 }
 
 // inPlace calls f with each subschema that n applies to its own instance
-// (some may be nil).
-func (c *compiler) inPlace(n *node, f func(*node)) {
+// (some may be nil), in a fixed order, until f returns false; it reports
+// whether every call returned true.
+func (c *compiler) inPlace(n *node, f func(*node) bool) bool {
 	for _, m := range [...]*node{n.ref, n.dynRef, n.not, n.ifN, n.thenN, n.elseN} {
-		f(m)
+		if !f(m) {
+			return false
+		}
 	}
 	if n.dynName != "" {
 		for _, r := range c.res {
-			f(r.dyn[n.dynName])
+			if !f(r.dyn[n.dynName]) {
+				return false
+			}
 		}
 	}
 	for _, s := range [...][]*node{n.allOf, n.anyOf, n.oneOf} {
 		for _, m := range s {
-			f(m)
+			if !f(m) {
+				return false
+			}
 		}
 	}
 	for _, d := range n.depSchemas {
-		f(d.schema)
+		if !f(d.schema) {
+			return false
+		}
 	}
+	return true
 }
 
 // agreed reports whether every node of g that could look at the member
