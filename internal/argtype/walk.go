@@ -22,6 +22,15 @@ type goField struct {
 	ownFormat bool // the jsonschema tag sets format= (a validate format rule is then not shown)
 }
 
+// The specs of the plain kinds, shared: specs are not modified once built
+// (a nullable field gets a copy).
+var (
+	boolSpec    = &valSpec{kind: kBool}
+	float64Spec = &valSpec{kind: kNumber}
+	stringSpec  = &valSpec{kind: kString}
+	base64Spec  = &valSpec{kind: kBase64}
+)
+
 type walker struct {
 	objs      map[reflect.Type]*objSpec
 	onStack   map[reflect.Type]bool
@@ -83,7 +92,7 @@ func (w *walker) value(t reflect.Type, where string) (*valSpec, error) {
 	}
 	switch t.Kind() {
 	case reflect.Bool:
-		return &valSpec{kind: kBool}, nil
+		return boolSpec, nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return &valSpec{kind: kInteger, bits: uint8(t.Bits())}, nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
@@ -91,9 +100,9 @@ func (w *walker) value(t reflect.Type, where string) (*valSpec, error) {
 	case reflect.Float32:
 		return &valSpec{kind: kNumber, bits: 32}, nil
 	case reflect.Float64:
-		return &valSpec{kind: kNumber}, nil // any JSON number but 1e400 fits; the decoder reports that one
+		return float64Spec, nil // any JSON number but 1e400 fits; the decoder reports that one
 	case reflect.String:
-		return &valSpec{kind: kString}, nil
+		return stringSpec, nil
 	case reflect.Interface:
 		if t.NumMethod() > 0 {
 			return nil, fmt.Errorf("field %s (%s): interface types with methods cannot be decoded from JSON; use any, json.RawMessage or a concrete type", where, t)
@@ -101,7 +110,7 @@ func (w *walker) value(t reflect.Type, where string) (*valSpec, error) {
 		return anySpec, nil
 	case reflect.Slice, reflect.Array:
 		if t.Elem().Kind() == reflect.Uint8 && t.Kind() == reflect.Slice && !implements(t.Elem(), jsonUnmarshaler) && !implements(t.Elem(), textUnmarshaler) {
-			return &valSpec{kind: kBase64}, nil // []byte is base64, as encoding/json does
+			return base64Spec, nil // []byte is base64, as encoding/json does
 		}
 		elem, err := w.value(t.Elem(), where+"[]")
 		if err != nil {
@@ -248,7 +257,7 @@ func structFields(t reflect.Type) ([]goField, error) {
 			vtag := sf.Tag.Get("validate")
 			pre, _ := splitDive(vtag)
 			required := !optional || hasTagWord(schemaTag, "required") || hasTagWord(pre, "required")
-			if rules := splitRules(pre); !required && len(rules) > 0 && !slices.Contains([]string{"omitempty", "omitnil", "omitzero"}, rules[0]) {
+			if first := firstRule(pre); !required && first != "" && !slices.Contains([]string{"omitempty", "omitnil", "omitzero"}, first) {
 				return fmt.Errorf("field %s.%s is optional (json omitempty/omitzero) but its validate rules %q also run when the model leaves it out (on the zero value); start the tag with omitempty: validate:\"omitempty,%s\"",
 					typeName(t), sf.Name, pre, vtag)
 			}
