@@ -63,9 +63,31 @@ func mayHaveMethods(t reflect.Type) bool {
 	return t.PkgPath() != ""
 }
 
+// place names a field for error messages, "Args.Done" or "Args.Tags[]",
+// built only when a message needs it.
+type place struct {
+	owner string // the struct's name (typeName), alone for the root
+	field string // the Go field name, "" for the root
+	elems int    // how many "[]" follow (elements of slices and maps)
+}
+
+func (p place) String() string {
+	s := p.owner
+	if p.field != "" {
+		s += "." + p.field
+	}
+	return s + strings.Repeat("[]", p.elems)
+}
+
+// elem is the place of an element of the slice or map at p.
+func (p place) elem() place {
+	p.elems++
+	return p
+}
+
 // value builds the checker spec for a Go type. where names the field for
-// error messages ("Args.Done").
-func (w *walker) value(t reflect.Type, where string) (*valSpec, error) {
+// error messages.
+func (w *walker) value(t reflect.Type, where place) (*valSpec, error) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -88,7 +110,7 @@ func (w *walker) value(t reflect.Type, where string) (*valSpec, error) {
 		return anySpec, nil
 	}
 	if how := selfDecoding(t); how != "" {
-		return nil, selfDecodingError(where, t, how)
+		return nil, selfDecodingError(where.String(), t, how)
 	}
 	switch t.Kind() {
 	case reflect.Bool:
@@ -112,7 +134,7 @@ func (w *walker) value(t reflect.Type, where string) (*valSpec, error) {
 		if t.Elem().Kind() == reflect.Uint8 && t.Kind() == reflect.Slice && !implements(t.Elem(), jsonUnmarshaler) && !implements(t.Elem(), textUnmarshaler) {
 			return base64Spec, nil // []byte is base64, as encoding/json does
 		}
-		elem, err := w.value(t.Elem(), where+"[]")
+		elem, err := w.value(t.Elem(), where.elem())
 		if err != nil {
 			return nil, err
 		}
@@ -127,7 +149,7 @@ func (w *walker) value(t reflect.Type, where string) (*valSpec, error) {
 				return nil, fmt.Errorf("field %s (%s): unsupported map key type %s (JSON object keys are strings)", where, t, k)
 			}
 		}
-		elem, err := w.value(t.Elem(), where+"[]")
+		elem, err := w.value(t.Elem(), where.elem())
 		if err != nil {
 			return nil, err
 		}
@@ -138,7 +160,7 @@ func (w *walker) value(t reflect.Type, where string) (*valSpec, error) {
 		}
 		return vs, nil
 	case reflect.Struct:
-		o, err := w.object(t, where)
+		o, err := w.object(t)
 		if err != nil {
 			return nil, err
 		}
@@ -147,7 +169,7 @@ func (w *walker) value(t reflect.Type, where string) (*valSpec, error) {
 	return nil, fmt.Errorf("field %s (%s): %w (JSON has no %s)", where, t, errUnsupported, t.Kind())
 }
 
-func (w *walker) object(t reflect.Type, where string) (*objSpec, error) {
+func (w *walker) object(t reflect.Type) (*objSpec, error) {
 	if o, ok := w.objs[t]; ok {
 		if w.onStack[t] {
 			w.recursive = true
@@ -170,7 +192,7 @@ func (w *walker) object(t reflect.Type, where string) (*objSpec, error) {
 				w.needValidator = true
 			}
 		}
-		vs, err := w.value(f.typ, typeName(t)+"."+f.goName)
+		vs, err := w.value(f.typ, place{owner: typeName(t), field: f.goName})
 		if err != nil {
 			return nil, err
 		}
