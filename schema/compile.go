@@ -361,26 +361,15 @@ func (c *compiler) checkLoops() error {
 			return nil
 		}
 		color[n] = grey
-		var next []*node
-		next = append(next, n.ref, n.dynRef, n.not, n.ifN, n.thenN, n.elseN)
-		if n.dynName != "" {
-			for _, r := range c.res {
-				next = append(next, r.dyn[n.dynName])
+		var bad *node
+		c.inPlace(n, func(m *node) bool {
+			if m != nil {
+				bad = visit(m)
 			}
-		}
-		next = append(next, n.allOf...)
-		next = append(next, n.anyOf...)
-		next = append(next, n.oneOf...)
-		for _, d := range n.depSchemas {
-			next = append(next, d.schema)
-		}
-		for _, m := range next {
-			if m == nil {
-				continue
-			}
-			if bad := visit(m); bad != nil {
-				return bad
-			}
+			return bad == nil
+		})
+		if bad != nil {
+			return bad
 		}
 		color[n] = black
 		return nil

@@ -373,9 +373,8 @@ func compilePattern(src, ptr, kw string) (*pattern, error) {
 }
 
 func newValueSet(vals []any, isConst bool) *valueSet {
-	vs := &valueSet{isConst: isConst}
+	vs := &valueSet{isConst: isConst, vals: make([][]byte, 0, len(vals)), hashes: make([]uint64, 0, len(vals))}
 	allStr := true
-	texts := make([]string, 0, len(vals))
 	strs := make([]string, 0, len(vals))
 	for _, v := range vals {
 		b := jsonx.Marshal(v)
@@ -387,7 +386,13 @@ func newValueSet(vals []any, isConst bool) *valueSet {
 		} else {
 			allStr = false
 		}
-		texts = append(texts, string(b))
+	}
+	var texts []string // the values' JSON, when not all are strings
+	if !allStr || isConst {
+		texts = make([]string, len(vs.vals))
+		for i, b := range vs.vals {
+			texts[i] = string(b)
+		}
 	}
 	switch {
 	case allStr && !isConst:
@@ -411,8 +416,16 @@ func newValueSet(vals []any, isConst bool) *valueSet {
 // dependentSchemas, which share one table of property names.
 func (c *compiler) objectKeys(n *node, o *jsonx.Object, base *url.URL) error {
 	ptr := n.ptr
-	idx := map[string]int{}
+	props, hasProps := o.Get("properties")
+	var idx map[string]int
 	var names []string
+	if m, ok := props.(*jsonx.Object); ok && len(m.Keys) > 0 {
+		idx = make(map[string]int, len(m.Keys))
+		names = make([]string, 0, len(m.Keys))
+		n.keys = make([]keyInfo, 0, len(m.Keys))
+	} else {
+		idx = map[string]int{}
+	}
 	add := func(name string) int {
 		if i, ok := idx[name]; ok {
 			return i
@@ -421,8 +434,8 @@ func (c *compiler) objectKeys(n *node, o *jsonx.Object, base *url.URL) error {
 		n.keys = append(n.keys, keyInfo{name: name})
 		return len(n.keys) - 1
 	}
-	if v, ok := o.Get("properties"); ok {
-		m, ok := v.(*jsonx.Object)
+	if hasProps {
+		m, ok := props.(*jsonx.Object)
 		if !ok {
 			return serr(ptr, "properties", "must be an object")
 		}

@@ -21,7 +21,9 @@ package schema
 
 // nullAbsent fills node.nullAbsent for every compiled node.
 func (c *compiler) nullAbsent() {
-	parent := make(map[*node]*node, len(c.all))
+	// parent holds only the nodes joined with another; every other node is
+	// a component of its own.
+	parent := map[*node]*node{}
 	var find func(n *node) *node
 	find = func(n *node) *node {
 		p, ok := parent[n]
@@ -38,51 +40,83 @@ func (c *compiler) nullAbsent() {
 		}
 		if ra, rb := find(a), find(b); ra != rb {
 			parent[ra] = rb
+			if _, ok := parent[rb]; !ok {
+				parent[rb] = rb
+			}
 		}
 	}
 	for _, n := range c.all {
-		for _, m := range c.inPlace(n) {
-			union(n, m)
-		}
+		c.inPlace(n, func(m *node) bool { union(n, m); return true })
 	}
-	groups := map[*node][]*node{}
+	var groups map[*node][]*node
 	for _, n := range c.all {
+		if _, joined := parent[n]; !joined {
+			if len(n.keys) > 0 {
+				g := [1]*node{n}
+				n.nullAbsent = absentSet(g[:])
+			}
+			continue
+		}
+		if groups == nil {
+			groups = map[*node][]*node{}
+		}
 		r := find(n)
 		groups[r] = append(groups[r], n)
 	}
 	for _, g := range groups {
-		var set map[string]bool
-		for _, n := range g {
-			for _, k := range n.keys {
-				if optionalIn(n, k.name) == 1 && !set[k.name] && agreed(g, k.name) {
-					if set == nil {
-						set = map[string]bool{}
-					}
-					set[k.name] = true
-				}
-			}
-		}
+		set := absentSet(g)
 		for _, n := range g {
 			n.nullAbsent = set
 		}
 	}
 }
 
-// inPlace returns the subschemas that n applies to its own instance.
-func (c *compiler) inPlace(n *node) []*node {
-	next := []*node{n.ref, n.dynRef, n.not, n.ifN, n.thenN, n.elseN}
-	if n.dynName != "" {
-		for _, r := range c.res {
-			next = append(next, r.dyn[n.dynName])
+// absentSet is the set of member names whose null counts as absent in the
+// component g (nil when there are none).
+func absentSet(g []*node) map[string]bool {
+	var set map[string]bool
+	for _, n := range g {
+		for _, k := range n.keys {
+			if optionalIn(n, k.name) == 1 && !set[k.name] && agreed(g, k.name) {
+				if set == nil {
+					set = map[string]bool{}
+				}
+				set[k.name] = true
+			}
 		}
 	}
-	next = append(next, n.allOf...)
-	next = append(next, n.anyOf...)
-	next = append(next, n.oneOf...)
-	for _, d := range n.depSchemas {
-		next = append(next, d.schema)
+	return set
+}
+
+// inPlace calls f with each subschema that n applies to its own instance
+// (some may be nil), in a fixed order, until f returns false; it reports
+// whether every call returned true.
+func (c *compiler) inPlace(n *node, f func(*node) bool) bool {
+	for _, m := range [...]*node{n.ref, n.dynRef, n.not, n.ifN, n.thenN, n.elseN} {
+		if !f(m) {
+			return false
+		}
 	}
-	return next
+	if n.dynName != "" {
+		for _, r := range c.res {
+			if !f(r.dyn[n.dynName]) {
+				return false
+			}
+		}
+	}
+	for _, s := range [...][]*node{n.allOf, n.anyOf, n.oneOf} {
+		for _, m := range s {
+			if !f(m) {
+				return false
+			}
+		}
+	}
+	for _, d := range n.depSchemas {
+		if !f(d.schema) {
+			return false
+		}
+	}
+	return true
 }
 
 // agreed reports whether every node of g that could look at the member

@@ -74,13 +74,16 @@ func (c *decCompiler) node(t reflect.Type) *decNode {
 	}
 	n := &decNode{t: t}
 	c.seen[t] = n
-	pt := reflect.PointerTo(t)
+	var pt reflect.Type // *t, when t may have methods
+	if mayHaveMethods(t) {
+		pt = reflect.PointerTo(t)
+	}
 	switch {
 	case t.Kind() == reflect.Pointer:
 		n.kind, n.elem = dPtr, c.node(t.Elem())
-	case pt.Implements(jsonUnmarshaler):
+	case pt != nil && pt.Implements(jsonUnmarshaler):
 		n.kind = dUnmarshaler
-	case pt.Implements(textUnmarshaler), t == jsonNumberType:
+	case pt != nil && pt.Implements(textUnmarshaler), t == jsonNumberType:
 		n.kind = dRaw
 	default:
 		switch t.Kind() {
@@ -100,7 +103,7 @@ func (c *decCompiler) node(t reflect.Type) *decNode {
 			}
 		case reflect.Map:
 			k := t.Key()
-			if k.Kind() == reflect.String && !reflect.PointerTo(k).Implements(textUnmarshaler) {
+			if k.Kind() == reflect.String && !(mayHaveMethods(k) && reflect.PointerTo(k).Implements(textUnmarshaler)) {
 				n.kind, n.elem, n.named = dMap, c.node(t.Elem()), k != reflect.TypeFor[string]()
 			}
 		case reflect.Struct:

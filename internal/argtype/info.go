@@ -89,7 +89,7 @@ func buildTypeInfo(t reflect.Type) (*Info, error) {
 	}
 	w := &walker{objs: map[reflect.Type]*objSpec{}, onStack: map[reflect.Type]bool{}, fields: map[reflect.Type][]goField{}}
 	w.recursive = hasCycle(t, map[reflect.Type]bool{}, map[reflect.Type]bool{})
-	spec, err := w.value(t, typeName(t))
+	spec, err := w.value(t, place{owner: typeName(t)})
 	if err != nil {
 		return nil, err
 	}

@@ -116,6 +116,16 @@ func hasDive(tag string) bool {
 	return post != "" || slices.Contains(splitRules(tag), "dive")
 }
 
+// firstRule is splitRules(tag)[0], or "" when tag has no rule.
+func firstRule(tag string) string {
+	for r := range strings.SplitSeq(tag, ",") {
+		if r = strings.TrimSpace(r); r != "" {
+			return r
+		}
+	}
+	return ""
+}
+
 // splitRules splits a validate tag into its rules, honouring the quotes
 // oneof allows ('a b').
 func splitRules(tag string) []string {

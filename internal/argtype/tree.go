@@ -56,7 +56,14 @@ func (b *treeBuilder) schema(s *jsonschema.Schema) any {
 	if s.ContentSchema != nil {
 		b.ok = false
 	}
-	o := &jsonx.Object{Keys: make([]string, 0, 8), Vals: make([]any, 0, 8)}
+	// One allocation for the object and room for its first 8 keywords.
+	ob := &struct {
+		o    jsonx.Object
+		keys [8]string
+		vals [8]any
+	}{}
+	o := &ob.o
+	o.Keys, o.Vals = ob.keys[:0], ob.vals[:0]
 	add := func(k string, v any) {
 		o.Keys = append(o.Keys, k)
 		o.Vals = append(o.Vals, v)

@@ -22,6 +22,15 @@ type goField struct {
 	ownFormat bool // the jsonschema tag sets format= (a validate format rule is then not shown)
 }
 
+// The specs of the plain kinds, shared: specs are not modified once built
+// (a nullable field gets a copy).
+var (
+	boolSpec    = &valSpec{kind: kBool}
+	float64Spec = &valSpec{kind: kNumber}
+	stringSpec  = &valSpec{kind: kString}
+	base64Spec  = &valSpec{kind: kBase64}
+)
+
 type walker struct {
 	objs      map[reflect.Type]*objSpec
 	onStack   map[reflect.Type]bool
@@ -34,13 +43,51 @@ type walker struct {
 	tree          any // the final schema, for attachConstraints
 }
 
+// implements reports whether t or *t has the methods of iface. Predeclared
+// and unnamed types other than structs, pointers and interfaces have no
+// methods, nor have pointers to them; they are answered without reflect's
+// method search (most fields of an argument type are such types, and
+// reflect.PointerTo costs a lookup in a global map).
 func implements(t, iface reflect.Type) bool {
-	return t.Implements(iface) || reflect.PointerTo(t).Implements(iface)
+	return mayHaveMethods(t) && (t.Implements(iface) || reflect.PointerTo(t).Implements(iface))
+}
+
+// mayHaveMethods is false when neither t nor *t can have methods: t is
+// predeclared or unnamed, and not a struct (which may promote methods of
+// embedded fields), a pointer or an interface.
+func mayHaveMethods(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Struct, reflect.Pointer, reflect.Interface:
+		return true
+	}
+	return t.PkgPath() != ""
+}
+
+// place names a field for error messages, "Args.Done" or "Args.Tags[]",
+// built only when a message needs it.
+type place struct {
+	owner string // the struct's name (typeName), alone for the root
+	field string // the Go field name, "" for the root
+	elems int    // how many "[]" follow (elements of slices and maps)
+}
+
+func (p place) String() string {
+	s := p.owner
+	if p.field != "" {
+		s += "." + p.field
+	}
+	return s + strings.Repeat("[]", p.elems)
+}
+
+// elem is the place of an element of the slice or map at p.
+func (p place) elem() place {
+	p.elems++
+	return p
 }
 
 // value builds the checker spec for a Go type. where names the field for
-// error messages ("Args.Done").
-func (w *walker) value(t reflect.Type, where string) (*valSpec, error) {
+// error messages.
+func (w *walker) value(t reflect.Type, where place) (*valSpec, error) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -63,11 +110,11 @@ func (w *walker) value(t reflect.Type, where string) (*valSpec, error) {
 		return anySpec, nil
 	}
 	if how := selfDecoding(t); how != "" {
-		return nil, selfDecodingError(where, t, how)
+		return nil, selfDecodingError(where.String(), t, how)
 	}
 	switch t.Kind() {
 	case reflect.Bool:
-		return &valSpec{kind: kBool}, nil
+		return boolSpec, nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return &valSpec{kind: kInteger, bits: uint8(t.Bits())}, nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
@@ -75,9 +122,9 @@ func (w *walker) value(t reflect.Type, where string) (*valSpec, error) {
 	case reflect.Float32:
 		return &valSpec{kind: kNumber, bits: 32}, nil
 	case reflect.Float64:
-		return &valSpec{kind: kNumber}, nil // any JSON number but 1e400 fits; the decoder reports that one
+		return float64Spec, nil // any JSON number but 1e400 fits; the decoder reports that one
 	case reflect.String:
-		return &valSpec{kind: kString}, nil
+		return stringSpec, nil
 	case reflect.Interface:
 		if t.NumMethod() > 0 {
 			return nil, fmt.Errorf("field %s (%s): interface types with methods cannot be decoded from JSON; use any, json.RawMessage or a concrete type", where, t)
@@ -85,9 +132,9 @@ func (w *walker) value(t reflect.Type, where string) (*valSpec, error) {
 		return anySpec, nil
 	case reflect.Slice, reflect.Array:
 		if t.Elem().Kind() == reflect.Uint8 && t.Kind() == reflect.Slice && !implements(t.Elem(), jsonUnmarshaler) && !implements(t.Elem(), textUnmarshaler) {
-			return &valSpec{kind: kBase64}, nil // []byte is base64, as encoding/json does
+			return base64Spec, nil // []byte is base64, as encoding/json does
 		}
-		elem, err := w.value(t.Elem(), where+"[]")
+		elem, err := w.value(t.Elem(), where.elem())
 		if err != nil {
 			return nil, err
 		}
@@ -102,7 +149,7 @@ func (w *walker) value(t reflect.Type, where string) (*valSpec, error) {
 				return nil, fmt.Errorf("field %s (%s): unsupported map key type %s (JSON object keys are strings)", where, t, k)
 			}
 		}
-		elem, err := w.value(t.Elem(), where+"[]")
+		elem, err := w.value(t.Elem(), where.elem())
 		if err != nil {
 			return nil, err
 		}
@@ -113,7 +160,7 @@ func (w *walker) value(t reflect.Type, where string) (*valSpec, error) {
 		}
 		return vs, nil
 	case reflect.Struct:
-		o, err := w.object(t, where)
+		o, err := w.object(t)
 		if err != nil {
 			return nil, err
 		}
@@ -122,7 +169,7 @@ func (w *walker) value(t reflect.Type, where string) (*valSpec, error) {
 	return nil, fmt.Errorf("field %s (%s): %w (JSON has no %s)", where, t, errUnsupported, t.Kind())
 }
 
-func (w *walker) object(t reflect.Type, where string) (*objSpec, error) {
+func (w *walker) object(t reflect.Type) (*objSpec, error) {
 	if o, ok := w.objs[t]; ok {
 		if w.onStack[t] {
 			w.recursive = true
@@ -145,7 +192,7 @@ func (w *walker) object(t reflect.Type, where string) (*objSpec, error) {
 				w.needValidator = true
 			}
 		}
-		vs, err := w.value(f.typ, typeName(t)+"."+f.goName)
+		vs, err := w.value(f.typ, place{owner: typeName(t), field: f.goName})
 		if err != nil {
 			return nil, err
 		}
@@ -170,7 +217,8 @@ func structFields(t reflect.Type) ([]goField, error) {
 		f      goField
 		tagged bool
 	}
-	var cands []cand
+	cands := make([]cand, 0, t.NumField())
+	embeds := false // some field comes from an embedded struct
 	var walk func(t reflect.Type, index []int, depth int, visiting map[reflect.Type]bool) error
 	walk = func(t reflect.Type, index []int, depth int, visiting map[reflect.Type]bool) error {
 		if visiting[t] {
@@ -195,6 +243,7 @@ func structFields(t reflect.Type) ([]goField, error) {
 					if !sf.IsExported() && ft.Kind() == reflect.Pointer {
 						return fmt.Errorf("struct %s: embedded field %s is a pointer to an unexported struct, which encoding/json cannot set; embed it by value or export the type", typeName(t), sf.Name)
 					}
+					embeds = true
 					if err := walk(et, append(append([]int(nil), index...), i), depth+1, visiting); err != nil {
 						return err
 					}
@@ -230,7 +279,7 @@ func structFields(t reflect.Type) ([]goField, error) {
 			vtag := sf.Tag.Get("validate")
 			pre, _ := splitDive(vtag)
 			required := !optional || hasTagWord(schemaTag, "required") || hasTagWord(pre, "required")
-			if rules := splitRules(pre); !required && len(rules) > 0 && !slices.Contains([]string{"omitempty", "omitnil", "omitzero"}, rules[0]) && !allConditional(rules) {
+			if first := firstRule(pre); !required && first != "" && !slices.Contains([]string{"omitempty", "omitnil", "omitzero"}, first) && !allConditional(splitRules(pre)) {
 				return fmt.Errorf("field %s.%s is optional (json omitempty/omitzero) but its validate rules %q also run when the model leaves it out (on the zero value); start the tag with omitempty: validate:\"omitempty,%s\"",
 					typeName(t), sf.Name, pre, vtag)
 			}
@@ -247,6 +296,18 @@ func structFields(t reflect.Type) ([]goField, error) {
 	}
 	if err := walk(t, nil, 0, map[reflect.Type]bool{}); err != nil {
 		return nil, err
+	}
+	if !embeds && len(cands) <= 32 && !repeatedName(cands, func(c cand) string { return c.f.name }) {
+		// Every field is at depth 0 under its own name: nothing to resolve,
+		// and the walk listed them in index order.
+		var out []goField // nil when there are none, as below
+		if len(cands) > 0 {
+			out = make([]goField, len(cands))
+		}
+		for i, c := range cands {
+			out[i] = c.f
+		}
+		return out, nil
 	}
 	// Resolve names: shallowest depth wins; at that depth a single tagged
 	// field wins; anything else is ambiguous.
@@ -285,6 +346,19 @@ func structFields(t reflect.Type) ([]goField, error) {
 	}
 	slices.SortStableFunc(out, func(a, b goField) int { return slices.Compare(a.index, b.index) })
 	return out, nil
+}
+
+// repeatedName reports whether two elements of s have the same name
+// (quadratic: for the short lists of one struct's fields).
+func repeatedName[T any](s []T, name func(T) string) bool {
+	for i := range s {
+		for j := i + 1; j < len(s); j++ {
+			if name(s[i]) == name(s[j]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // validJSONName reports whether encoding/json accepts name from a json tag
