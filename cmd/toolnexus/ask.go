@@ -18,14 +18,11 @@ import (
 // is printed as JSON on standard output.
 const exitPending = 3
 
-// isTerminalReader reports whether r is a terminal.
+// isTerminalReader reports whether r is a terminal (not merely a character
+// device: /dev/null is one too).
 func isTerminalReader(r io.Reader) bool {
 	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && isTTY(f)
 }
 
 // askPerson shows p on w and reads the person's answer from in, one line

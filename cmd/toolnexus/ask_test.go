@@ -2,7 +2,10 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -44,5 +47,27 @@ func TestCallPendingNonInteractive(t *testing.T) {
 	var p toolnexus.PendingRequest
 	if err := json.Unmarshal([]byte(o.stdout), &p); err != nil || p.Prompt == "" {
 		t.Errorf("stdout does not decode as a pending request: %v %+v", err, p)
+	}
+}
+
+// TestCallPendingDevNull: /dev/null is a character device but not a
+// terminal: a question is printed as JSON with exit status 3, not asked.
+func TestCallPendingDevNull(t *testing.T) {
+	devNull, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Skip("no", os.DevNull)
+	}
+	defer devNull.Close()
+	cmd := exec.Command(bin, "call", "question", `{"questions":[{"question":"Color?","options":["red","blue"]}]}`)
+	cmd.Dir, cmd.Stdin = repoRoot, devNull
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err = cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	if code != exitPending || !strings.HasPrefix(out.String(), `{"id":"question_`) || errb.String() != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
 }
