@@ -299,22 +299,22 @@ func ruleHint(rule, name, param string, names func(string) string) string {
 			when = " unless "
 		}
 		return verb + when + strings.Join(conds, " and ") + "."
-	case "required_with":
-		return "Required when any of " + fieldList(", ") + " is given."
-	case "required_with_all":
-		return "Required when all of " + fieldList(", ") + " are given."
-	case "required_without":
-		return "Required when any of " + fieldList(", ") + " is missing."
-	case "required_without_all":
-		return "Required when all of " + fieldList(", ") + " are missing."
-	case "excluded_with":
-		return "Must be left out when any of " + fieldList(", ") + " is given."
-	case "excluded_with_all":
-		return "Must be left out when all of " + fieldList(", ") + " are given."
-	case "excluded_without":
-		return "Must be left out when any of " + fieldList(", ") + " is missing."
-	case "excluded_without_all":
-		return "Must be left out when all of " + fieldList(", ") + " are missing."
+	case "required_with", "required_with_all", "required_without", "required_without_all",
+		"excluded_with", "excluded_with_all", "excluded_without", "excluded_without_all":
+		verb, rest, _ := strings.Cut(name, "_")
+		verb = map[string]string{"required": "Required", "excluded": "Must be left out"}[verb]
+		which, state := "any", "given"
+		if strings.HasSuffix(rest, "_all") {
+			which = "all"
+		}
+		if strings.HasPrefix(rest, "without") {
+			state = "missing"
+		}
+		be := " is "
+		if which == "all" {
+			be = " are "
+		}
+		return verb + " when " + which + " of " + fieldList(", ") + be + state + "."
 	}
 	if spec := validatorRules[name]; spec != nil && spec.message != nil {
 		return spec.message(ruleMsg{p: "It", param: param, tag: name}) + "."
