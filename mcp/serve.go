@@ -41,6 +41,12 @@ type ServerOptions struct {
 	// [Server.Skipped]). nil means no logging.
 	Logger *slog.Logger
 
+	// DrainTimeout limits how long [Server.ServeIO] and [Server.ServeStdio]
+	// wait, once their input has ended, for the replies to the calls already
+	// read. Zero means [DefaultDrainTimeout] (30 seconds); a negative value
+	// means no limit.
+	DrainTimeout time.Duration
+
 	// The fields below apply to HTTP serving ([Server.Handler] and
 	// [Server.ListenAndServe]); [ServerOptions.Validate] checks them. For
 	// every limit, zero means its default and a negative value means no
@@ -384,21 +390,11 @@ func (s *Server) handler(name string) mcpsdk.ToolHandler {
 }
 
 // Run serves one MCP session on transport t until the client disconnects
-// or ctx is done. Use [mcpsdk.StdioTransport] (or [Server.ServeStdio]) for
-// a process launched by an MCP client.
+// or ctx is done. For a process launched by an MCP client use
+// [Server.ServeStdio] (or [Server.ServeIO]): with [mcpsdk.StdioTransport],
+// the SDK drops the replies to requests still running when stdin closes.
 func (s *Server) Run(ctx context.Context, t mcpsdk.Transport) error {
 	return s.srv.Run(ctx, t)
-}
-
-// ServeStdio serves one MCP session over the process's standard input and
-// output (newline-delimited JSON-RPC) until stdin is closed or ctx is done.
-// Nothing else may write to os.Stdout meanwhile.
-func (s *Server) ServeStdio(ctx context.Context) error {
-	err := s.srv.Run(ctx, &mcpsdk.StdioTransport{})
-	if err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, mcpsdk.ErrConnectionClosed)) {
-		return nil
-	}
-	return err
 }
 
 // Handler returns an http.Handler that serves the MCP streamable HTTP

@@ -1,18 +1,13 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"regexp"
 	"strings"
 	"time"
-
-	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolnexus/toolnexus/mcp"
 )
@@ -195,10 +190,7 @@ var serveCommand = &command{
 				fmt.Fprintf(e.stderr, "toolnexus: serving %d tools over MCP streamable HTTP on http://%s/\n", tk.Len(), a)
 			})
 		} else {
-			err = srv.Run(e.ctx, &mcpsdk.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}})
-			if errors.Is(err, context.Canceled) || errors.Is(err, mcpsdk.ErrConnectionClosed) || errors.Is(err, io.EOF) {
-				err = nil
-			}
+			err = srv.ServeIO(e.ctx, e.stdin, e.stdout)
 		}
 		if err != nil {
 			return fail(e, err)
@@ -206,7 +198,3 @@ var serveCommand = &command{
 		return exitOK
 	},
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

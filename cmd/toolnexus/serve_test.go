@@ -420,3 +420,21 @@ func TestServeHTTPTokenNotInherited(t *testing.T) {
 		t.Errorf("bash sees TOOLNEXUS_TOKEN: %q, %v", text, isErr)
 	}
 }
+
+// A call read before stdin closes is answered before serve exits:
+// printf '<initialize>\n<initialized>\n<tools/call>\n' | toolnexus serve.
+func TestServeStdioRepliesAfterStdinCloses(t *testing.T) {
+	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"bash","arguments":{"command":"sleep 0.3; echo hi"}}}
+`
+	o := cli(t, in, "serve")
+	if o.code != 0 {
+		t.Fatalf("exit %d, stderr %q", o.code, o.stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(o.stdout), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], `{"jsonrpc":"2.0","id":1,"result":`) ||
+		lines[1] != `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"hi\n"}]}}` {
+		t.Errorf("stdout = %q, want the initialize reply, then the bash reply with text \"hi\\n\"", o.stdout)
+	}
+}
