@@ -134,19 +134,33 @@ func passThrough(t *toolnexus.Tool) json.RawMessage {
 
 // CheckSchemas reports the first tool whose InputSchema the pass-through
 // renderers ([OpenAI], [OpenAIResponses], [MCP], Gemini with
-// GeminiOptions.JSONSchema) cannot copy into their output: bytes that are
-// not valid UTF-8, not valid JSON, or not a JSON object. The error is a
-// *SchemaError wrapping ErrUnsupportedSchema, Renderer "render.CheckSchemas".
-// A nil or empty InputSchema is fine ({"type":"object"}).
+// GeminiOptions.JSONSchema) cannot copy into their output (bytes that are
+// not valid UTF-8, not valid JSON, or not a JSON object), or whose root has
+// oneOf, anyOf or allOf, which OpenAI (Chat and Responses) refuses even
+// outside strict mode and [OpenAI] and [OpenAIResponses] send as it is. The
+// error is a *SchemaError wrapping ErrUnsupportedSchema, Renderer
+// "render.CheckSchemas", naming the tool and, for a root combinator, the
+// keyword as its Path ("/oneOf"). A nil or empty InputSchema is fine
+// ({"type":"object"}).
 //
-// OpenAI, OpenAIResponses and MCP have no error result: for such a schema
-// they emit {"type":"object"} instead, so their output is always valid
-// JSON and valid UTF-8. Call CheckSchemas first (or use [OpenAIWith] and
-// [OpenAIResponsesWith], which call it) to fail instead. A Registry
-// refuses such schemas at Add, so this only matters for hand-built
-// []toolnexus.Tool slices. The outcome is cached by schema bytes.
+// OpenAI, OpenAIResponses and MCP have no error result: for a schema that
+// is not a valid UTF-8 JSON object they emit {"type":"object"} instead, so
+// their output is always valid JSON and valid UTF-8. Call CheckSchemas
+// first (or use [OpenAIWith] and [OpenAIResponsesWith], which make the
+// same checks) to fail instead. A Registry refuses broken schema bytes at
+// Add, so those occur only in hand-built slices. The outcome is cached by
+// schema bytes.
 func CheckSchemas(tools []toolnexus.Tool) error {
-	return checkSchemas(tools, "render.CheckSchemas")
+	for i := range tools {
+		one := tools[i : i+1]
+		if err := checkSchemas(one, "render.CheckSchemas"); err != nil {
+			return err
+		}
+		if err := checkOpenAIRoots(one, "render.CheckSchemas"); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func checkSchemas(tools []toolnexus.Tool, renderer string) error {

@@ -44,8 +44,9 @@ type MCPTools []MCPTool
 //
 // Like [OpenAI], a schema that is not a valid UTF-8 JSON object (only
 // possible in a hand-built slice) is replaced by {"type":"object"} so the
-// output stays valid JSON; call [CheckSchemas] first to get an error. MCP
-// checks no names: the spec only recommends a pattern ("SHOULD").
+// output stays valid JSON; call [CheckSchemas] first to get an error (it
+// also refuses a root oneOf, anyOf or allOf, for OpenAI's sake). MCP checks
+// no names: the spec only recommends a pattern ("SHOULD").
 func MCP(tools []toolnexus.Tool) MCPTools {
 	out := make(MCPTools, len(tools))
 	for i := range tools {

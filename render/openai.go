@@ -52,9 +52,9 @@ type OpenAITools []OpenAITool
 // "properties" gets "properties":{} (OpenAI answers such a schema with 400
 // "object schema missing properties"), so a tool without a schema sends
 // {"type":"object","properties":{}}. A root oneOf, anyOf or allOf, which
-// OpenAI refuses, is sent unchanged here; [OpenAIWith] reports it as a
-// *SchemaError wrapping [ErrUnsupportedSchema]. Rendering allocates one
-// slice for the whole list.
+// OpenAI refuses, is sent unchanged here; [OpenAIWith] and [CheckSchemas]
+// report it as a *SchemaError wrapping [ErrUnsupportedSchema]. Rendering
+// allocates one slice for the whole list.
 //
 // OpenAI has no error result, yet its output is always valid JSON and
 // valid UTF-8: a schema that is not a valid UTF-8 JSON object (possible

@@ -56,15 +56,26 @@ func TestOpenAIRootCombinatorIsAnError(t *testing.T) {
 		for name, render := range map[string]func() error{
 			"OpenAIWith":          func() error { _, err := OpenAIWith(tools, OpenAIOptions{}); return err },
 			"OpenAIResponsesWith": func() error { _, err := OpenAIResponsesWith(tools, OpenAIOptions{}); return err },
+			"CheckSchemas":        func() error { return CheckSchemas(append(oneTool("ok", `{"type":"object"}`), tools...)) },
 		} {
 			err := render()
 			var se *SchemaError
-			if !errors.As(err, &se) || se.Tool != "pick" || se.Path != "/"+kw || !errors.Is(err, ErrUnsupportedSchema) {
+			if !errors.As(err, &se) || se.Tool != "pick" || se.Path != "/"+kw || !errors.Is(err, ErrUnsupportedSchema) ||
+				se.Renderer != "render."+name {
 				t.Fatalf("%s %s: got %v", name, kw, err)
 			}
 			if !strings.Contains(err.Error(), "OpenAI refuses "+kw+" at the root of function parameters") {
 				t.Errorf("%s: %v", name, err)
 			}
+		}
+		want := `render.CheckSchemas: tool "pick": /` + kw + `: OpenAI refuses ` + kw + ` at the root of function parameters; ` +
+			`make the root one object schema (for example one optional property per alternative, checked by the handler)`
+		if err := CheckSchemas(tools); err == nil || err.Error() != want {
+			t.Errorf("CheckSchemas: %v\nwant %s", err, want)
+		}
+		nested := oneTool("nested", `{"type":"object","properties":{"p":{"`+kw+`":[{"type":"string"},{"type":"integer"}]}}}`)
+		if err := CheckSchemas(nested); err != nil {
+			t.Errorf("CheckSchemas refused %s below the root: %v", kw, err)
 		}
 	}
 }

@@ -49,7 +49,8 @@ type OpenAIResponsesTools []OpenAIResponsesTool
 // [OpenAIResponsesWith] with OpenAIOptions{Strict: true} for strict mode.
 //
 // Like [OpenAI], a schema that is not a valid UTF-8 JSON object is
-// replaced by {"type":"object"}; [OpenAIResponsesWith] reports it instead.
+// replaced by {"type":"object"}, and a root oneOf, anyOf or allOf is sent
+// unchanged; [OpenAIResponsesWith] and [CheckSchemas] report both instead.
 func OpenAIResponses(tools []toolnexus.Tool) OpenAIResponsesTools {
 	out := make(OpenAIResponsesTools, len(tools))
 	for i := range tools {
