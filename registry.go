@@ -124,7 +124,23 @@ func (r *Registry) load() *snapshot {
 // Either all tools are added or, on any error, none is. Tools must not be
 // modified after this call.
 func (r *Registry) Add(tools ...Tool) error {
-	site := callerSite()
+	return r.change("Add", nil, tools, callerSite())
+}
+
+// Replace removes the named tools and adds tools in one step: a concurrent
+// Get, Tools or Execute sees the registry either before or after, never a
+// tool missing in between (Remove then Add would leave such a moment).
+// Names that are not registered are ignored; a tool may take the name of
+// one removed. The tools are checked as by Add, and a name still taken
+// after the removals is ErrDuplicateTool; on any error nothing changes.
+// OnChange functions run once.
+func (r *Registry) Replace(remove []string, add ...Tool) error {
+	return r.change("Replace", remove, add, callerSite())
+}
+
+// change removes the named tools and adds tools, atomically for readers;
+// op names the caller's method in errors.
+func (r *Registry) change(op string, remove []string, tools []Tool, site string) error {
 	prepared := make([]*entry, 0, len(tools))
 	seen := make(map[string]bool, len(tools))
 	for _, t := range tools {
@@ -132,7 +148,7 @@ func (r *Registry) Add(tools ...Tool) error {
 			return err
 		}
 		if seen[t.Name] {
-			return fmt.Errorf("%w: %q given twice in one Add (%s)", ErrDuplicateTool, t.Name, site)
+			return fmt.Errorf("%w: %q given twice in one %s (%s)", ErrDuplicateTool, t.Name, op, site)
 		}
 		seen[t.Name] = true
 		_, typed := t.Handler.(typedMarker)
@@ -144,22 +160,42 @@ func (r *Registry) Add(tools ...Tool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	old := r.load()
+	gone := make(map[string]bool, len(remove))
+	for _, name := range remove {
+		if _, ok := old.byName[name]; ok {
+			gone[name] = true
+		}
+	}
 	for _, e := range prepared {
-		if prev, ok := old.byName[e.tool.Name]; ok {
+		if prev, ok := old.byName[e.tool.Name]; ok && !gone[e.tool.Name] {
 			return fmt.Errorf("%w: %q is already registered (first at %s, again at %s)",
 				ErrDuplicateTool, e.tool.Name, prev.site, e.site)
 		}
 	}
-	next := &snapshot{byName: make(map[string]*entry, len(old.byName)+len(prepared))}
+	if len(gone) == 0 && len(prepared) == 0 {
+		return nil
+	}
+	next := &snapshot{byName: make(map[string]*entry, len(old.byName)+len(prepared)-len(gone))}
 	for k, v := range old.byName {
-		next.byName[k] = v
+		if !gone[k] {
+			next.byName[k] = v
+		}
+	}
+	sorted := old.sorted
+	if len(gone) > 0 {
+		sorted = make([]Tool, 0, len(next.byName))
+		for _, t := range old.sorted {
+			if !gone[t.Name] {
+				sorted = append(sorted, t)
+			}
+		}
 	}
 	added := make([]Tool, len(prepared))
 	for i, e := range prepared {
 		next.byName[e.tool.Name] = e
 		added[i] = e.tool
 	}
-	next.sorted = mergeSorted(old.sorted, added)
+	next.sorted = mergeSorted(sorted, added)
 	r.snap.Store(next)
 	r.notify()
 	return nil

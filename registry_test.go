@@ -302,6 +302,73 @@ func TestToolsSortedCopyRemoveOnChange(t *testing.T) {
 	assert.Equal(t, 3, changes)
 }
 
+func TestReplace(t *testing.T) {
+	r := NewRegistry()
+	answer := func(out string) Handler {
+		return HandlerFunc(func(context.Context, json.RawMessage) (string, error) { return out, nil })
+	}
+	require.NoError(t, r.Add(Tool{Name: "a", Handler: answer("a1")}, Tool{Name: "b", Handler: answer("b")}, Tool{Name: "z", Handler: answer("z")}))
+	changes := 0
+	r.OnChange(func() { changes++ })
+
+	require.NoError(t, r.Replace([]string{"a", "b", "missing"}, Tool{Name: "c", Handler: answer("c")}, Tool{Name: "a", Handler: answer("a2")}))
+	assert.Equal(t, []string{"a", "c", "z"}, r.Names())
+	assert.Equal(t, "a2", r.Execute(context.Background(), "a", nil).Output)
+	assert.Equal(t, 1, changes, "one OnChange call per Replace")
+
+	// A name still taken after the removals: nothing changes.
+	err := r.Replace([]string{"a"}, Tool{Name: "a", Handler: answer("a3")}, Tool{Name: "z", Handler: answer("z2")})
+	require.ErrorIs(t, err, ErrDuplicateTool)
+	assert.Contains(t, err.Error(), `"z" is already registered`)
+	err = r.Replace([]string{"c"}, Tool{Name: "x", Handler: answer("x")}, Tool{Name: "x", Handler: answer("x")})
+	require.ErrorIs(t, err, ErrDuplicateTool)
+	assert.Contains(t, err.Error(), `"x" given twice in one Replace`)
+	require.ErrorIs(t, r.Replace([]string{"c"}, Tool{Name: "bad name", Handler: answer("")}), ErrInvalidName)
+	assert.Equal(t, []string{"a", "c", "z"}, r.Names())
+	assert.Equal(t, "a2", r.Execute(context.Background(), "a", nil).Output)
+	assert.Equal(t, 1, changes)
+
+	require.NoError(t, r.Replace(nil))
+	assert.Equal(t, 1, changes, "a Replace that changes nothing calls no OnChange")
+	require.NoError(t, r.Replace([]string{"c"}))
+	assert.Equal(t, []string{"a", "z"}, r.Names())
+	assert.Equal(t, 2, changes)
+}
+
+// A tool Replace swaps for a new version is never missing for a reader.
+func TestReplaceIsAtomicForReaders(t *testing.T) {
+	r := NewRegistry()
+	v := func(out string) Tool {
+		return Tool{Name: "t", Description: out, Handler: HandlerFunc(func(context.Context, json.RawMessage) (string, error) { return out, nil })}
+	}
+	require.NoError(t, r.Add(v("0")))
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var misses, reads int
+	wg.Go(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if _, ok := r.Get("t"); !ok {
+				misses++
+			}
+			if res := r.Execute(context.Background(), "t", nil); errors.Is(res.Err, ErrUnknownTool) {
+				misses++
+			}
+			reads++
+		}
+	})
+	for i := 0; i < 5000; i++ {
+		require.NoError(t, r.Replace([]string{"t"}, v(fmt.Sprint(i))))
+	}
+	close(stop)
+	wg.Wait()
+	assert.Zero(t, misses, "reads that found no tool %q among %d", "t", reads)
+}
+
 func TestConcurrentRegisterAndExecute(t *testing.T) {
 	r := weatherRegistry(t)
 	var wg sync.WaitGroup

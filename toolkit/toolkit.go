@@ -127,9 +127,11 @@ type Config struct {
 // built-in or the skill tool that an MCP tool shadowed comes back when
 // that MCP tool goes; an MCP tool that appears later under the name of a
 // tool in Config.Tools is left out and reported in MCPStatus.Skipped.
-// Every change goes through Registry.Add and Remove, so Registry.OnChange
-// functions (an MCP server's tools/list_changed) see it. A tool the
-// caller removed comes back if its server changes it.
+// Every change is one Registry.Replace (removals and additions in one
+// step, so a tool that changes or trades places with the one it shadows is
+// never missing for a concurrent Execute), and Registry.OnChange functions
+// (an MCP server's tools/list_changed) see it. A tool the caller removed
+// comes back if its server changes it.
 //
 // A Toolkit is safe for concurrent use. Call Close when done with it.
 type Toolkit struct {
@@ -341,12 +343,15 @@ func nilErr(fn func()) func() error { return func() error { fn(); return nil } }
 // ones (removing a built-in or the skill tool they shadow). Tools are
 // compared with reflect.DeepEqual; mcp.Servers.Tools gives equal values
 // for tools that did not change.
-func (tk *Toolkit) syncMCP() {
+func (tk *Toolkit) syncMCP() { tk.syncTools(tk.mcp.Tools()) }
+
+// syncTools is syncMCP with the MCP servers' tools given.
+func (tk *Toolkit) syncTools(mcpTools []toolnexus.Tool) {
 	tk.syncMu.Lock()
 	defer tk.syncMu.Unlock()
 	next := map[string]toolnexus.Tool{}
 	conflicts := map[string]bool{}
-	for _, t := range tk.mcp.Tools() {
+	for _, t := range mcpTools {
 		if tk.native[t.Name] {
 			conflicts[t.Name] = true
 			continue
@@ -376,12 +381,27 @@ func (tk *Toolkit) syncMCP() {
 		add = append(add, t)
 	}
 	slices.SortFunc(add, func(a, b toolnexus.Tool) int { return strings.Compare(a.Name, b.Name) })
-	tk.Registry.Remove(remove...)
-	if err := tk.Registry.Add(add...); err != nil {
-		// Only a name the caller took in the meantime; add the others.
+	// One Replace: a tool that changes, or trades places with the one it
+	// shadows, is never missing for a concurrent Execute.
+	if err := tk.Registry.Replace(remove, add...); err != nil {
+		// Only a name the caller took in the meantime: leave those out.
+		var ok []toolnexus.Tool
 		for _, t := range add {
-			if tk.Registry.Add(t) != nil && t.Source == "mcp" {
-				delete(next, t.Name)
+			if _, taken := tk.Registry.Get(t.Name); taken && !slices.Contains(remove, t.Name) {
+				if t.Source == "mcp" {
+					delete(next, t.Name)
+				}
+				continue
+			}
+			ok = append(ok, t)
+		}
+		if tk.Registry.Replace(remove, ok...) != nil {
+			// The caller is still changing the registry: one at a time.
+			tk.Registry.Remove(remove...)
+			for _, t := range ok {
+				if tk.Registry.Add(t) != nil && t.Source == "mcp" {
+					delete(next, t.Name)
+				}
 			}
 		}
 	}

@@ -6,7 +6,10 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/toolnexus/toolnexus"
@@ -308,5 +311,87 @@ func TestBuildNilConfig(t *testing.T) {
 	defer tk.Close()
 	if got, want := names(tk.Tools()), strings.Join(builtin.Names(), " "); got != want {
 		t.Errorf("tools = %s, want %s", got, want)
+	}
+}
+
+// A tool that changes (an MCP server relisted it differently) or trades
+// places with the built-in it shadows is never missing from the registry:
+// an Execute running meanwhile never gets ErrUnknownTool.
+func TestSyncSwapsToolsAtomically(t *testing.T) {
+	mk := func(name, source, out string) toolnexus.Tool {
+		return toolnexus.Tool{Name: name, Description: out, Source: source,
+			Handler: toolnexus.HandlerFunc(func(context.Context, json.RawMessage) (string, error) { return out, nil })}
+	}
+	lowPatch := mk("apply_patch", builtin.Source, "built-in")
+	tk := &Toolkit{Registry: toolnexus.NewRegistry(), native: map[string]bool{},
+		lower: map[string]toolnexus.Tool{"apply_patch": lowPatch}, mcpTools: map[string]toolnexus.Tool{}}
+	if err := tk.Add(lowPatch); err != nil {
+		t.Fatal(err)
+	}
+	versions := [][]toolnexus.Tool{
+		{mk("srv_echo", "mcp", "a")},
+		{mk("srv_echo", "mcp", "b"), mk("apply_patch", "mcp", "mcp patch")},
+	}
+	tk.syncTools(versions[0])
+
+	ctx := context.Background()
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var calls atomic.Int64
+	var missing atomic.Value // the first "name: output" of an unknown-tool result
+	for range 2 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				for _, name := range []string{"srv_echo", "apply_patch"} {
+					res := tk.Execute(ctx, name, nil)
+					if errors.Is(res.Err, toolnexus.ErrUnknownTool) {
+						missing.CompareAndSwap(nil, name+": "+res.Output)
+					}
+					calls.Add(1)
+				}
+			}
+		})
+	}
+	swaps := 0
+	for ; swaps < 2000 || calls.Load() < 2000; swaps++ {
+		tk.syncTools(versions[swaps%2])
+	}
+	close(stop)
+	wg.Wait()
+	if m := missing.Load(); m != nil {
+		t.Errorf("during %d swaps, %d calls: a call found its tool missing: %s", swaps, calls.Load(), m)
+	}
+	if got := tk.Names(); !slices.Equal(got, []string{"apply_patch", "srv_echo"}) {
+		t.Errorf("tools after the swaps = %v, want [apply_patch srv_echo]", got)
+	}
+}
+
+// An MCP tool whose name the caller took after Build is left out; the
+// server's other tools still come in, in the same Replace.
+func TestSyncLeavesOutNameTakenByCaller(t *testing.T) {
+	answer := func(name, source string) toolnexus.Tool {
+		return toolnexus.Tool{Name: name, Source: source,
+			Handler: toolnexus.HandlerFunc(func(context.Context, json.RawMessage) (string, error) { return source, nil })}
+	}
+	tk := &Toolkit{Registry: toolnexus.NewRegistry(), native: map[string]bool{}, lower: map[string]toolnexus.Tool{},
+		mcpTools: map[string]toolnexus.Tool{}}
+	tk.syncTools([]toolnexus.Tool{answer("srv_old", "mcp")})
+	if err := tk.Add(answer("srv_x", "caller")); err != nil {
+		t.Fatal(err)
+	}
+	tk.syncTools([]toolnexus.Tool{answer("srv_x", "mcp"), answer("srv_y", "mcp")})
+	if got := tk.Names(); !slices.Equal(got, []string{"srv_x", "srv_y"}) {
+		t.Errorf("tools = %v, want [srv_x srv_y]", got)
+	}
+	if res := tk.Execute(context.Background(), "srv_x", nil); res.Output != "caller" {
+		t.Errorf("srv_x = %+v, want the caller's tool", res)
+	}
+	if _, ok := tk.mcpTools["srv_x"]; ok || len(tk.mcpTools) != 1 {
+		t.Errorf("MCP tools tracked = %v, want only srv_y", tk.mcpTools)
 	}
 }
