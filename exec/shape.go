@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // This file recognises a reply meant for another provider's method (an
@@ -49,6 +50,57 @@ func otherProvider(raw []byte, own replyShape, what string, err error) error {
 		}
 	}
 	return err
+}
+
+// streamNames are each provider's stream name, the name its streaming
+// methods use in errors, and the methods that read it.
+var streamNames = [...]struct{ what, stream, methods string }{
+	chatShape:      {"OpenAI", "an OpenAI Chat Completions stream", "OpenAIChatStream or NewOpenAIChatFeed"},
+	responsesShape: {"Responses", "an OpenAI Responses stream", "ResponsesStream or NewResponsesFeed"},
+	anthropicShape: {"Anthropic", "an Anthropic Messages stream", "AnthropicStream or NewAnthropicFeed"},
+	geminiShape:    {"Gemini", "a Gemini streamGenerateContent stream", "GeminiStream or NewGeminiFeed"},
+}
+
+// streamClue returns the provider whose stream the event data is
+// recognisably from, and the sign: [DONE], "object":"chat.completion.chunk"
+// or "choices" (Chat), a "type" starting with "response." (Responses), a
+// "type" that is a Messages stream event (Anthropic), "candidates"
+// (Gemini). Events that any provider may send (an error, a ping) and data
+// that is not a JSON object give ok false.
+func streamClue(data []byte) (p replyShape, clue string, ok bool) {
+	data = bytes.TrimSpace(data)
+	if string(data) == "[DONE]" {
+		return chatShape, "data: [DONE]", true
+	}
+	w := walker{d: data}
+	if w.peek() != '{' {
+		return 0, "", false
+	}
+	w.members(func(key []byte) bool {
+		switch string(key) {
+		case "choices":
+			p, clue, ok = chatShape, `"choices"`, true
+		case "candidates":
+			p, clue, ok = geminiShape, `"candidates"`, true
+		case "object":
+			if v := w.strValue(); string(v) == "chat.completion.chunk" {
+				p, clue, ok = chatShape, `"object":"chat.completion.chunk"`, true
+			}
+			return !ok
+		case "type":
+			v := w.strValue()
+			switch t := string(v); {
+			case strings.HasPrefix(t, "response."):
+				p, clue, ok = responsesShape, `"type":"`+t+`"`, true
+			case t == "message_start", t == "message_delta", t == "message_stop",
+				t == "content_block_start", t == "content_block_delta", t == "content_block_stop":
+				p, clue, ok = anthropicShape, `"type":"`+t+`"`, true
+			}
+			return !ok
+		}
+		return !ok && w.skipAny()
+	})
+	return p, clue, ok
 }
 
 // replyClues are the signs of each provider found in a reply.

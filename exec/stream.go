@@ -21,7 +21,12 @@ const DefaultMaxStreamBytes = 16 << 20
 // arguments were complete before that point ran and have their results;
 // a call whose arguments were not complete never runs, and its Output
 // says `tool "x" was not run: the stream ended before its arguments were
-// complete`.
+// complete`. When no event before that point was of the method's own
+// provider and one was recognisably another provider's stream event, the
+// error says so and names the method that reads it, in the style of the whole-reply methods: `exec: stream
+// incomplete: OpenAI stream: it looks like an Anthropic Messages stream
+// (it has "type":"message_start"); read it with AnthropicStream or
+// NewAnthropicFeed`.
 var ErrStreamIncomplete = errors.New("exec: stream incomplete")
 
 // maxStream is Options.MaxStreamBytes with its default.
@@ -175,13 +180,17 @@ type streamCalls struct {
 	kept int   // bytes of call data kept (ids, names, arguments)
 	err  error // why the stream is incomplete; the first reason
 
+	shape replyShape // the provider whose stream this is
+	own   bool       // an event of shape was seen
+	other error      // while !own: the stream looks like another provider's
+
 	closed   bool                 // finish was called
 	partials []*partialArgs       // for Options.OnInvalidPartial, by call
 	tools    map[string]*toolKeys // for Options.OnInvalidPartial, by name
 }
 
-func newStreamCalls(ctx context.Context, e *Executor) *streamCalls {
-	s := &streamCalls{e: e, ctx: ctx}
+func newStreamCalls(ctx context.Context, e *Executor, shape replyShape) *streamCalls {
+	s := &streamCalls{e: e, ctx: ctx, shape: shape}
 	if c := e.opts.Concurrency; c > 1 || c == 0 {
 		if c == 0 {
 			c = DefaultConcurrency
@@ -266,12 +275,37 @@ func (s *streamCalls) usable() error {
 	return s.err
 }
 
-// fail records why the stream is incomplete (the first reason wins).
+// fail records why the stream is incomplete (the first reason wins). For
+// a stream that has shown only another provider's events, the reason is
+// that (see look).
 func (s *streamCalls) fail(err error) error {
 	if s.err == nil {
 		s.err = err
+		if !s.own && s.other != nil {
+			s.err = s.other
+		}
 	}
 	return s.err
+}
+
+// look notes, until the first event of the stream's own provider, the
+// first event of another provider's stream: a stream in another shape
+// never finishes as this provider's does, and fail then says which it is.
+// After an own event it costs nothing.
+func (s *streamCalls) look(data []byte) {
+	if s.own || s.other != nil {
+		return
+	}
+	p, clue, ok := streamClue(data)
+	switch {
+	case !ok:
+	case p == s.shape:
+		s.own = true
+	default:
+		n := streamNames[p]
+		s.other = fmt.Errorf("%w: %s stream: it looks like %s (it has %s); read it with %s",
+			ErrStreamIncomplete, streamNames[s.shape].what, n.stream, clue, n.methods)
+	}
 }
 
 // finish waits for the started calls and answers the others; name(i)

@@ -42,7 +42,7 @@ type AnthropicFeed struct {
 
 // NewAnthropicFeed returns an empty feed whose calls run with ctx.
 func (e *Executor) NewAnthropicFeed(ctx context.Context) *AnthropicFeed {
-	return &AnthropicFeed{s: newStreamCalls(ctx, e), byIndex: map[int]int{}}
+	return &AnthropicFeed{s: newStreamCalls(ctx, e, anthropicShape), byIndex: map[int]int{}}
 }
 
 type anthropicEvent struct {
@@ -62,6 +62,7 @@ func (f *AnthropicFeed) Feed(data []byte) error {
 	if err := f.s.usable(); err != nil {
 		return err
 	}
+	f.s.look(data)
 	var ev anthropicEvent
 	deep, err := unmarshalEvent(data, &ev)
 	if err != nil {

@@ -36,7 +36,7 @@ type GeminiFeed struct {
 
 // NewGeminiFeed returns an empty feed whose calls run with ctx.
 func (e *Executor) NewGeminiFeed(ctx context.Context) *GeminiFeed {
-	return &GeminiFeed{s: newStreamCalls(ctx, e)}
+	return &GeminiFeed{s: newStreamCalls(ctx, e, geminiShape)}
 }
 
 type geminiChunk struct {
@@ -53,6 +53,7 @@ func (f *GeminiFeed) Feed(data []byte) error {
 	if err := f.s.usable(); err != nil {
 		return err
 	}
+	f.s.look(data)
 	var c geminiChunk
 	deep, err := unmarshalEvent(data, &c)
 	if err != nil {

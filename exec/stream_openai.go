@@ -53,7 +53,7 @@ type OpenAIChatFeed struct {
 
 // NewOpenAIChatFeed returns an empty feed whose calls run with ctx.
 func (e *Executor) NewOpenAIChatFeed(ctx context.Context) *OpenAIChatFeed {
-	return &OpenAIChatFeed{s: newStreamCalls(ctx, e), byIndex: map[int]int{}}
+	return &OpenAIChatFeed{s: newStreamCalls(ctx, e, chatShape), byIndex: map[int]int{}}
 }
 
 type chatChunk struct {
@@ -82,6 +82,7 @@ func (f *OpenAIChatFeed) Feed(data []byte) error {
 	if err := f.s.usable(); err != nil {
 		return err
 	}
+	f.s.look(data)
 	if string(bytes.TrimSpace(data)) == "[DONE]" {
 		f.finish()
 		return nil
@@ -210,7 +211,7 @@ type ResponsesFeed struct {
 
 // NewResponsesFeed returns an empty feed whose calls run with ctx.
 func (e *Executor) NewResponsesFeed(ctx context.Context) *ResponsesFeed {
-	return &ResponsesFeed{s: newStreamCalls(ctx, e), byIndex: map[int]int{}}
+	return &ResponsesFeed{s: newStreamCalls(ctx, e, responsesShape), byIndex: map[int]int{}}
 }
 
 type responsesEvent struct {
@@ -228,6 +229,7 @@ func (f *ResponsesFeed) Feed(data []byte) error {
 	if err := f.s.usable(); err != nil {
 		return err
 	}
+	f.s.look(data)
 	var ev responsesEvent
 	deep, err := unmarshalEvent(data, &ev)
 	if err != nil {

@@ -503,3 +503,76 @@ func TestStreamEdges(t *testing.T) {
 		t.Errorf("Feed after Close: %v", err)
 	}
 }
+
+// A stream in another provider's shape is an error naming that provider,
+// its first sign and the method to use, for every streaming method; no call
+// runs.
+func TestStreamOtherProviderShape(t *testing.T) {
+	type shape struct{ file, what, name, clue, methods string }
+	shapes := map[string]shape{
+		"openai_chat":      {"two_calls.sse", "OpenAI", "an OpenAI Chat Completions stream", `"object":"chat.completion.chunk"`, "OpenAIChatStream or NewOpenAIChatFeed"},
+		"openai_responses": {"two_calls.sse", "Responses", "an OpenAI Responses stream", `"type":"response.created"`, "ResponsesStream or NewResponsesFeed"},
+		"anthropic":        {"three_calls.sse", "Anthropic", "an Anthropic Messages stream", `"type":"message_start"`, "AnthropicStream or NewAnthropicFeed"},
+		"gemini":           {"two_calls.sse", "Gemini", "a Gemini streamGenerateContent stream", `"candidates"`, "GeminiStream or NewGeminiFeed"},
+	}
+	var ran atomic.Int32
+	reg := toolnexus.NewRegistry()
+	if err := reg.Add(toolnexus.Tool{Name: "get_weather", Handler: toolnexus.HandlerFunc(func(context.Context, json.RawMessage) (string, error) {
+		ran.Add(1)
+		return "sunny", nil
+	})}); err != nil {
+		t.Fatal(err)
+	}
+	e := exec.New(reg, nil)
+	for from, f := range shapes {
+		body, err := os.ReadFile(filepath.Join("testdata", "streams", from, f.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for to, p := range streamProviders {
+			if to == from {
+				continue
+			}
+			_, err := p.stream(e, context.Background(), bytes.NewReader(body))
+			want := "exec: stream incomplete: " + shapes[to].what + " stream: it looks like " + f.name + " (it has " + f.clue + "); read it with " + f.methods
+			if err == nil || err.Error() != want || !errors.Is(err, exec.ErrStreamIncomplete) {
+				t.Errorf("%s stream read as %s: err = %v\nwant %s", from, to, err, want)
+			}
+		}
+	}
+	if n := ran.Load(); n != 0 {
+		t.Errorf("%d calls ran from streams of another shape", n)
+	}
+}
+
+// The feeds say the same, from the Feed that fails or from Close.
+func TestFeedOtherProviderShape(t *testing.T) {
+	e := exec.New(toolnexus.NewRegistry(), nil)
+	f := e.NewResponsesFeed(context.Background())
+	for _, ev := range []string{`{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"hi"}}]}`, `[DONE]`} {
+		_ = f.Feed([]byte(ev))
+	}
+	_, err := f.Close()
+	want := `exec: stream incomplete: Responses stream: it looks like an OpenAI Chat Completions stream (it has "object":"chat.completion.chunk"); read it with OpenAIChatStream or NewOpenAIChatFeed`
+	if err == nil || err.Error() != want {
+		t.Errorf("Close = %v\nwant %s", err, want)
+	}
+	g := e.NewGeminiFeed(context.Background())
+	if err := g.Feed([]byte(`{"type":"message_start","message":{"type":"message"}}`)); err != nil {
+		t.Fatalf("Feed of a first foreign event = %v, want nil (not known to be incomplete yet)", err)
+	}
+	_, err = g.Close()
+	want = `exec: stream incomplete: Gemini stream: it looks like an Anthropic Messages stream (it has "type":"message_start"); read it with AnthropicStream or NewAnthropicFeed`
+	if err == nil || err.Error() != want {
+		t.Errorf("Close = %v\nwant %s", err, want)
+	}
+}
+
+// A cut-off stream of the method's own shape keeps its own error.
+func TestStreamOwnShapeKeepsItsError(t *testing.T) {
+	e := exec.New(toolnexus.NewRegistry(), nil)
+	_, err := e.GeminiStream(context.Background(), strings.NewReader("data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"a\"}]}}]}\n\n"))
+	if want := "exec: stream incomplete: the stream ended before a finishReason"; err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %s", err, want)
+	}
+}
