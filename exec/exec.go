@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/render"
 )
 
 // DefaultConcurrency is the number of calls of one reply that run at the
@@ -87,6 +88,10 @@ type Call struct {
 	// tool_search_call, or an Anthropic call of the search tool); it runs
 	// no registry tool (see ToolSearch).
 	search bool
+
+	// responses marks a search from a Responses tool_search_call, whose
+	// answer holds the tools found rendered (Result.searchOut).
+	responses bool
 }
 
 // Result is the outcome of one [Call]. It embeds the registry's
@@ -107,8 +112,13 @@ type Result struct {
 	// were not started.
 	Duration time.Duration `json:"-"`
 
-	// found is what a tool search found, best first.
+	// found is what a tool search found, best first; for a Responses
+	// search, only the tools searchOut holds.
 	found []toolnexus.Tool
+
+	// searchOut is a Responses search's found tools as rendered for its
+	// tool_search_output.
+	searchOut render.OpenAIResponsesTools
 }
 
 // Options configure an [Executor]. A nil *Options and the zero value mean

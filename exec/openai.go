@@ -204,7 +204,7 @@ func responsesCall(it *ResponsesItem) Call {
 		c.malformed = it.problem
 		return c
 	case "tool_search_call":
-		return Call{ID: it.CallID, Name: toolSearchName, Arguments: json.RawMessage(it.Arguments), malformed: it.problem, search: true}
+		return Call{ID: it.CallID, Name: toolSearchName, Arguments: json.RawMessage(it.Arguments), malformed: it.problem, search: true, responses: true}
 	}
 	return Call{ID: it.CallID, Name: name, Arguments: json.RawMessage(it.Arguments), malformed: it.problem}
 }

@@ -67,7 +67,9 @@ type ToolSearch struct {
 	// tool_search_output, as by render.OpenAIResponsesWith; give the
 	// options the other tools were rendered with, so that the schema the
 	// model is shown is the one that runs. A tool that these options
-	// cannot render (render.OpenAIResponsesWith fails on it) is left out.
+	// cannot render (render.OpenAIResponsesWith fails on it) is left out,
+	// and the Result's Output ("Tools found: a, b") names only the tools
+	// returned.
 	OpenAI render.OpenAIOptions
 
 	// Namespaces maps a namespace name to its description, as given to
@@ -139,6 +141,10 @@ func (e *Executor) search(ctx context.Context, call Call, start time.Time) Resul
 			limit = DefaultToolSearchLimit
 		}
 		r.found = searchTools(candidates, query, limit)
+		if call.responses {
+			// Name only the tools the tool_search_output returns.
+			r.searchOut, r.found = e.searchOutputTools(r.found)
+		}
 		if len(r.found) == 0 {
 			r.Output = validUTF8(fmt.Sprintf("No tool matches %q.", argtype.Cut(query)))
 		} else {
@@ -271,7 +277,10 @@ func (e *Executor) responsesOutput(it *ResponsesItem, r *Result) ResponsesOutput
 	out := ResponsesOutput{Type: outputType(it.Type), CallID: it.CallID, Output: openAIContent(r), Parts: responsesParts(r)}
 	if it.Type == "tool_search_call" {
 		out.Parts = nil
-		out.Tools = e.searchOutputTools(r.found)
+		out.Tools = r.searchOut
+		if out.Tools == nil {
+			out.Tools = render.OpenAIResponsesTools{}
+		}
 	}
 	return out
 }
@@ -280,8 +289,8 @@ func (e *Executor) responsesOutput(it *ResponsesItem, r *Result) ResponsesOutput
 // render.OpenAIResponsesWith renders it with ToolSearch.OpenAI, with
 // "defer_loading":true, those of a known namespace grouped into one
 // namespace entry; a tool (or namespace) the renderer refuses is left
-// out. Never nil.
-func (e *Executor) searchOutputTools(found []toolnexus.Tool) render.OpenAIResponsesTools {
+// out. Never nil. kept is found without the tools left out, in its order.
+func (e *Executor) searchOutputTools(found []toolnexus.Tool) (out render.OpenAIResponsesTools, kept []toolnexus.Tool) {
 	var ts ToolSearch
 	if e.opts.ToolSearch != nil {
 		ts = *e.opts.ToolSearch
@@ -304,11 +313,15 @@ func (e *Executor) searchOutputTools(found []toolnexus.Tool) render.OpenAIRespon
 			slots = append(slots, slot{ns: ns, tools: []toolnexus.Tool{t}})
 		}
 	}
-	out := render.OpenAIResponsesTools{}
+	out = render.OpenAIResponsesTools{}
+	left := map[string]bool{} // names of the tools left out
 	for _, s := range slots {
 		if s.ns != "" {
 			entry, err := render.OpenAIResponsesNamespace(s.ns, ts.Namespaces[s.ns], s.tools, ts.OpenAI)
 			if err != nil {
+				for _, t := range s.tools {
+					left[t.Name] = true
+				}
 				continue
 			}
 			for i := range entry.Tools {
@@ -319,10 +332,19 @@ func (e *Executor) searchOutputTools(found []toolnexus.Tool) render.OpenAIRespon
 		}
 		r, err := render.OpenAIResponsesWith(s.tools, ts.OpenAI)
 		if err != nil {
+			left[s.tools[0].Name] = true
 			continue
 		}
 		r[0].DeferLoading = true
 		out = append(out, r[0])
 	}
-	return out
+	if len(left) == 0 {
+		return out, found
+	}
+	for _, t := range found {
+		if !left[t.Name] {
+			kept = append(kept, t)
+		}
+	}
+	return out, kept
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -341,5 +342,43 @@ func TestToolSearchNamespaces(t *testing.T) {
 	calls, err := e.ResponsesJSON(context.Background(), []byte(`[{"type":"function_call","call_id":"c2","namespace":"crm","name":"lookup","arguments":"{\"id\":1}"}]`))
 	if err != nil || calls[0].Output != `customer {"id":1}` {
 		t.Errorf("namespaced call: %+v, %v", calls, err)
+	}
+}
+
+// A tool the render options refuse is left out of a tool_search_output,
+// and the Result's Output names only the tools returned.
+func TestToolSearchOutputNamesOnlyReturnedTools(t *testing.T) {
+	reg := searchRegistry(t)
+	if err := reg.Add(toolnexus.Tool{Name: "pick_weather", Description: "Weather by city or by coordinates",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"},"lat":{"type":"number"}},"anyOf":[{"required":["city"]},{"required":["lat"]}]}`),
+		Handler:     toolnexus.HandlerFunc(func(context.Context, json.RawMessage) (string, error) { return "sun", nil })}); err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	opts := &exec.Options{ToolSearch: &exec.ToolSearch{Deferred: []string{"pick_weather", "get_weather"}},
+		Logger: slog.New(slog.NewTextHandler(&logs, nil)), LogOutput: true}
+	out, err := exec.New(reg, opts).ResponsesJSON(context.Background(),
+		[]byte(`[{"type":"tool_search_call","call_id":"c","execution":"client","arguments":"{\"query\":\"weather\"}"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 1 || len(out[0].Tools) != 1 || out[0].Tools[0].Name != "get_weather" {
+		t.Fatalf("tool_search_output = %s, want get_weather only (pick_weather has a root anyOf)", mustJSON(t, out))
+	}
+	if got := out[0].Output; got != "Tools found: get_weather" {
+		t.Errorf("Output = %q, want %q", got, "Tools found: get_weather")
+	}
+	if !strings.Contains(logs.String(), `output="Tools found: get_weather"`) {
+		t.Errorf("log = %s, want output=\"Tools found: get_weather\"", logs.String())
+	}
+
+	opts.ToolSearch.Deferred = []string{"pick_weather"}
+	out, err = exec.New(reg, opts).ResponsesJSON(context.Background(),
+		[]byte(`[{"type":"tool_search_call","call_id":"c","execution":"client","arguments":"{\"query\":\"weather\"}"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 1 || len(out[0].Tools) != 0 || out[0].Output != `No tool matches "weather".` {
+		t.Errorf("only a refused tool found: %s, Output %q; want no tools and \"No tool matches\"", mustJSON(t, out), out[0].Output)
 	}
 }
