@@ -160,6 +160,9 @@ func (d *drain) endLine() {
 		d.count(d.line)
 	}
 	d.line, d.skip = d.line[:0], false
+	if cap(d.line) > 64<<10 {
+		d.line = nil // do not hold a long line's buffer for the session
+	}
 }
 
 func (d *drain) count(line []byte) {
@@ -209,9 +212,10 @@ func (d *drain) wait() {
 // kinds reports how many of the JSON-RPC messages in b (one message, or a
 // batch as a JSON array) are calls (a "method" and an "id" that is not
 // null) and how many are replies (no "method"). With out set, b was written
-// by the SDK, whose replies put "result" or "error" before anything long,
-// so the walk of a single message stops there. Malformed JSON counts as nothing: the SDK
-// refuses it.
+// by the SDK, whose messages put "method", "result" or "error" before
+// anything long, so the walk of a single message stops there and only its
+// replies are counted. Malformed JSON counts as nothing: the SDK refuses
+// it.
 func kinds(b []byte, out bool) (calls, replies int) {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
@@ -239,8 +243,9 @@ func kinds(b []byte, out bool) (calls, replies int) {
 }
 
 // message classifies the object whose '{' dec has just read, reading it to
-// its end, or only to the "result" or "error" key of a reply when
-// stopAtReply is set.
+// its end, or, when stopAtReply is set, only to its first "method",
+// "result" or "error" key (a message the SDK wrote has one of them, after
+// "jsonrpc" and "id" only).
 func message(dec *json.Decoder, stopAtReply bool) (calls, replies int) {
 	method, id := false, false
 	for dec.More() {
@@ -249,7 +254,11 @@ func message(dec *json.Decoder, stopAtReply bool) (calls, replies int) {
 			return 0, 0
 		}
 		key, _ := tok.(string)
-		if stopAtReply && (key == "result" || key == "error") && !method {
+		switch {
+		case !stopAtReply:
+		case key == "method":
+			return 0, 0 // a request or notification of the server's
+		case key == "result" || key == "error":
 			return 0, 1
 		}
 		var v json.RawMessage

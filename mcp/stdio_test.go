@@ -187,8 +187,9 @@ func TestKinds(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":7,"result":{}}`, false, 0, 1},
 		{`{"jsonrpc":"2.0","id":7,"result":{"a":[1,2]}}`, true, 0, 1},
 		{`{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"unknown tool"}}`, true, 0, 1},
-		{`{"jsonrpc":"2.0","id":7,"result":` + "\x00", true, 0, 1}, // stops at "result"
-		{`{"jsonrpc":"2.0","id":7,"method":"roots/list"}`, true, 1, 0},
+		{`{"jsonrpc":"2.0","id":7,"result":` + "\x00", true, 0, 1},                           // stops at "result"
+		{`{"jsonrpc":"2.0","id":7,"method":"roots/list"}`, true, 0, 0},                       // out: replies only
+		{`{"jsonrpc":"2.0","method":"notifications/message","params":` + "\x00", true, 0, 0}, // stops at "method"
 		{`{"jsonrpc":"2.0","method":"notifications/progress","params":{}}`, true, 0, 0},
 		{`[{"id":1,"method":"a"},{"method":"b"},{"id":2,"method":"c"}]`, false, 2, 0},
 		{`[{"id":1,"result":{}},{"id":2,"error":{}}]`, true, 0, 2},
@@ -216,5 +217,26 @@ func TestDrainCountsSplitLines(t *testing.T) {
 	}
 	if d.pending != 0 {
 		t.Errorf("pending after reading 3 calls = %d, want 0 (from -3)", d.pending)
+	}
+}
+
+// The drain's per-message cost, on what the SDK writes: a 1 MiB tools/call
+// reply (the walk stops at "result") and a progress notification; and on a
+// client's tools/call line.
+func BenchmarkKinds(b *testing.B) {
+	big := []byte(`{"jsonrpc":"2.0","id":12,"result":{"content":[{"type":"text","text":"` + strings.Repeat("x", 1<<20) + `"}]}}` + "\n")
+	note := []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1,"total":10}}` + "\n")
+	call := []byte(callLine(12, "get_weather"))
+	for _, c := range []struct {
+		name string
+		b    []byte
+		out  bool
+	}{{"reply1MiB", big, true}, {"notification", note, true}, {"callIn", call, false}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				kinds(c.b, c.out)
+			}
+		})
 	}
 }

@@ -73,6 +73,10 @@ func TestOpenAIRootCombinatorIsAnError(t *testing.T) {
 		if err := CheckSchemas(tools); err == nil || err.Error() != want {
 			t.Errorf("CheckSchemas: %v\nwant %s", err, want)
 		}
+		first := append(oneTool("pick", `{"type":"object","`+kw+`":[{"required":["a"]}]}`), oneTool("broken", `{"type":`)...)
+		if err := CheckSchemas(first); err == nil || !strings.Contains(err.Error(), `tool "pick": /`+kw) {
+			t.Errorf("CheckSchemas of [root %s, broken bytes] = %v, want the first tool's error", kw, err)
+		}
 		nested := oneTool("nested", `{"type":"object","properties":{"p":{"`+kw+`":[{"type":"string"},{"type":"integer"}]}}}`)
 		if err := CheckSchemas(nested); err != nil {
 			t.Errorf("CheckSchemas refused %s below the root: %v", kw, err)
