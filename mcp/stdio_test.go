@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -9,6 +10,8 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/toolnexus/toolnexus"
 )
@@ -239,4 +242,25 @@ func BenchmarkKinds(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzKinds: kinds never panics, and on one message the SDK decodes it
+// counts a call exactly when the SDK sees a call (a Request with an ID).
+func FuzzKinds(f *testing.F) {
+	for _, s := range []string{initLine, initializedLine, callLine(3, "x"), `{"jsonrpc":"2.0","id":null,"method":"a"}`,
+		`{"jsonrpc":"2.0","id":"s","result":{}}`, `{"jsonrpc":"2.0","method":"a","id":1,"id":null}`, `[{"jsonrpc":"2.0","id":1,"method":"a"}]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		calls, _ := kinds(b, false)
+		kinds(b, true)
+		msg, err := jsonrpc.DecodeMessage(bytes.TrimSpace(b))
+		if err != nil {
+			return
+		}
+		req, ok := msg.(*jsonrpc.Request)
+		if want := ok && req.IsCall(); (calls == 1) != want || calls > 1 {
+			t.Errorf("kinds(%q) = %d calls; the SDK decodes %#v", b, calls, msg)
+		}
+	})
 }
