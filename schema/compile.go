@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/json"
 	"net/url"
 	"strconv"
 	"strings"
@@ -20,7 +21,11 @@ const (
 const defaultBase = "https://schema.toolnexus.invalid/root.json"
 
 type compiler struct {
-	opts        *Options
+	opts *Options
+	// simple: the document has no $ref, $dynamicRef, $id, $anchor or
+	// $dynamicAnchor (survey), so every schema is compiled once, where it
+	// stands: no index, no memo, no loop check.
+	simple      bool
 	resources   map[string]loc // absolute URI without fragment -> resource root
 	anchors     map[string]loc // absolute URI#anchor -> schema
 	nodes       map[*jsonx.Object]*node
@@ -29,25 +34,42 @@ type compiler struct {
 	dynLocs     map[string]map[string]loc // resource URI -> $dynamicAnchor name -> schema
 	dynamic     bool                      // some $dynamicRef resolves dynamically
 	hasDefaults bool
-	// lastURL and lastURI memoize uri: most schemas share one base.
+	// lastURL and lastURI memoize uri: most schemas share one base;
+	// lastRes is the resource of lastURI.
 	lastURL *url.URL
 	lastURI string
+	lastRes *resource
+	// slabs the nodes, bounds and number texts are carved from (sized by
+	// survey; a schema reached only through $ref may take more)
+	slab   []node
+	bounds []bound
+	digits []byte
 }
 
 // uri is base.String(), computed once for a run of schemas with the same
 // base (URLs are not modified once they serve as a base).
 func (c *compiler) uri(base *url.URL) string {
 	if base != c.lastURL {
-		c.lastURL, c.lastURI = base, base.String()
+		c.lastURL, c.lastURI, c.lastRes = base, base.String(), nil
 	}
 	return c.lastURI
 }
 
-// loc is a schema value at a place in the document.
+// loc is a schema value at a place in the document: its JSON Pointer is
+// ptr, or, when at.up is set, the one at.up's pointer leads to.
 type loc struct {
 	v    any
 	ptr  string
 	base *url.URL
+	at   site
+}
+
+// pointer is the JSON Pointer of l.
+func (l loc) pointer() string {
+	if l.at.up == nil {
+		return l.ptr
+	}
+	return l.at.pointer()
 }
 
 var (
@@ -55,9 +77,12 @@ var (
 	falseNode = &node{never: true, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, minContains: -1, maxContains: -1, minProps: -1, maxProps: -1}
 )
 
+// defaultBaseURL is defaultBase parsed; it is never modified (url.Parse
+// and URL.Parse return new URLs).
+var defaultBaseURL, _ = url.Parse(defaultBase)
+
 func newCompiler(o *Options) *compiler {
-	return &compiler{opts: o, resources: map[string]loc{}, anchors: map[string]loc{}, nodes: map[*jsonx.Object]*node{},
-		res: map[string]*resource{}, dynLocs: map[string]map[string]loc{}}
+	return &compiler{opts: o}
 }
 
 func serr(ptr, kw, msg string) *SchemaError { return &SchemaError{Path: ptr, Keyword: kw, Msg: msg} }
@@ -74,18 +99,35 @@ func (c *compiler) compileRoot(raw []byte, doc any) (*node, error) {
 			return nil, serr("", "", "not valid JSON: "+strings.TrimPrefix(err.Error(), "jsonx: "))
 		}
 	}
-	base, _ := url.Parse(defaultBase)
-	c.resources[base.String()] = loc{doc, "", base}
+	sv := survey{simple: true}
+	sv.walk(doc, 0)
+	c.simple = sv.simple
+	c.slab = make([]node, sv.schemas)
+	c.all = make([]*node, 0, sv.schemas)
+	if sv.bounds > 0 {
+		c.bounds = make([]bound, sv.bounds)
+		c.digits = make([]byte, 0, sv.digits)
+	}
+	base := defaultBaseURL
+	if c.simple {
+		root, err := c.compile(loc{doc, "", base, site{}})
+		if err != nil {
+			return nil, err
+		}
+		return root, nil
+	}
+	c.resources, c.anchors, c.nodes = map[string]loc{}, map[string]loc{}, map[*jsonx.Object]*node{}
+	c.resources[base.String()] = loc{doc, "", base, site{}}
 	if o, ok := doc.(*jsonx.Object); ok {
 		// the document is also reachable under its own $id
 		if b, err := withID(o, base, ""); err == nil {
-			c.resources[b.String()] = loc{doc, "", base}
+			c.resources[b.String()] = loc{doc, "", base, site{}}
 		}
 	}
 	if err := c.index(doc, base, ""); err != nil {
 		return nil, err
 	}
-	root, err := c.compile(loc{doc, "", base})
+	root, err := c.compile(loc{doc, "", base, site{}})
 	if err != nil {
 		return nil, err
 	}
@@ -98,25 +140,93 @@ func (c *compiler) compileRoot(raw []byte, doc any) (*node, error) {
 	return root, nil
 }
 
-// subschema keywords, by shape.
-var (
-	kwSchema = map[string]bool{"additionalProperties": true, "items": true, "contains": true, "propertyNames": true,
-		"not": true, "if": true, "then": true, "else": true, "unevaluatedItems": true, "unevaluatedProperties": true, "contentSchema": true}
-	kwSchemaMap   = map[string]bool{"$defs": true, "definitions": true, "properties": true, "patternProperties": true, "dependentSchemas": true}
-	kwSchemaArray = map[string]bool{"prefixItems": true, "allOf": true, "anyOf": true, "oneOf": true}
+// survey is what compileRoot needs to know of a document before compiling
+// it: an upper bound on its schema objects and numeric keywords, and
+// whether it uses references or identifiers. It visits the places index
+// visits (every place a subschema may stand), without allocating.
+type survey struct {
+	schemas int  // objects in schema places
+	bounds  int  // minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf
+	digits  int  // bytes of their numbers
+	simple  bool // no $ref, $dynamicRef, $id, $anchor or $dynamicAnchor
+}
+
+func (sv *survey) walk(v any, depth int) {
+	o, ok := v.(*jsonx.Object)
+	if !ok || depth > jsonx.MaxDepth {
+		return
+	}
+	sv.schemas++
+	for i, k := range o.Keys {
+		sub := o.Vals[i]
+		switch k {
+		case "$ref", "$dynamicRef", "$id", "$anchor", "$dynamicAnchor":
+			sv.simple = false
+		case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
+			if n, ok := sub.(json.Number); ok {
+				sv.bounds++
+				sv.digits += len(n)
+			}
+		}
+		switch shape(k) {
+		case shapeSchema:
+			sv.walk(sub, depth+1)
+		case shapeSchemaMap:
+			if m, ok := sub.(*jsonx.Object); ok {
+				for _, e := range m.Vals {
+					sv.walk(e, depth+1)
+				}
+			}
+		case shapeSchemaArray:
+			if a, ok := sub.([]any); ok {
+				for _, e := range a {
+					sv.walk(e, depth+1)
+				}
+			}
+		}
+	}
+}
+
+// The shapes of keywords that hold subschemas.
+const (
+	shapeNone        = iota
+	shapeSchema      // one schema: additionalProperties, items, not, ...
+	shapeSchemaMap   // an object of schemas: properties, $defs, ...
+	shapeSchemaArray // an array of schemas: prefixItems, allOf, anyOf, oneOf
 )
 
-// annotations are keywords that never affect validation.
-var annotations = map[string]bool{"title": true, "description": true, "default": true, "examples": true,
-	"deprecated": true, "readOnly": true, "writeOnly": true, "$comment": true, "$schema": true,
-	"contentEncoding": true, "contentMediaType": true, "contentSchema": true,
-	"$id": true, "$anchor": true, "$defs": true, "definitions": true, "$dynamicAnchor": true, "$vocabulary": true}
+// shape is the shape of keyword k.
+func shape(k string) int {
+	switch k {
+	case "additionalProperties", "items", "contains", "propertyNames", "not", "if", "then", "else",
+		"unevaluatedItems", "unevaluatedProperties", "contentSchema":
+		return shapeSchema
+	case "$defs", "definitions", "properties", "patternProperties", "dependentSchemas":
+		return shapeSchemaMap
+	case "prefixItems", "allOf", "anyOf", "oneOf":
+		return shapeSchemaArray
+	}
+	return shapeNone
+}
+
+// annotation reports whether keyword k never affects validation.
+func annotation(k string) bool {
+	switch k {
+	case "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment", "$schema",
+		"contentEncoding", "contentMediaType", "contentSchema",
+		"$id", "$anchor", "$defs", "definitions", "$dynamicAnchor", "$vocabulary":
+		return true
+	}
+	return false
+}
 
 func ptrEsc(k string) string {
-	if !strings.ContainsAny(k, "~/") {
-		return k
+	for i := 0; i < len(k); i++ {
+		if k[i] == '~' || k[i] == '/' {
+			return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+		}
 	}
-	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+	return k
 }
 
 // withID returns the base URI of schema o (its $id resolved against base).
@@ -149,7 +259,7 @@ func (c *compiler) index(v any, base *url.URL, ptr string) error {
 		return err
 	}
 	if _, ok := o.Get("$id"); ok {
-		c.resources[base.String()] = loc{o, ptr, parent}
+		c.resources[base.String()] = loc{o, ptr, parent, site{}}
 	}
 	for _, kw := range []string{"$anchor", "$dynamicAnchor"} {
 		if a, ok := o.Get(kw); ok {
@@ -159,28 +269,31 @@ func (c *compiler) index(v any, base *url.URL, ptr string) error {
 			}
 			key := base.String() + "#" + s
 			if _, dup := c.anchors[key]; !dup || kw == "$anchor" {
-				c.anchors[key] = loc{o, ptr, parent}
+				c.anchors[key] = loc{o, ptr, parent, site{}}
 			}
 			if kw == "$dynamicAnchor" {
+				if c.dynLocs == nil {
+					c.dynLocs = map[string]map[string]loc{}
+				}
 				m := c.dynLocs[base.String()]
 				if m == nil {
 					m = map[string]loc{}
 					c.dynLocs[base.String()] = m
 				}
-				m[s] = loc{o, ptr, parent}
+				m[s] = loc{o, ptr, parent, site{}}
 			}
 		}
 	}
 	for i, k := range o.Keys {
 		sub := o.Vals[i]
-		switch {
-		case kwSchema[k]:
+		switch shape(k) {
+		case shapeSchema:
 			if needsIndex(sub) {
 				if err := c.index(sub, base, ptr+"/"+ptrEsc(k)); err != nil {
 					return err
 				}
 			}
-		case kwSchemaMap[k]:
+		case shapeSchemaMap:
 			if m, ok := sub.(*jsonx.Object); ok {
 				for j, name := range m.Keys {
 					if needsIndex(m.Vals[j]) {
@@ -190,7 +303,7 @@ func (c *compiler) index(v any, base *url.URL, ptr string) error {
 					}
 				}
 			}
-		case kwSchemaArray[k]:
+		case shapeSchemaArray:
 			if a, ok := sub.([]any); ok {
 				for j, e := range a {
 					if needsIndex(e) {
@@ -219,7 +332,7 @@ func needsIndex(v any) bool {
 		case "$id", "$anchor", "$dynamicAnchor":
 			return true
 		}
-		if kwSchema[k] || kwSchemaMap[k] || kwSchemaArray[k] {
+		if shape(k) != shapeNone {
 			return true
 		}
 	}
@@ -262,13 +375,13 @@ func (c *compiler) resolve(ref string, base *url.URL, ptr, kw string) (loc, erro
 			if !ok {
 				return loc{}, serr(ptr, kw, "cannot resolve "+quote(ref)+": no "+quote(tok)+" in the document")
 			}
-			cur = loc{nv, cur.ptr + "/" + ptrEsc(tok), b}
+			cur = loc{nv, cur.ptr + "/" + ptrEsc(tok), b, site{}}
 		case []any:
 			i, err := strconv.Atoi(tok)
 			if err != nil || i < 0 || i >= len(x) {
 				return loc{}, serr(ptr, kw, "cannot resolve "+quote(ref)+": no element "+quote(tok))
 			}
-			cur = loc{x[i], cur.ptr + "/" + tok, cur.base}
+			cur = loc{x[i], cur.ptr + "/" + tok, cur.base, site{}}
 		default:
 			return loc{}, serr(ptr, kw, "cannot resolve "+quote(ref))
 		}
@@ -276,12 +389,22 @@ func (c *compiler) resolve(ref string, base *url.URL, ptr, kw string) (loc, erro
 	return cur, nil
 }
 
-func newNode(ptr string) *node {
-	return &node{ptr: ptr, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, minContains: -1, maxContains: -1, minProps: -1, maxProps: -1}
+// newNode returns a node for the schema at l, from the slab while it lasts.
+func (c *compiler) newNode(l loc) *node {
+	var n *node
+	if len(c.slab) > 0 {
+		n, c.slab = &c.slab[0], c.slab[1:]
+	} else {
+		n = new(node)
+	}
+	n.ptr, n.at = l.ptr, l.at
+	n.minLen, n.maxLen, n.minItems, n.maxItems, n.minContains, n.maxContains, n.minProps, n.maxProps = -1, -1, -1, -1, -1, -1, -1, -1
+	return n
 }
 
 // compile turns the schema at l into a node (memoized by location, so
-// references share nodes and recursion terminates).
+// references share nodes and recursion terminates; a simple document
+// reaches each location once).
 func (c *compiler) compile(l loc) (*node, error) {
 	switch x := l.v.(type) {
 	case bool:
@@ -293,29 +416,47 @@ func (c *compiler) compile(l loc) (*node, error) {
 		if n, ok := c.nodes[x]; ok {
 			return n, nil
 		}
-		n := newNode(l.ptr)
-		c.nodes[x] = n
-		c.all = append(c.all, n)
-		base, err := withID(x, l.base, l.ptr)
-		if err != nil {
-			return nil, err
+		n := c.newNode(l)
+		if c.nodes != nil {
+			c.nodes[x] = n
 		}
-		n.res = c.resource(c.uri(base))
+		c.all = append(c.all, n)
+		base := l.base
+		if !c.simple {
+			var err error
+			if base, err = withID(x, l.base, l.pointer()); err != nil {
+				return nil, err
+			}
+		}
+		n.res = c.resource(base)
 		if err := c.fill(n, x, base); err != nil {
 			return nil, err
 		}
 		return n, nil
 	}
-	return nil, serr(l.ptr, "", "a schema must be an object or a boolean")
+	return nil, serr(l.pointer(), "", "a schema must be an object or a boolean")
 }
 
-// resource returns the dynamic-scope entry of the resource with this URI.
-func (c *compiler) resource(uri string) *resource {
+// resource returns the dynamic-scope entry of the resource whose base URI
+// is base.
+func (c *compiler) resource(base *url.URL) *resource {
+	if base == c.lastURL && c.lastRes != nil {
+		return c.lastRes
+	}
+	if c.simple { // one resource, and no $dynamicRef to look it up
+		c.lastURL, c.lastRes = base, &resource{}
+		return c.lastRes
+	}
+	uri := c.uri(base)
 	r := c.res[uri]
 	if r == nil {
 		r = &resource{}
+		if c.res == nil {
+			c.res = map[string]*resource{}
+		}
 		c.res[uri] = r
 	}
+	c.lastRes = r
 	return r
 }
 
@@ -323,7 +464,14 @@ func (c *compiler) resource(uri string) *resource {
 // $dynamicRef resolution at validation.
 func (c *compiler) dynamicAnchors() error {
 	for uri, m := range c.dynLocs {
-		r := c.resource(uri)
+		r := c.res[uri]
+		if r == nil {
+			r = &resource{}
+			if c.res == nil {
+				c.res = map[string]*resource{}
+			}
+			c.res[uri] = r
+		}
 		for name, l := range m {
 			n, err := c.compile(l)
 			if err != nil {
@@ -338,8 +486,10 @@ func (c *compiler) dynamicAnchors() error {
 	return nil
 }
 
-func (c *compiler) sub(v any, base *url.URL, ptr string) (*node, error) {
-	return c.compile(loc{v, ptr, base})
+// sub compiles the subschema v that n holds under keyword kw (and, when
+// named, under its member or element name).
+func (c *compiler) sub(v any, base *url.URL, n *node, kw, name string, named bool) (*node, error) {
+	return c.compile(loc{v: v, base: base, at: site{up: n, kw: kw, name: name, named: named}})
 }
 
 // checkLoops refuses a schema whose references loop back to the same
@@ -376,7 +526,7 @@ func (c *compiler) checkLoops() error {
 	}
 	for _, n := range c.all {
 		if bad := visit(n); bad != nil {
-			return serr(bad.ptr, "$ref", "references loop back to this schema without reaching into the instance")
+			return serr(bad.pointer(), "$ref", "references loop back to this schema without reaching into the instance")
 		}
 	}
 	return nil

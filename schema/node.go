@@ -27,7 +27,8 @@ const (
 // node is one compiled (sub)schema. Nodes form a graph: $ref and recursion
 // make cycles. A node is immutable after Compile.
 type node struct {
-	ptr   string // JSON pointer of the schema in the document, for errors
+	ptr   string // JSON pointer of the schema in the document, for errors (see pointer)
+	at    site   // where a subschema stands in its parent; at.up is nil when ptr is the whole pointer
 	never bool   // the schema false (or a node that can match nothing)
 	types uint8  // allowed types; 0 means any
 	kw    uint16
@@ -93,6 +94,33 @@ type node struct {
 	// Options.NullAsAbsent: the property names whose explicit null counts
 	// as absent (shared by the subschemas applied in place; nullabsent.go)
 	nullAbsent map[string]bool
+}
+
+// site is where a subschema stands: under keyword kw of the schema up,
+// and under the member or element name there when named. Compile builds
+// JSON Pointers from sites only for errors.
+type site struct {
+	up    *node
+	kw    string
+	name  string
+	named bool
+}
+
+// pointer is the JSON Pointer of the subschema at s.
+func (s site) pointer() string {
+	p := s.up.pointer() + "/" + ptrEsc(s.kw)
+	if s.named {
+		p += "/" + ptrEsc(s.name)
+	}
+	return p
+}
+
+// pointer is the JSON Pointer of n in the document, for errors.
+func (n *node) pointer() string {
+	if n.at.up == nil {
+		return n.ptr
+	}
+	return n.at.pointer()
 }
 
 // bound is a numeric keyword's value.
