@@ -437,6 +437,10 @@ func (c *compiler) compile(l loc) (*node, error) {
 	return nil, serr(l.pointer(), "", "a schema must be an object or a boolean")
 }
 
+// simpleResource is the resource of every node of a simple document: it
+// has no $dynamicAnchor, and Validate does not track the dynamic scope.
+var simpleResource = &resource{}
+
 // resource returns the dynamic-scope entry of the resource whose base URI
 // is base.
 func (c *compiler) resource(base *url.URL) *resource {
@@ -444,8 +448,7 @@ func (c *compiler) resource(base *url.URL) *resource {
 		return c.lastRes
 	}
 	if c.simple { // one resource, and no $dynamicRef to look it up
-		c.lastURL, c.lastRes = base, &resource{}
-		return c.lastRes
+		return simpleResource
 	}
 	uri := c.uri(base)
 	r := c.res[uri]

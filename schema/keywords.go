@@ -411,44 +411,103 @@ func compilePattern(src string, n *node, kw string) (*pattern, error) {
 	return &pattern{re: re, src: src, cost: len(prog.Inst)}, nil
 }
 
+// smallValueSet holds a valueSet of at most four values and its slices
+// in one allocation.
+type smallValueSet struct {
+	vs     valueSet
+	vals   [4][]byte
+	hashes [4]uint64
+}
+
 func newValueSet(vals []any, isConst bool) *valueSet {
-	vs := &valueSet{isConst: isConst, vals: make([][]byte, 0, len(vals)), hashes: make([]uint64, 0, len(vals))}
-	allStr := true
-	strs := make([]string, 0, len(vals))
+	var vs *valueSet
+	if len(vals) <= len(smallValueSet{}.vals) {
+		sv := &smallValueSet{}
+		vs = &sv.vs
+		vs.vals, vs.hashes = sv.vals[:0:len(vals)], sv.hashes[:0:len(vals)]
+	} else {
+		vs = &valueSet{vals: make([][]byte, 0, len(vals)), hashes: make([]uint64, 0, len(vals))}
+	}
+	vs.isConst = isConst
+	// The values' JSON texts share one buffer; a value's bytes are never
+	// written again once appended (a grown buffer leaves them in place).
+	size, nstr := 0, 0
 	for _, v := range vals {
-		b := jsonx.Marshal(v)
+		if s, ok := v.(string); ok {
+			size += len(s) + 2
+			nstr++
+		} else {
+			size += 8
+		}
+	}
+	allStr := nstr == len(vals)
+	buf := make([]byte, 0, size)
+	for _, v := range vals {
+		start := len(buf)
+		buf = jsonx.Append(buf, v)
+		b := buf[start:len(buf):len(buf)]
 		vs.vals = append(vs.vals, b)
 		_, h := hashValue(b, 0)
 		vs.hashes = append(vs.hashes, h)
-		if s, ok := v.(string); ok {
-			strs = append(strs, s)
-		} else {
-			allStr = false
-		}
-	}
-	var texts []string // the values' JSON, when not all are strings
-	if !allStr || isConst {
-		texts = make([]string, len(vs.vals))
-		for i, b := range vs.vals {
-			texts[i] = string(b)
-		}
 	}
 	switch {
 	case allStr && !isConst:
-		vs.text = enumList(strs)
-		if len(strs) > 8 {
-			vs.strs = make(map[string]struct{}, len(strs))
-			for _, s := range strs {
-				vs.strs[s] = struct{}{}
+		vs.text = enumText(vals)
+		if len(vals) > 8 {
+			vs.strs = make(map[string]struct{}, len(vals))
+			for _, v := range vals {
+				vs.strs[v.(string)] = struct{}{}
 			}
 		}
-	case len(strs) == 0:
-		vs.text = strings.Join(texts, " ") // numbers, booleans, null: 1 2 3
+	case nstr == 0:
+		vs.text = joinBytes(vs.vals, " ") // numbers, booleans, null: 1 2 3
 	default:
-		vs.text = strings.Join(texts, ", ") // "a", null
+		vs.text = joinBytes(vs.vals, ", ") // "a", null
 	}
 	vs.text = cutN(vs.text, 256)
 	return vs
+}
+
+// enumText is enumList of vals, which are all strings.
+func enumText(vals []any) string {
+	size := 0
+	for _, v := range vals {
+		s := v.(string)
+		if s == "" || strings.ContainsAny(s, " \t\n\"") {
+			strs := make([]string, len(vals))
+			for i, v := range vals {
+				strs[i] = v.(string)
+			}
+			return enumList(strs)
+		}
+		size += len(s) + 1
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for i, v := range vals {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(v.(string))
+	}
+	return b.String()
+}
+
+// joinBytes is strings.Join of the texts a with sep.
+func joinBytes(a [][]byte, sep string) string {
+	size := 0
+	for _, t := range a {
+		size += len(t) + len(sep)
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for i, t := range a {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.Write(t)
+	}
+	return b.String()
 }
 
 // objectKeys compiles properties, required, dependentRequired and

@@ -23,7 +23,7 @@ package schema
 func (c *compiler) nullAbsent() {
 	// parent holds only the nodes joined with another; every other node is
 	// a component of its own.
-	parent := map[*node]*node{}
+	var parent map[*node]*node // made by the first union
 	var find func(n *node) *node
 	find = func(n *node) *node {
 		p, ok := parent[n]
@@ -39,6 +39,9 @@ func (c *compiler) nullAbsent() {
 			return // the shared boolean nodes look at no member
 		}
 		if ra, rb := find(a), find(b); ra != rb {
+			if parent == nil {
+				parent = map[*node]*node{}
+			}
 			parent[ra] = rb
 			if _, ok := parent[rb]; !ok {
 				parent[rb] = rb
@@ -74,6 +77,25 @@ func (c *compiler) nullAbsent() {
 // absentSet is the set of member names whose null counts as absent in the
 // component g (nil when there are none).
 func absentSet(g []*node) map[string]bool {
+	if len(g) == 1 { // alone, agreed(g, name) is optionalIn(n, name) >= 0
+		n := g[0]
+		count := 0
+		for _, k := range n.keys {
+			if optionalIn(n, k.name) == 1 {
+				count++
+			}
+		}
+		if count == 0 {
+			return nil
+		}
+		set := make(map[string]bool, count)
+		for _, k := range n.keys {
+			if optionalIn(n, k.name) == 1 {
+				set[k.name] = true
+			}
+		}
+		return set
+	}
 	var set map[string]bool
 	for _, n := range g {
 		for _, k := range n.keys {
