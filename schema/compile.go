@@ -44,6 +44,8 @@ type compiler struct {
 	slab   []node
 	bounds []bound
 	digits []byte
+	// sites are where the nodes stand, by node.id
+	sites []site
 }
 
 // uri is base.String(), computed once for a run of schemas with the same
@@ -56,7 +58,7 @@ func (c *compiler) uri(base *url.URL) string {
 }
 
 // loc is a schema value at a place in the document: its JSON Pointer is
-// ptr, or, when at.up is set, the one at.up's pointer leads to.
+// ptr, or, when at.up is set, the one at leads to.
 type loc struct {
 	v    any
 	ptr  string
@@ -64,13 +66,42 @@ type loc struct {
 	at   site
 }
 
+// site is where a subschema stands: under keyword kw of the schema up,
+// and under the member or element name there when named; or, when up is
+// nil, at the JSON Pointer ptr. Compile builds the JSON Pointers of sites
+// only for errors.
+type site struct {
+	up    *node
+	kw    string
+	name  string
+	named bool
+	ptr   string
+}
+
 // pointer is the JSON Pointer of l.
-func (l loc) pointer() string {
+func (c *compiler) locPointer(l loc) string {
 	if l.at.up == nil {
 		return l.ptr
 	}
-	return l.at.pointer()
+	return c.sitePointer(l.at)
 }
+
+// pointer is the JSON Pointer of the schema n, for errors.
+func (c *compiler) pointer(n *node) string { return c.sitePointer(c.sites[n.id]) }
+
+func (c *compiler) sitePointer(s site) string {
+	if s.up == nil {
+		return s.ptr
+	}
+	p := c.pointer(s.up) + "/" + ptrEsc(s.kw)
+	if s.named {
+		p += "/" + ptrEsc(s.name)
+	}
+	return p
+}
+
+// nerr is a SchemaError at the schema n.
+func (c *compiler) nerr(n *node, kw, msg string) *SchemaError { return serr(c.pointer(n), kw, msg) }
 
 var (
 	trueNode  = &node{minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, minContains: -1, maxContains: -1, minProps: -1, maxProps: -1}
@@ -104,6 +135,7 @@ func (c *compiler) compileRoot(raw []byte, doc any) (*node, error) {
 	c.simple = sv.simple
 	c.slab = make([]node, sv.schemas)
 	c.all = make([]*node, 0, sv.schemas)
+	c.sites = make([]site, 0, sv.schemas)
 	if sv.bounds > 0 {
 		c.bounds = make([]bound, sv.bounds)
 		c.digits = make([]byte, 0, sv.digits)
@@ -397,7 +429,12 @@ func (c *compiler) newNode(l loc) *node {
 	} else {
 		n = new(node)
 	}
-	n.ptr, n.at = l.ptr, l.at
+	n.id = int32(len(c.sites))
+	at := l.at
+	if at.up == nil {
+		at.ptr = l.ptr
+	}
+	c.sites = append(c.sites, at)
 	n.minLen, n.maxLen, n.minItems, n.maxItems, n.minContains, n.maxContains, n.minProps, n.maxProps = -1, -1, -1, -1, -1, -1, -1, -1
 	return n
 }
@@ -424,7 +461,7 @@ func (c *compiler) compile(l loc) (*node, error) {
 		base := l.base
 		if !c.simple {
 			var err error
-			if base, err = withID(x, l.base, l.pointer()); err != nil {
+			if base, err = withID(x, l.base, c.locPointer(l)); err != nil {
 				return nil, err
 			}
 		}
@@ -434,7 +471,7 @@ func (c *compiler) compile(l loc) (*node, error) {
 		}
 		return n, nil
 	}
-	return nil, serr(l.pointer(), "", "a schema must be an object or a boolean")
+	return nil, serr(c.locPointer(l), "", "a schema must be an object or a boolean")
 }
 
 // simpleResource is the resource of every node of a simple document: it
@@ -529,7 +566,7 @@ func (c *compiler) checkLoops() error {
 	}
 	for _, n := range c.all {
 		if bad := visit(n); bad != nil {
-			return serr(bad.pointer(), "$ref", "references loop back to this schema without reaching into the instance")
+			return serr(c.pointer(bad), "$ref", "references loop back to this schema without reaching into the instance")
 		}
 	}
 	return nil

@@ -137,7 +137,7 @@ func (c *compiler) checkDefaults(v *Validator) error {
 		}
 		putState(s)
 		if msg != "" {
-			return serr(n.pointer(), "default", "default "+cut(string(n.def))+" does not match its own schema: "+msg)
+			return serr(c.pointer(n), "default", "default "+cut(string(n.def))+" does not match its own schema: "+msg)
 		}
 	}
 	return nil

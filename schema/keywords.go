@@ -21,9 +21,9 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 		case "$ref", "$dynamicRef":
 			s, ok := v.(string)
 			if !ok {
-				return nerr(n, k, "must be a string")
+				return c.nerr(n, k, "must be a string")
 			}
-			l, err := c.resolve(s, base, n.pointer(), k)
+			l, err := c.resolve(s, base, c.pointer(n), k)
 			if err != nil {
 				return err
 			}
@@ -51,13 +51,13 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 		case "nullable":
 			b, ok := v.(bool)
 			if !ok {
-				return nerr(n, k, "must be a boolean")
+				return c.nerr(n, k, "must be a boolean")
 			}
 			n.nullable = b
 		case "enum":
 			a, ok := v.([]any)
 			if !ok {
-				return nerr(n, k, "must be an array")
+				return c.nerr(n, k, "must be an array")
 			}
 			n.enum = newValueSet(a, false)
 			n.kw |= kwEnum
@@ -67,7 +67,7 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 		case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
 			num, ok := v.(json.Number)
 			if !ok {
-				return nerr(n, k, "must be a number")
+				return c.nerr(n, k, "must be a number")
 			}
 			b := c.newBound(num)
 			switch k {
@@ -81,13 +81,13 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 				n.exMax = b
 			case "multipleOf":
 				if b.n.isZero() || b.n.neg {
-					return nerr(n, k, "must be greater than 0")
+					return c.nerr(n, k, "must be greater than 0")
 				}
 				n.multipleOf = b
 			}
 			n.kw |= kwNumber
 		case "minLength", "maxLength", "minItems", "maxItems", "minContains", "maxContains", "minProperties", "maxProperties":
-			cnt, err := count(v, n, k)
+			cnt, err := c.count(v, n, k)
 			if err != nil {
 				return err
 			}
@@ -112,21 +112,21 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 		case "pattern":
 			s, ok := v.(string)
 			if !ok {
-				return nerr(n, k, "must be a string")
+				return c.nerr(n, k, "must be a string")
 			}
-			if n.pattern, err = compilePattern(s, n, k); err != nil {
+			if n.pattern, err = c.compilePattern(s, n, k); err != nil {
 				return err
 			}
 			n.kw |= kwString
 		case "format":
 			s, ok := v.(string)
 			if !ok {
-				return nerr(n, k, "must be a string")
+				return c.nerr(n, k, "must be a string")
 			}
 			if c.opts.AssertFormat {
 				fn := formats[s]
 				if fn == nil && c.opts.Strict {
-					return nerr(n, k, "format "+quote(s)+" is not checked by the validator")
+					return c.nerr(n, k, "format "+quote(s)+" is not checked by the validator")
 				}
 				if fn != nil {
 					n.format, n.formatFn = s, fn
@@ -135,7 +135,7 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			}
 		case "items":
 			if _, isArr := v.([]any); isArr {
-				return nerr(n, k, "must be a schema (use prefixItems for a tuple)")
+				return c.nerr(n, k, "must be a schema (use prefixItems for a tuple)")
 			}
 			if n.items, err = c.sub(v, base, n, k, "", false); err != nil {
 				return err
@@ -154,7 +154,7 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 		case "uniqueItems":
 			b, ok := v.(bool)
 			if !ok {
-				return nerr(n, k, "must be a boolean")
+				return c.nerr(n, k, "must be a boolean")
 			}
 			n.uniqueItems = b
 			if b {
@@ -183,10 +183,10 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 		case "patternProperties":
 			m, ok := v.(*jsonx.Object)
 			if !ok {
-				return nerr(n, k, "must be an object")
+				return c.nerr(n, k, "must be an object")
 			}
 			for j, src := range m.Keys {
-				re, err := compilePattern(src, n, k)
+				re, err := c.compilePattern(src, n, k)
 				if err != nil {
 					return err
 				}
@@ -206,7 +206,7 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 				return err
 			}
 			if len(subs) == 0 {
-				return nerr(n, k, "must not be empty")
+				return c.nerr(n, k, "must not be empty")
 			}
 			switch k {
 			case "allOf":
@@ -242,7 +242,7 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 		case "$defs", "definitions":
 			m, ok := v.(*jsonx.Object)
 			if !ok {
-				return nerr(n, k, "must be an object")
+				return c.nerr(n, k, "must be an object")
 			}
 			for j, name := range m.Keys {
 				if _, err := c.sub(m.Vals[j], base, n, k, name, true); err != nil {
@@ -255,9 +255,9 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			}
 			if c.opts.Strict {
 				if k == "dependencies" { // 2020-12 moved it to dependentRequired/dependentSchemas
-					return nerr(n, k, "is not enforced by the validator")
+					return c.nerr(n, k, "is not enforced by the validator")
 				}
-				return nerr(n, k, "is not a known keyword")
+				return c.nerr(n, k, "is not a known keyword")
 			}
 		}
 		if err != nil {
@@ -284,9 +284,6 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 	return nil
 }
 
-// nerr is a SchemaError at the schema n.
-func nerr(n *node, kw, msg string) *SchemaError { return serr(n.pointer(), kw, msg) }
-
 // newBound returns the bound written num, from the compiler's slabs while
 // they last.
 func (c *compiler) newBound(num json.Number) *bound {
@@ -308,7 +305,7 @@ func (c *compiler) newBound(num json.Number) *bound {
 func (c *compiler) subs(v any, base *url.URL, n *node, kw string) ([]*node, error) {
 	a, ok := v.([]any)
 	if !ok {
-		return nil, serr(site{up: n, kw: kw}.pointer(), "", "must be an array of schemas")
+		return nil, serr(c.sitePointer(site{up: n, kw: kw}), "", "must be an array of schemas")
 	}
 	out := make([]*node, len(a))
 	for i, e := range a {
@@ -345,30 +342,30 @@ func typeBit(s string) uint8 {
 func (c *compiler) types(n *node, v any) error {
 	if a, ok := v.([]any); ok {
 		if len(a) == 0 {
-			return nerr(n, "type", "must not be empty")
+			return c.nerr(n, "type", "must not be empty")
 		}
 		for _, e := range a {
-			if err := addType(n, e); err != nil {
+			if err := c.addType(n, e); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	return addType(n, v)
+	return c.addType(n, v)
 }
 
 // addType adds the type named x to n.types.
-func addType(n *node, x any) error {
+func (c *compiler) addType(n *node, x any) error {
 	s, _ := x.(string)
 	b := typeBit(s)
 	if b == 0 {
-		return nerr(n, "type", "unknown type "+quote(s))
+		return c.nerr(n, "type", "unknown type "+quote(s))
 	}
 	n.types |= b
 	return nil
 }
 
-func count(v any, n *node, kw string) (int, error) {
+func (c *compiler) count(v any, n *node, kw string) (int, error) {
 	num, ok := v.(json.Number)
 	if ok {
 		d := parseNum([]byte(num))
@@ -383,29 +380,29 @@ func count(v any, n *node, kw string) (int, error) {
 			return int(m), nil
 		}
 	}
-	return 0, nerr(n, kw, "must be a non-negative integer")
+	return 0, c.nerr(n, kw, "must be a non-negative integer")
 }
 
-func compilePattern(src string, n *node, kw string) (*pattern, error) {
+func (c *compiler) compilePattern(src string, n *node, kw string) (*pattern, error) {
 	if len(src) > maxPatternLen {
-		return nil, nerr(n, kw, "pattern is longer than "+strconv.Itoa(maxPatternLen)+" bytes")
+		return nil, c.nerr(n, kw, "pattern is longer than "+strconv.Itoa(maxPatternLen)+" bytes")
 	}
 	re, err := regexp.Compile(src)
 	if err != nil {
-		return nil, nerr(n, kw, "pattern "+quote(src)+" is not supported by Go's regexp (RE2): "+err.Error())
+		return nil, c.nerr(n, kw, "pattern "+quote(src)+" is not supported by Go's regexp (RE2): "+err.Error())
 	}
 	// The work of a match is up to (input bytes) x (program size): bound
 	// the program, and Validate bounds the product (maxMatchWork).
 	tree, err := syntax.Parse(src, syntax.Perl)
 	if err != nil {
-		return nil, nerr(n, kw, "pattern "+quote(src)+": "+err.Error())
+		return nil, c.nerr(n, kw, "pattern "+quote(src)+": "+err.Error())
 	}
 	prog, err := syntax.Compile(tree.Simplify())
 	if err != nil {
-		return nil, nerr(n, kw, "pattern "+quote(src)+": "+err.Error())
+		return nil, c.nerr(n, kw, "pattern "+quote(src)+": "+err.Error())
 	}
 	if len(prog.Inst) > maxPatternProg {
-		return nil, nerr(n, kw, "pattern "+quote(src)+" is too complex ("+strconv.Itoa(len(prog.Inst))+
+		return nil, c.nerr(n, kw, "pattern "+quote(src)+" is too complex ("+strconv.Itoa(len(prog.Inst))+
 			" RE2 instructions, the limit is "+strconv.Itoa(maxPatternProg)+")")
 	}
 	return &pattern{re: re, src: src, cost: len(prog.Inst)}, nil
@@ -521,7 +518,7 @@ func (c *compiler) objectKeys(n *node, o *jsonx.Object, base *url.URL) error {
 	if hasProps {
 		m, ok := props.(*jsonx.Object)
 		if !ok {
-			return nerr(n, "properties", "must be an object")
+			return c.nerr(n, "properties", "must be an object")
 		}
 		for j, name := range m.Keys {
 			s, err := c.sub(m.Vals[j], base, n, "properties", name, true)
@@ -535,12 +532,12 @@ func (c *compiler) objectKeys(n *node, o *jsonx.Object, base *url.URL) error {
 	if v, ok := o.Get("required"); ok {
 		a, ok := v.([]any)
 		if !ok {
-			return nerr(n, "required", "must be an array of strings")
+			return c.nerr(n, "required", "must be an array of strings")
 		}
 		for _, e := range a {
 			s, ok := e.(string)
 			if !ok {
-				return nerr(n, "required", "must be an array of strings")
+				return c.nerr(n, "required", "must be an array of strings")
 			}
 			i := kt.add(s)
 			if !n.keys[i].required {
@@ -555,18 +552,18 @@ func (c *compiler) objectKeys(n *node, o *jsonx.Object, base *url.URL) error {
 	if v, ok := o.Get("dependentRequired"); ok {
 		m, ok := v.(*jsonx.Object)
 		if !ok {
-			return nerr(n, "dependentRequired", "must be an object")
+			return c.nerr(n, "dependentRequired", "must be an object")
 		}
 		for j, name := range m.Keys {
 			a, ok := m.Vals[j].([]any)
 			if !ok {
-				return serr(n.pointer()+"/dependentRequired", name, "must be an array of strings")
+				return serr(c.pointer(n)+"/dependentRequired", name, "must be an array of strings")
 			}
 			d := depReq{key: kt.add(name)}
 			for _, e := range a {
 				s, ok := e.(string)
 				if !ok {
-					return serr(n.pointer()+"/dependentRequired", name, "must be an array of strings")
+					return serr(c.pointer(n)+"/dependentRequired", name, "must be an array of strings")
 				}
 				d.need = append(d.need, kt.add(s))
 			}
@@ -576,7 +573,7 @@ func (c *compiler) objectKeys(n *node, o *jsonx.Object, base *url.URL) error {
 	if v, ok := o.Get("dependentSchemas"); ok {
 		m, ok := v.(*jsonx.Object)
 		if !ok {
-			return nerr(n, "dependentSchemas", "must be an object")
+			return c.nerr(n, "dependentSchemas", "must be an object")
 		}
 		for j, name := range m.Keys {
 			s, err := c.sub(m.Vals[j], base, n, "dependentSchemas", name, true)

@@ -27,10 +27,8 @@ const (
 // node is one compiled (sub)schema. Nodes form a graph: $ref and recursion
 // make cycles. A node is immutable after Compile.
 type node struct {
-	ptr   string // JSON pointer of the schema in the document, for errors (see pointer)
-	at    site   // where a subschema stands in its parent; at.up is nil when ptr is the whole pointer
-	never bool   // the schema false (or a node that can match nothing)
-	types uint8  // allowed types; 0 means any
+	never bool  // the schema false (or a node that can match nothing)
+	types uint8 // allowed types; 0 means any
 	kw    uint16
 
 	nullable bool // OpenAPI nullable: true (null is allowed, enum/const aside)
@@ -47,7 +45,8 @@ type node struct {
 
 	// numbers
 	min, max, exMin, exMax, multipleOf *bound
-	intBounds                          bool // every bound present is a plain integer (bound.i)
+	intBounds                          bool  // every bound present is a plain integer (bound.i)
+	id                                 int32 // the node's index in its compiler's sites (Compile only)
 
 	// strings
 	minLen, maxLen int // code points; -1 when absent
@@ -94,33 +93,6 @@ type node struct {
 	// Options.NullAsAbsent: the property names whose explicit null counts
 	// as absent (shared by the subschemas applied in place; nullabsent.go)
 	nullAbsent map[string]bool
-}
-
-// site is where a subschema stands: under keyword kw of the schema up,
-// and under the member or element name there when named. Compile builds
-// JSON Pointers from sites only for errors.
-type site struct {
-	up    *node
-	kw    string
-	name  string
-	named bool
-}
-
-// pointer is the JSON Pointer of the subschema at s.
-func (s site) pointer() string {
-	p := s.up.pointer() + "/" + ptrEsc(s.kw)
-	if s.named {
-		p += "/" + ptrEsc(s.name)
-	}
-	return p
-}
-
-// pointer is the JSON Pointer of n in the document, for errors.
-func (n *node) pointer() string {
-	if n.at.up == nil {
-		return n.ptr
-	}
-	return n.at.pointer()
 }
 
 // bound is a numeric keyword's value.
