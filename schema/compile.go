@@ -68,14 +68,13 @@ type loc struct {
 
 // site is where a subschema stands: under keyword kw of the schema up,
 // and under the member or element name there when named; or, when up is
-// nil, at the JSON Pointer ptr. Compile builds the JSON Pointers of sites
+// nil, at the JSON Pointer kw. Compile builds the JSON Pointers of sites
 // only for errors.
 type site struct {
 	up    *node
 	kw    string
 	name  string
 	named bool
-	ptr   string
 }
 
 // pointer is the JSON Pointer of l.
@@ -91,7 +90,7 @@ func (c *compiler) pointer(n *node) string { return c.sitePointer(c.sites[n.id])
 
 func (c *compiler) sitePointer(s site) string {
 	if s.up == nil {
-		return s.ptr
+		return s.kw
 	}
 	p := c.pointer(s.up) + "/" + ptrEsc(s.kw)
 	if s.named {
@@ -432,7 +431,7 @@ func (c *compiler) newNode(l loc) *node {
 	n.id = int32(len(c.sites))
 	at := l.at
 	if at.up == nil {
-		at.ptr = l.ptr
+		at.kw = l.ptr
 	}
 	c.sites = append(c.sites, at)
 	n.minLen, n.maxLen, n.minItems, n.maxItems, n.minContains, n.maxContains, n.minProps, n.maxProps = -1, -1, -1, -1, -1, -1, -1, -1

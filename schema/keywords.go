@@ -470,7 +470,7 @@ func enumText(vals []any) string {
 	size := 0
 	for _, v := range vals {
 		s := v.(string)
-		if s == "" || strings.ContainsAny(s, " \t\n\"") {
+		if s == "" || needsQuote(s) {
 			strs := make([]string, len(vals))
 			for i, v := range vals {
 				strs[i] = v.(string)
@@ -488,6 +488,17 @@ func enumText(vals []any) string {
 		b.WriteString(v.(string))
 	}
 	return b.String()
+}
+
+// needsQuote reports whether s holds a byte enumList quotes for.
+func needsQuote(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '"':
+			return true
+		}
+	}
+	return false
 }
 
 // joinBytes is strings.Join of the texts a with sep.

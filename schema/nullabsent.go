@@ -49,7 +49,9 @@ func (c *compiler) nullAbsent() {
 		}
 	}
 	for _, n := range c.all {
-		c.inPlace(n, func(m *node) bool { union(n, m); return true })
+		if n.ref != nil || n.dynRef != nil || n.kw&kwCombine != 0 || len(n.depSchemas) > 0 {
+			c.inPlace(n, func(m *node) bool { union(n, m); return true })
+		}
 	}
 	var groups map[*node][]*node
 	for _, n := range c.all {
@@ -80,8 +82,8 @@ func absentSet(g []*node) map[string]bool {
 	if len(g) == 1 { // alone, agreed(g, name) is optionalIn(n, name) >= 0
 		n := g[0]
 		count := 0
-		for _, k := range n.keys {
-			if optionalIn(n, k.name) == 1 {
+		for i := range n.keys {
+			if optionalAt(n, i) {
 				count++
 			}
 		}
@@ -89,8 +91,8 @@ func absentSet(g []*node) map[string]bool {
 			return nil
 		}
 		set := make(map[string]bool, count)
-		for _, k := range n.keys {
-			if optionalIn(n, k.name) == 1 {
+		for i, k := range n.keys {
+			if optionalAt(n, i) {
 				set[k.name] = true
 			}
 		}
@@ -159,18 +161,10 @@ func agreed(g []*node, name string) bool {
 func optionalIn(n *node, name string) int {
 	idx := n.lookup([]byte(name))
 	if idx >= 0 {
-		k := n.keys[idx]
-		if k.schema == nil || k.schema.never || k.required {
-			return -1
+		if optionalAt(n, idx) {
+			return 1
 		}
-		for _, d := range n.depRequired {
-			for _, need := range d.need {
-				if need == idx {
-					return -1
-				}
-			}
-		}
-		return 1
+		return -1
 	}
 	if n.additional != nil || n.propertyNames != nil || n.unevalProps != nil || n.minProps >= 0 || n.maxProps >= 0 {
 		return -1
@@ -181,4 +175,22 @@ func optionalIn(n *node, name string) int {
 		}
 	}
 	return 0
+}
+
+// optionalAt reports whether n lists n.keys[idx] in "properties" as
+// optional: with a schema other than false, neither required nor a
+// dependentRequired target.
+func optionalAt(n *node, idx int) bool {
+	k := &n.keys[idx]
+	if k.schema == nil || k.schema.never || k.required {
+		return false
+	}
+	for _, d := range n.depRequired {
+		for _, need := range d.need {
+			if need == idx {
+				return false
+			}
+		}
+	}
+	return true
 }
