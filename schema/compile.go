@@ -29,7 +29,7 @@ type compiler struct {
 	resources   map[string]loc // absolute URI without fragment -> resource root
 	anchors     map[string]loc // absolute URI#anchor -> schema
 	nodes       map[*jsonx.Object]*node
-	all         []*node
+	all         []compiled // every node compiled, by node.id
 	res         map[string]*resource      // by absolute URI: what nodes know of their resource
 	dynLocs     map[string]map[string]loc // resource URI -> $dynamicAnchor name -> schema
 	dynamic     bool                      // some $dynamicRef resolves dynamically
@@ -44,8 +44,6 @@ type compiler struct {
 	slab   []node
 	bounds []bound
 	digits []byte
-	// sites are where the nodes stand, by node.id
-	sites []site
 }
 
 // uri is base.String(), computed once for a run of schemas with the same
@@ -77,7 +75,13 @@ type site struct {
 	named bool
 }
 
-// pointer is the JSON Pointer of l.
+// compiled is a node and where it stands.
+type compiled struct {
+	n  *node
+	at site
+}
+
+// locPointer is the JSON Pointer of l.
 func (c *compiler) locPointer(l loc) string {
 	if l.at.up == nil {
 		return l.ptr
@@ -86,7 +90,7 @@ func (c *compiler) locPointer(l loc) string {
 }
 
 // pointer is the JSON Pointer of the schema n, for errors.
-func (c *compiler) pointer(n *node) string { return c.sitePointer(c.sites[n.id]) }
+func (c *compiler) pointer(n *node) string { return c.sitePointer(c.all[n.id].at) }
 
 func (c *compiler) sitePointer(s site) string {
 	if s.up == nil {
@@ -133,8 +137,7 @@ func (c *compiler) compileRoot(raw []byte, doc any) (*node, error) {
 	sv.walk(doc, 0)
 	c.simple = sv.simple
 	c.slab = make([]node, sv.schemas)
-	c.all = make([]*node, 0, sv.schemas)
-	c.sites = make([]site, 0, sv.schemas)
+	c.all = make([]compiled, 0, sv.schemas)
 	if sv.bounds > 0 {
 		c.bounds = make([]bound, sv.bounds)
 		c.digits = make([]byte, 0, sv.digits)
@@ -428,12 +431,12 @@ func (c *compiler) newNode(l loc) *node {
 	} else {
 		n = new(node)
 	}
-	n.id = int32(len(c.sites))
+	n.id = int32(len(c.all))
 	at := l.at
 	if at.up == nil {
 		at.kw = l.ptr
 	}
-	c.sites = append(c.sites, at)
+	c.all = append(c.all, compiled{n, at})
 	n.minLen, n.maxLen, n.minItems, n.maxItems, n.minContains, n.maxContains, n.minProps, n.maxProps = -1, -1, -1, -1, -1, -1, -1, -1
 	return n
 }
@@ -456,7 +459,6 @@ func (c *compiler) compile(l loc) (*node, error) {
 		if c.nodes != nil {
 			c.nodes[x] = n
 		}
-		c.all = append(c.all, n)
 		base := l.base
 		if !c.simple {
 			var err error
@@ -563,8 +565,8 @@ func (c *compiler) checkLoops() error {
 		color[n] = black
 		return nil
 	}
-	for _, n := range c.all {
-		if bad := visit(n); bad != nil {
+	for _, e := range c.all {
+		if bad := visit(e.n); bad != nil {
 			return serr(c.pointer(bad), "$ref", "references loop back to this schema without reaching into the instance")
 		}
 	}

@@ -123,7 +123,8 @@ func (c *compiler) checkDefaults(v *Validator) error {
 	if !c.opts.Strict {
 		return nil
 	}
-	for _, n := range c.all {
+	for _, e := range c.all {
+		n := e.n
 		if n.def == nil {
 			continue
 		}

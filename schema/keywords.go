@@ -408,24 +408,16 @@ func (c *compiler) compilePattern(src string, n *node, kw string) (*pattern, err
 	return &pattern{re: re, src: src, cost: len(prog.Inst)}, nil
 }
 
-// smallValueSet holds a valueSet of at most four values and its slices
-// in one allocation.
+// smallValueSet holds a valueSet of at most four values, its slices and
+// (when they fit) the values' texts in one allocation.
 type smallValueSet struct {
 	vs     valueSet
 	vals   [4][]byte
 	hashes [4]uint64
+	text   [64]byte
 }
 
 func newValueSet(vals []any, isConst bool) *valueSet {
-	var vs *valueSet
-	if len(vals) <= len(smallValueSet{}.vals) {
-		sv := &smallValueSet{}
-		vs = &sv.vs
-		vs.vals, vs.hashes = sv.vals[:0:len(vals)], sv.hashes[:0:len(vals)]
-	} else {
-		vs = &valueSet{vals: make([][]byte, 0, len(vals)), hashes: make([]uint64, 0, len(vals))}
-	}
-	vs.isConst = isConst
 	// The values' JSON texts share one buffer; a value's bytes are never
 	// written again once appended (a grown buffer leaves them in place).
 	size, nstr := 0, 0
@@ -438,7 +430,20 @@ func newValueSet(vals []any, isConst bool) *valueSet {
 		}
 	}
 	allStr := nstr == len(vals)
-	buf := make([]byte, 0, size)
+	var vs *valueSet
+	var buf []byte
+	if len(vals) <= len(smallValueSet{}.vals) {
+		sv := &smallValueSet{}
+		vs = &sv.vs
+		vs.vals, vs.hashes = sv.vals[:0:len(vals)], sv.hashes[:0:len(vals)]
+		buf = sv.text[:0]
+	} else {
+		vs = &valueSet{vals: make([][]byte, 0, len(vals)), hashes: make([]uint64, 0, len(vals))}
+	}
+	vs.isConst = isConst
+	if size > cap(buf) {
+		buf = make([]byte, 0, size)
+	}
 	for _, v := range vals {
 		start := len(buf)
 		buf = jsonx.Append(buf, v)

@@ -48,13 +48,15 @@ func (c *compiler) nullAbsent() {
 			}
 		}
 	}
-	for _, n := range c.all {
+	for _, e := range c.all {
+		n := e.n
 		if n.ref != nil || n.dynRef != nil || n.kw&kwCombine != 0 || len(n.depSchemas) > 0 {
 			c.inPlace(n, func(m *node) bool { union(n, m); return true })
 		}
 	}
 	var groups map[*node][]*node
-	for _, n := range c.all {
+	for _, e := range c.all {
+		n := e.n
 		if _, joined := parent[n]; !joined {
 			if len(n.keys) > 0 {
 				g := [1]*node{n}
