@@ -29,7 +29,7 @@ type compiler struct {
 	resources   map[string]loc // absolute URI without fragment -> resource root
 	anchors     map[string]loc // absolute URI#anchor -> schema
 	nodes       map[*jsonx.Object]*node
-	all         []compiled // every node compiled, by node.id
+	all         []compiled                // every node compiled, by node.id
 	res         map[string]*resource      // by absolute URI: what nodes know of their resource
 	dynLocs     map[string]map[string]loc // resource URI -> $dynamicAnchor name -> schema
 	dynamic     bool                      // some $dynamicRef resolves dynamically
