@@ -47,3 +47,55 @@ func TestCompileErrors(t *testing.T) {
 	mustCompile(t, `{"x-custom":1,"title":"t","description":"d","examples":[1],"deprecated":true,"$comment":"c","properties":{"d":{"type":"integer","maximum":14,"default":20}}}`, nil)
 	mustCompile(t, `{"title":"t","description":"d","default":{},"examples":[1],"deprecated":true,"readOnly":true,"writeOnly":false,"$comment":"c","$schema":"https://json-schema.org/draft/2020-12/schema","contentMediaType":"text/plain","contentEncoding":"base64"}`, &Options{Strict: true})
 }
+
+// TestCompileErrorPaths checks the JSON Pointer of errors deep in a
+// schema, which Compile builds only when it reports one: escaped names,
+// array indexes, and a schema reached through $ref (whose pointer is the
+// reference's target).
+func TestCompileErrorPaths(t *testing.T) {
+	tests := []struct{ schema, path, keyword string }{
+		{`{"properties":{"a/b":{"items":{"properties":{"c~d":{"minLength":-1}}}}}}`, "/properties/a~1b/items/properties/c~0d", "minLength"},
+		{`{"allOf":[true,{"anyOf":[{"type":"string"},{"not":{"maximum":"x"}}]}]}`, "/allOf/1/anyOf/1/not", "maximum"},
+		{`{"prefixItems":[{},{"patternProperties":{"^x/":{"type":"nope"}}}]}`, "/prefixItems/1/patternProperties/^x~1", "type"},
+		{`{"if":true,"then":{"dependentSchemas":{"k":{"pattern":"("}}}}`, "/then/dependentSchemas/k", "pattern"},
+		{`{"additionalProperties":{"dependentRequired":{"a":[1]}}}`, "/additionalProperties/dependentRequired", "a"},
+		{`{"properties":{"p":{"allOf":7}}}`, "/properties/p/allOf", ""},
+		{`{"$defs":{"d":{"properties":{"q":{"enum":1}}}},"properties":{"r":{"$ref":"#/$defs/d"}}}`, "/$defs/d/properties/q", "enum"},
+		{`{"properties":{"r":{"$ref":"#/$defs/d"}},"$defs":{"d":{"items":{"minItems":"2"}}}}`, "/$defs/d/items", "minItems"},
+		{`{"properties":{"x":{"properties":{"y":{"type":"integer","maximum":1,"default":2}}}}}`, "/properties/x/properties/y", "default"},
+		{`{"$defs":{"a":{"allOf":[{"$ref":"#/$defs/b"}]},"b":{"anyOf":[{"$ref":"#/$defs/a"}]}},"properties":{"z":{"$ref":"#/$defs/a"}}}`, "/$defs/a", "$ref"},
+	}
+	for _, tc := range tests {
+		_, err := Compile([]byte(tc.schema), &Options{Strict: true})
+		var se *SchemaError
+		if !errors.As(err, &se) {
+			t.Errorf("Compile(%s) = %v, want a *SchemaError", tc.schema, err)
+			continue
+		}
+		if se.Path != tc.path || se.Keyword != tc.keyword {
+			t.Errorf("Compile(%s): error at %q keyword %q, want %q keyword %q (%v)", tc.schema, se.Path, se.Keyword, tc.path, tc.keyword, err)
+		}
+	}
+}
+
+// TestCompileBeyondSurvey compiles schemas that $ref reaches where no
+// subschema stands (in an unknown keyword, the properties object itself):
+// Compile sizes its node and bound slabs from the places subschemas stand
+// and must allocate past them.
+func TestCompileBeyondSurvey(t *testing.T) {
+	v := mustCompile(t, `{"x-stash":[{"minimum":5,"maximum":9},{"type":"string","minLength":2}],
+		"properties":{"a":{"$ref":"#/x-stash/0"},"b":{"$ref":"#/x-stash/1"},"c":{"$ref":"#/properties/a"}}}`, nil)
+	for in, want := range map[string]int{`{"a":7,"b":"xy","c":6}`: 0, `{"a":3}`: 1, `{"a":10,"b":"x","c":4}`: 3, `{"c":"s"}`: 0} {
+		if got := problems(t, v, in); len(got) != want {
+			t.Errorf("Validate(%s) = %v, want %d problems", in, got, want)
+		}
+	}
+	// "#/properties" is an object whose members are unknown keywords.
+	w := mustCompile(t, `{"properties":{"n":{"type":"integer"}},"items":{"$ref":"#/properties"}}`, nil)
+	if got := problems(t, w, `[{"n":"x"}]`); len(got) != 0 {
+		t.Errorf("items of #/properties: %v, want none", got)
+	}
+	if got := problems(t, w, `{"n":"x"}`); len(got) != 1 {
+		t.Errorf("property n: %v, want 1 problem", got)
+	}
+}
