@@ -44,6 +44,7 @@ type compiler struct {
 	slab   []node
 	bounds []bound
 	digits []byte
+	leaves leafCache // the leaves a simple document shares
 }
 
 // uri is base.String(), computed once for a run of schemas with the same
@@ -134,8 +135,11 @@ func (c *compiler) compileRoot(raw []byte, doc any) (*node, error) {
 		}
 	}
 	sv := survey{simple: true}
-	sv.walk(doc, 0)
+	sv.walk(doc, "", 0)
 	c.simple = sv.simple
+	if !c.simple {
+		sv.schemas += sv.shared
+	}
 	c.slab = make([]node, sv.schemas)
 	c.all = make([]compiled, 0, sv.schemas)
 	if sv.bounds > 0 {
@@ -179,16 +183,25 @@ func (c *compiler) compileRoot(raw []byte, doc any) (*node, error) {
 // whether it uses references or identifiers. It visits the places index
 // visits (every place a subschema may stand), without allocating.
 type survey struct {
-	schemas int  // objects in schema places
+	schemas int  // objects in schema places, but the leaves a simple document shares (see leafCache)
+	shared  int  // the leaves left out of schemas
 	bounds  int  // minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf
 	digits  int  // bytes of their numbers
 	simple  bool // no $ref, $dynamicRef, $id, $anchor or $dynamicAnchor
+	leaves  leafCache
 }
 
-func (sv *survey) walk(v any, depth int) {
+func (sv *survey) walk(v any, kw string, depth int) {
 	o, ok := v.(*jsonx.Object)
 	if !ok || depth > jsonx.MaxDepth {
 		return
+	}
+	if sharedPlace(kw) && isLeaf(o) {
+		if sv.leaves.find(o) >= 0 {
+			sv.shared++
+			return
+		}
+		sv.leaves.add(o, nil)
 	}
 	sv.schemas++
 	for i, k := range o.Keys {
@@ -204,21 +217,95 @@ func (sv *survey) walk(v any, depth int) {
 		}
 		switch shape(k) {
 		case shapeSchema:
-			sv.walk(sub, depth+1)
+			sv.walk(sub, k, depth+1)
 		case shapeSchemaMap:
 			if m, ok := sub.(*jsonx.Object); ok {
 				for _, e := range m.Vals {
-					sv.walk(e, depth+1)
+					sv.walk(e, k, depth+1)
 				}
 			}
 		case shapeSchemaArray:
 			if a, ok := sub.([]any); ok {
 				for _, e := range a {
-					sv.walk(e, depth+1)
+					sv.walk(e, k, depth+1)
 				}
 			}
 		}
 	}
+}
+
+// A simple document compiles equal leaf schemas ({"type":"string"} under
+// several properties) once and shares the node. Only the places that apply
+// a schema to a part of the instance share: a node applied in place
+// (allOf, $ref, ...) joins components for Options.NullAsAbsent, so it
+// stays the one of its place. A node is immutable, and a leaf has no
+// subschema, default or reference whose place could matter later.
+
+// sharedPlace reports whether a leaf under keyword kw may be shared.
+func sharedPlace(kw string) bool {
+	switch kw {
+	case "properties", "patternProperties", "items", "prefixItems", "additionalProperties", "contains",
+		"propertyNames", "unevaluatedItems", "unevaluatedProperties":
+		return true
+	}
+	return false
+}
+
+// isLeaf reports whether o is a schema of scalar keyword values only (so no
+// subschema) with no "default" (Strict checks a default at its place).
+func isLeaf(o *jsonx.Object) bool {
+	if len(o.Keys) > 8 {
+		return false
+	}
+	for i, k := range o.Keys {
+		if k == "default" {
+			return false
+		}
+		switch o.Vals[i].(type) {
+		case string, json.Number, bool, nil:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// leafCache holds the first leaves of a document, each with its node
+// (survey keeps none).
+type leafCache struct {
+	objs  [16]*jsonx.Object
+	nodes [16]*node
+	n     int
+}
+
+// find returns the index of a leaf equal to o (same keys in the same
+// order, same values as written), or -1.
+func (lc *leafCache) find(o *jsonx.Object) int {
+	for i := 0; i < lc.n; i++ {
+		if sameLeaf(lc.objs[i], o) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (lc *leafCache) add(o *jsonx.Object, n *node) {
+	if lc.n < len(lc.objs) {
+		lc.objs[lc.n], lc.nodes[lc.n] = o, n
+		lc.n++
+	}
+}
+
+func sameLeaf(a, b *jsonx.Object) bool {
+	if len(a.Keys) != len(b.Keys) {
+		return false
+	}
+	for i, k := range a.Keys {
+		if b.Keys[i] != k || a.Vals[i] != b.Vals[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // The shapes of keywords that hold subschemas.
@@ -530,7 +617,18 @@ func (c *compiler) dynamicAnchors() error {
 // sub compiles the subschema v that n holds under keyword kw (and, when
 // named, under its member or element name).
 func (c *compiler) sub(v any, base *url.URL, n *node, kw, name string, named bool) (*node, error) {
-	return c.compile(loc{v: v, base: base, at: site{up: n, kw: kw, name: name, named: named}})
+	l := loc{v: v, base: base, at: site{up: n, kw: kw, name: name, named: named}}
+	if o, ok := v.(*jsonx.Object); ok && c.simple && sharedPlace(kw) && isLeaf(o) {
+		if i := c.leaves.find(o); i >= 0 {
+			return c.leaves.nodes[i], nil
+		}
+		m, err := c.compile(l)
+		if err == nil {
+			c.leaves.add(o, m)
+		}
+		return m, err
+	}
+	return c.compile(l)
 }
 
 // checkLoops refuses a schema whose references loop back to the same

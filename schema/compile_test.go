@@ -99,3 +99,41 @@ func TestCompileBeyondSurvey(t *testing.T) {
 		t.Errorf("property n: %v, want 1 problem", got)
 	}
 }
+
+// TestCompileSharesLeaves checks that equal leaf schemas where a schema
+// applies to a part of the instance compile to one node, and that nothing
+// applied in place, with a default, or in a document with references is
+// shared.
+func TestCompileSharesLeaves(t *testing.T) {
+	v := mustCompile(t, `{"properties":{"a":{"type":"string","minLength":1},"b":{"type":"string","minLength":1},
+		"c":{"type":"array","items":{"type":"string","minLength":1}},"d":{"minLength":1,"type":"string"},
+		"e":{"type":"integer","maximum":1},"f":{"type":"integer","maximum":1.0},"g":{"type":"string","minLength":1,"default":"x"},"h":{"type":"object"}},
+		"allOf":[{"type":"object"}]}`, &Options{Strict: true})
+	k := v.root.keys
+	if k[0].schema != k[1].schema || k[2].schema.items != k[0].schema {
+		t.Error("equal leaves under properties and items are not shared")
+	}
+	if k[3].schema == k[0].schema || k[4].schema == k[5].schema || k[6].schema == k[0].schema || v.root.allOf[0] == k[7].schema {
+		t.Error("a leaf with other keys, other number text, a default, or applied in place is shared")
+	}
+	for in, want := range map[string]int{`{"a":"x","b":"y","c":["z"]}`: 0, `{"a":"","b":"","c":[""]}`: 3, `{"e":1,"f":2}`: 1} {
+		if got := problems(t, v, in); len(got) != want {
+			t.Errorf("Validate(%s) = %v, want %d problems", in, got, want)
+		}
+	}
+	r := mustCompile(t, `{"$defs":{"s":{"type":"string"}},"properties":{"a":{"type":"string"},"b":{"type":"string"},"c":{"$ref":"#/$defs/s"}}}`, nil)
+	if r.root.keys[0].schema == r.root.keys[1].schema {
+		t.Error("leaves shared in a document with $ref")
+	}
+	// Shared in place, the leaf {"type":"object"} would join the
+	// components of p and q, and q's required "a" would make p's null
+	// an ordinary value.
+	n := mustCompile(t, `{"properties":{"p":{"properties":{"a":{"type":"string"}},"allOf":[{"type":"object"}]},
+		"q":{"properties":{"a":{"type":"string"}},"required":["a"],"allOf":[{"type":"object"}]}}}`, &Options{NullAsAbsent: true})
+	if got := problems(t, n, `{"p":{"a":null}}`); len(got) != 0 {
+		t.Errorf("null for p.a: %v, want none", got)
+	}
+	if got := problems(t, n, `{"q":{"a":null}}`); len(got) != 1 {
+		t.Errorf("null for q.a: %v, want 1 problem", got)
+	}
+}
