@@ -44,6 +44,8 @@ type compiler struct {
 	slab   []node
 	bounds []bound
 	digits []byte
+	keys   []keyInfo
+	reqs   []int
 	leaves leafCache // the leaves a simple document shares
 }
 
@@ -146,6 +148,12 @@ func (c *compiler) compileRoot(raw []byte, doc any) (*node, error) {
 		c.bounds = make([]bound, sv.bounds)
 		c.digits = make([]byte, 0, sv.digits)
 	}
+	if sv.keys > 0 {
+		c.keys = make([]keyInfo, sv.keys)
+	}
+	if sv.reqs > 0 {
+		c.reqs = make([]int, sv.reqs)
+	}
 	base := defaultBaseURL
 	if c.simple {
 		root, err := c.compile(loc{doc, "", base, site{}})
@@ -187,6 +195,8 @@ type survey struct {
 	shared  int  // the leaves left out of schemas
 	bounds  int  // minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf
 	digits  int  // bytes of their numbers
+	keys    int  // names in properties, required, dependentRequired and dependentSchemas (keyBound)
+	reqs    int  // names in required
 	simple  bool // no $ref, $dynamicRef, $id, $anchor or $dynamicAnchor
 	leaves  leafCache
 }
@@ -207,6 +217,12 @@ func (sv *survey) walk(v any, kw string, depth int) {
 	for i, k := range o.Keys {
 		sub := o.Vals[i]
 		switch k {
+		case "properties", "dependentRequired", "dependentSchemas":
+			sv.keys += keyBound(k, sub)
+		case "required":
+			n := keyBound(k, sub)
+			sv.keys += n
+			sv.reqs += n
 		case "$ref", "$dynamicRef", "$id", "$anchor", "$dynamicAnchor":
 			sv.simple = false
 		case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
@@ -232,6 +248,28 @@ func (sv *survey) walk(v any, kw string, depth int) {
 			}
 		}
 	}
+}
+
+// keyBound is the most names the keyword k with value v adds to a node's
+// keys.
+func keyBound(k string, v any) int {
+	switch x := v.(type) {
+	case *jsonx.Object:
+		n := len(x.Keys)
+		if k == "dependentRequired" {
+			for _, e := range x.Vals {
+				if a, ok := e.([]any); ok {
+					n += len(a)
+				}
+			}
+		}
+		return n
+	case []any:
+		if k == "required" {
+			return len(x)
+		}
+	}
+	return 0
 }
 
 // A simple document compiles equal leaf schemas ({"type":"string"} under

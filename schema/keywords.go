@@ -528,8 +528,20 @@ func joinBytes(a [][]byte, sep string) string {
 func (c *compiler) objectKeys(n *node, o *jsonx.Object, base *url.URL) error {
 	props, hasProps := o.Get("properties")
 	kt := keyTable{n: n}
-	if m, ok := props.(*jsonx.Object); ok && len(m.Keys) > 0 {
-		n.keys = make([]keyInfo, 0, len(m.Keys))
+	bound := 0
+	for i, k := range o.Keys {
+		switch k {
+		case "properties", "required", "dependentRequired", "dependentSchemas":
+			bound += keyBound(k, o.Vals[i])
+		}
+	}
+	if bound > 0 {
+		if bound <= len(c.keys) {
+			n.keys, c.keys = c.keys[:0:bound], c.keys[bound:]
+		} else {
+			n.keys = make([]keyInfo, 0, bound)
+		}
+		defer func() { n.keys = n.keys[:len(n.keys):len(n.keys)] }()
 	}
 	if hasProps {
 		m, ok := props.(*jsonx.Object)
@@ -559,7 +571,11 @@ func (c *compiler) objectKeys(n *node, o *jsonx.Object, base *url.URL) error {
 			if !n.keys[i].required {
 				n.keys[i].required = true
 				if n.required == nil {
-					n.required = make([]int, 0, len(a))
+					if len(a) <= len(c.reqs) {
+						n.required, c.reqs = c.reqs[:0:len(a)], c.reqs[len(a):]
+					} else {
+						n.required = make([]int, 0, len(a))
+					}
 				}
 				n.required = append(n.required, i)
 			}
