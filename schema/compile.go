@@ -156,11 +156,7 @@ func (c *compiler) compileRoot(raw []byte, doc any) (*node, error) {
 	}
 	base := defaultBaseURL
 	if c.simple {
-		root, err := c.compile(loc{doc, "", base, site{}})
-		if err != nil {
-			return nil, err
-		}
-		return root, nil
+		return c.compile(loc{doc, "", base, site{}})
 	}
 	c.resources, c.anchors, c.nodes = map[string]loc{}, map[string]loc{}, map[*jsonx.Object]*node{}
 	c.resources[base.String()] = loc{doc, "", base, site{}}
@@ -290,7 +286,8 @@ func sharedPlace(kw string) bool {
 }
 
 // isLeaf reports whether o is a schema of scalar keyword values only (so no
-// subschema) with no "default" (Strict checks a default at its place).
+// subschema but true or false) with no "default" (Strict checks a default
+// at its place).
 func isLeaf(o *jsonx.Object) bool {
 	if len(o.Keys) > 8 {
 		return false
@@ -498,18 +495,18 @@ func needsIndex(v any) bool {
 	return false
 }
 
-// resolve finds the schema a $ref names.
-func (c *compiler) resolve(ref string, base *url.URL, ptr, kw string) (loc, error) {
+// resolve finds the schema a $ref of n names.
+func (c *compiler) resolve(ref string, base *url.URL, n *node, kw string) (loc, error) {
 	u, err := base.Parse(ref)
 	if err != nil {
-		return loc{}, serr(ptr, kw, "is not a valid URI reference: "+err.Error())
+		return loc{}, c.nerr(n, kw, "is not a valid URI reference: "+err.Error())
 	}
 	frag := u.Fragment
 	u.Fragment, u.RawFragment = "", ""
 	doc := u.String()
 	res, ok := c.resources[doc]
 	if !ok {
-		return loc{}, serr(ptr, kw, "cannot resolve "+quote(ref)+": only references within the document are supported")
+		return loc{}, c.nerr(n, kw, "cannot resolve "+quote(ref)+": only references within the document are supported")
 	}
 	if frag == "" {
 		return res, nil
@@ -517,7 +514,7 @@ func (c *compiler) resolve(ref string, base *url.URL, ptr, kw string) (loc, erro
 	if !strings.HasPrefix(frag, "/") {
 		a, ok := c.anchors[doc+"#"+frag]
 		if !ok {
-			return loc{}, serr(ptr, kw, "cannot resolve "+quote(ref)+": no such anchor")
+			return loc{}, c.nerr(n, kw, "cannot resolve "+quote(ref)+": no such anchor")
 		}
 		return a, nil
 	}
@@ -532,17 +529,17 @@ func (c *compiler) resolve(ref string, base *url.URL, ptr, kw string) (loc, erro
 			}
 			nv, ok := x.Get(tok)
 			if !ok {
-				return loc{}, serr(ptr, kw, "cannot resolve "+quote(ref)+": no "+quote(tok)+" in the document")
+				return loc{}, c.nerr(n, kw, "cannot resolve "+quote(ref)+": no "+quote(tok)+" in the document")
 			}
 			cur = loc{nv, cur.ptr + "/" + ptrEsc(tok), b, site{}}
 		case []any:
 			i, err := strconv.Atoi(tok)
 			if err != nil || i < 0 || i >= len(x) {
-				return loc{}, serr(ptr, kw, "cannot resolve "+quote(ref)+": no element "+quote(tok))
+				return loc{}, c.nerr(n, kw, "cannot resolve "+quote(ref)+": no element "+quote(tok))
 			}
 			cur = loc{x[i], cur.ptr + "/" + tok, cur.base, site{}}
 		default:
-			return loc{}, serr(ptr, kw, "cannot resolve "+quote(ref))
+			return loc{}, c.nerr(n, kw, "cannot resolve "+quote(ref))
 		}
 	}
 	return cur, nil
@@ -585,7 +582,7 @@ func (c *compiler) compile(l loc) (*node, error) {
 			c.nodes[x] = n
 		}
 		base := l.base
-		if !c.simple {
+		if _, ok := x.Get("$id"); ok && !c.simple {
 			var err error
 			if base, err = withID(x, l.base, c.locPointer(l)); err != nil {
 				return nil, err
@@ -613,7 +610,13 @@ func (c *compiler) resource(base *url.URL) *resource {
 	if c.simple { // one resource, and no $dynamicRef to look it up
 		return simpleResource
 	}
-	uri := c.uri(base)
+	r := c.resourceAt(c.uri(base))
+	c.lastRes = r
+	return r
+}
+
+// resourceAt returns the dynamic-scope entry of the resource with this URI.
+func (c *compiler) resourceAt(uri string) *resource {
 	r := c.res[uri]
 	if r == nil {
 		r = &resource{}
@@ -622,7 +625,6 @@ func (c *compiler) resource(base *url.URL) *resource {
 		}
 		c.res[uri] = r
 	}
-	c.lastRes = r
 	return r
 }
 
@@ -630,14 +632,7 @@ func (c *compiler) resource(base *url.URL) *resource {
 // $dynamicRef resolution at validation.
 func (c *compiler) dynamicAnchors() error {
 	for uri, m := range c.dynLocs {
-		r := c.res[uri]
-		if r == nil {
-			r = &resource{}
-			if c.res == nil {
-				c.res = map[string]*resource{}
-			}
-			c.res[uri] = r
-		}
+		r := c.resourceAt(uri)
 		for name, l := range m {
 			n, err := c.compile(l)
 			if err != nil {

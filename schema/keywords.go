@@ -23,7 +23,7 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			if !ok {
 				return c.nerr(n, k, "must be a string")
 			}
-			l, err := c.resolve(s, base, c.pointer(n), k)
+			l, err := c.resolve(s, base, n, k)
 			if err != nil {
 				return err
 			}
