@@ -3,6 +3,7 @@ package schema
 import (
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -136,4 +137,34 @@ func TestCompileSharesLeaves(t *testing.T) {
 	if got := problems(t, n, `{"q":{"a":null}}`); len(got) != 1 {
 		t.Errorf("null for q.a: %v, want 1 problem", got)
 	}
+}
+
+// TestCompileConcurrent compiles documents with and without references
+// from several goroutines: the compiler shares its parsed base URI and the
+// resource of documents without references, which nothing may modify
+// (-race checks).
+func TestCompileConcurrent(t *testing.T) {
+	schemas := []string{typedWideSchema, tripSchema,
+		`{"$id":"https://x.example/a","$defs":{"s":{"$anchor":"s","type":"string","minLength":2}},"properties":{"a":{"$ref":"#s"},"b":{"$ref":"https://x.example/a#/$defs/s"}}}`}
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				for _, s := range schemas {
+					v, err := Compile([]byte(s), typedOpts)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if v.Validate([]byte(`{"a":"x","b":"yz","name":"","stops":[],"query":"q","window":{"from":"f"}}`)) == nil {
+						t.Errorf("%.40s accepts an invalid instance", s)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
