@@ -50,7 +50,7 @@ func (c *compiler) nullAbsent() {
 	}
 	for _, e := range c.all {
 		n := e.n
-		if n.ref != nil || n.dynRef != nil || n.kw&kwCombine != 0 || len(n.depSchemas) > 0 {
+		if hasInPlace(n) {
 			c.inPlace(n, func(m *node) bool { union(n, m); return true })
 		}
 	}
@@ -143,6 +143,12 @@ func (c *compiler) inPlace(n *node, f func(*node) bool) bool {
 		}
 	}
 	return true
+}
+
+// hasInPlace reports whether inPlace may call f with a node other than nil
+// ($dynamicRef names come with dynRef; then and else with if).
+func hasInPlace(n *node) bool {
+	return n.ref != nil || n.dynRef != nil || n.kw&kwCombine != 0 || len(n.depSchemas) > 0
 }
 
 // agreed reports whether every node of g that could look at the member
