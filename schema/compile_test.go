@@ -1,10 +1,17 @@
 package schema
 
 import (
+	"encoding/json"
 	"errors"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/toolnexus/toolnexus/internal/jsonx"
 )
 
 func TestCompileErrors(t *testing.T) {
@@ -167,4 +174,110 @@ func TestCompileConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestSimpleMatchesGeneral compiles each schema without references twice:
+// as it is (one walk, shared leaves) and with an unused "$anchor" added
+// under "$defs", which sends it through the general path (index, memo,
+// loop check, no sharing). Both must judge every instance alike, problem
+// for problem. The schemas are the JSON-Schema-Test-Suite's and
+// generated ones.
+func TestSimpleMatchesGeneral(t *testing.T) {
+	type group struct {
+		schema    []byte
+		instances [][]byte
+	}
+	var groups []group
+	files, _ := filepath.Glob(filepath.Join(suiteDir(t), "*.json"))
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gs []suiteGroup
+		if err := json.Unmarshal(raw, &gs); err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range gs {
+			in := make([][]byte, len(g.Tests))
+			for i, tc := range g.Tests {
+				in[i] = tc.Data
+			}
+			groups = append(groups, group{g.Schema, in})
+		}
+	}
+	r := rand.New(rand.NewSource(1))
+	for range 3000 {
+		b := make([]byte, 20+r.Intn(60))
+		r.Read(b)
+		g := &gen{b: b}
+		schema, _ := json.Marshal(g.schema(0))
+		var in [][]byte
+		for range 4 {
+			r.Read(b)
+			v, _ := json.Marshal((&gen{b: b}).value(0))
+			in = append(in, v)
+		}
+		groups = append(groups, group{schema, in})
+	}
+	compared := 0
+	for _, g := range groups {
+		tree, err := jsonx.Parse(g.schema)
+		o, ok := tree.(*jsonx.Object)
+		if err != nil || !ok {
+			continue
+		}
+		sv := survey{simple: true}
+		sv.walk(o, "", 0)
+		if !sv.simple {
+			continue
+		}
+		defs, _ := o.Get("$defs")
+		if _, isObj := defs.(*jsonx.Object); defs != nil && !isObj {
+			continue
+		}
+		general := jsonx.Clone(o).(*jsonx.Object)
+		d, _ := general.Get("$defs")
+		dm, _ := d.(*jsonx.Object)
+		if dm == nil {
+			dm = &jsonx.Object{}
+		}
+		dm.Set("zz-general", &jsonx.Object{Keys: []string{"$anchor"}, Vals: []any{"zzgeneral"}})
+		general.Set("$defs", dm)
+		for _, opts := range []*Options{nil, typedOpts} {
+			vs, errS := Compile(g.schema, opts)
+			vg, errG := Compile(jsonx.Marshal(general), opts)
+			if (errS == nil) != (errG == nil) {
+				t.Fatalf("%s: Compile simple: %v, general: %v", g.schema, errS, errG)
+			}
+			if errS != nil {
+				if errS.Error() != errG.Error() {
+					t.Errorf("%s: Compile simple: %v, general: %v", g.schema, errS, errG)
+				}
+				continue
+			}
+			if vs.root.res != simpleResource || vg.root.res == simpleResource {
+				t.Fatalf("%s: not compiled through both paths", g.schema)
+			}
+			for _, in := range g.instances {
+				ps, pg := problemList(vs.Validate(in)), problemList(vg.Validate(in))
+				if !reflect.DeepEqual(ps, pg) {
+					t.Errorf("%s on %s:\nsimple  %v\ngeneral %v", g.schema, in, ps, pg)
+				}
+				compared++
+			}
+		}
+	}
+	t.Logf("compared %d verdicts", compared)
+	if compared < 5000 {
+		t.Errorf("compared only %d verdicts", compared)
+	}
+}
+
+func problemList(err error) []Problem {
+	var ve *ValidationError
+	if errors.As(err, &ve) {
+		return ve.Problems
+	}
+	return nil
 }
