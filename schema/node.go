@@ -46,7 +46,7 @@ type node struct {
 	// numbers
 	min, max, exMin, exMax, multipleOf *bound
 	intBounds                          bool  // every bound present is a plain integer (bound.i)
-	id                                 int32 // the node's index in its compiler's sites (Compile only)
+	id                                 int32 // the node's index in compiler.all, where its site is (Compile only)
 
 	// strings
 	minLen, maxLen int // code points; -1 when absent
