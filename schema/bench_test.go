@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/toolnexus/toolnexus/internal/jsonx"
 )
 
 const bulkSchema = `{"type":"object","properties":{"items":{"type":"array","maxItems":100,"items":{
@@ -77,13 +79,48 @@ func BenchmarkValidateInvalid(b *testing.B) {
 	}
 }
 
+// The schemas toolnexus reflects for the root package's benchmark argument
+// types (newtool_bench_test.go: weatherArgs, tripArgs, wideArgs), as
+// NewTool hands them to the engine.
+const (
+	typedWeatherSchema = `{"type":"object","properties":{"city":{"type":"string","description":"City name","minLength":1},"unit":{"type":"string","enum":["celsius","fahrenheit"]},"days":{"type":"integer","maximum":14,"minimum":1}},"required":["city"],"additionalProperties":false}`
+	typedWideSchema    = `{"type":"object","properties":{"query":{"type":"string","description":"What to search for","maxLength":200,"minLength":1},"mode":{"type":"string","description":"Search mode","enum":["fast","deep","exact"]},"limit":{"type":"integer","description":"Maximum results","maximum":100,"minimum":1},"email":{"type":"string","format":"email"},"site":{"type":"string","format":"uri"},"tags":{"type":"array","items":{"type":"string","minLength":1},"maxItems":10},"window":{"type":"object","properties":{"from":{"type":"string","description":"Start date","minLength":1},"to":{"type":"string"},"days":{"type":"integer","maximum":365,"minimum":1}},"required":["from"],"additionalProperties":false},"filters":{"type":"array","items":{"type":"object","properties":{"field":{"type":"string","minLength":1},"op":{"type":"string","enum":["eq","ne","lt","gt"],"minLength":1},"value":{"type":"string"},"any":{"type":"array","items":{"type":"string"},"maxItems":5}},"required":["field","op","value"],"additionalProperties":false},"maxItems":20},"labels":{"type":"object","additionalProperties":{"type":"string"}},"verbose":{"type":"boolean"},"score":{"type":"number","maximum":1,"minimum":0},"language":{"type":"string","enum":["en","fr","de"]}},"required":["query","window"],"additionalProperties":false}`
+)
+
+// BenchmarkCompile measures compiling a schema. The typed/* cases are the
+// weather, trip and wide schemas NewTool compiles, from the jsonx tree
+// argtype has already parsed (schemahook.CompileParsed) with the options
+// typed tools use; bulk compiles from bytes with default options.
 func BenchmarkCompile(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Compile([]byte(bulkSchema), nil); err != nil {
-			b.Fatal(err)
-		}
+	for _, c := range []struct{ name, schema string }{
+		{"weather", typedWeatherSchema}, {"trip", tripSchema}, {"wide", typedWideSchema},
+	} {
+		b.Run("typed/"+c.name, func(b *testing.B) {
+			raw := []byte(c.schema)
+			tree, err := jsonx.Parse(raw)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			start := cpuTime()
+			for b.Loop() {
+				if _, err := compile(raw, tree, typedOpts); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, start)
+		})
 	}
+	b.Run("bulk", func(b *testing.B) {
+		b.ReportAllocs()
+		start := cpuTime()
+		for b.Loop() {
+			if _, err := Compile([]byte(bulkSchema), nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		reportCPU(b, start)
+	})
 }
 
 // tripSchema is the schema toolnexus reflects for the root package's

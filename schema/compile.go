@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/json"
 	"net/url"
 	"strconv"
 	"strings"
@@ -20,44 +21,105 @@ const (
 const defaultBase = "https://schema.toolnexus.invalid/root.json"
 
 type compiler struct {
-	opts        *Options
+	opts *Options
+	// simple: the document has no $ref, $dynamicRef, $id, $anchor or
+	// $dynamicAnchor (survey), so every schema is compiled once, where it
+	// stands: no index, no memo, no loop check.
+	simple      bool
 	resources   map[string]loc // absolute URI without fragment -> resource root
 	anchors     map[string]loc // absolute URI#anchor -> schema
 	nodes       map[*jsonx.Object]*node
-	all         []*node
+	all         []compiled                // every node compiled, by node.id
 	res         map[string]*resource      // by absolute URI: what nodes know of their resource
 	dynLocs     map[string]map[string]loc // resource URI -> $dynamicAnchor name -> schema
 	dynamic     bool                      // some $dynamicRef resolves dynamically
 	hasDefaults bool
-	// lastURL and lastURI memoize uri: most schemas share one base.
+	// lastURL and lastURI memoize uri: most schemas share one base;
+	// lastRes is the resource of lastURI.
 	lastURL *url.URL
 	lastURI string
+	lastRes *resource
+	// slabs the nodes, bounds and number texts are carved from (sized by
+	// survey; a schema reached only through $ref may take more)
+	slab   []node
+	bounds []bound
+	digits []byte
+	keys   []keyInfo
+	reqs   []int
+	leaves leafCache // the leaves a simple document shares
 }
 
 // uri is base.String(), computed once for a run of schemas with the same
 // base (URLs are not modified once they serve as a base).
 func (c *compiler) uri(base *url.URL) string {
 	if base != c.lastURL {
-		c.lastURL, c.lastURI = base, base.String()
+		c.lastURL, c.lastURI, c.lastRes = base, base.String(), nil
 	}
 	return c.lastURI
 }
 
-// loc is a schema value at a place in the document.
+// loc is a schema value at a place in the document: its JSON Pointer is
+// ptr, or, when at.up is set, the one at leads to.
 type loc struct {
 	v    any
 	ptr  string
 	base *url.URL
+	at   site
 }
+
+// site is where a subschema stands: under keyword kw of the schema up,
+// and under the member or element name there when named; or, when up is
+// nil, at the JSON Pointer kw. Compile builds the JSON Pointers of sites
+// only for errors.
+type site struct {
+	up    *node
+	kw    string
+	name  string
+	named bool
+}
+
+// compiled is a node and where it stands.
+type compiled struct {
+	n  *node
+	at site
+}
+
+// locPointer is the JSON Pointer of l.
+func (c *compiler) locPointer(l loc) string {
+	if l.at.up == nil {
+		return l.ptr
+	}
+	return c.sitePointer(l.at)
+}
+
+// pointer is the JSON Pointer of the schema n, for errors.
+func (c *compiler) pointer(n *node) string { return c.sitePointer(c.all[n.id].at) }
+
+func (c *compiler) sitePointer(s site) string {
+	if s.up == nil {
+		return s.kw
+	}
+	p := c.pointer(s.up) + "/" + ptrEsc(s.kw)
+	if s.named {
+		p += "/" + ptrEsc(s.name)
+	}
+	return p
+}
+
+// nerr is a SchemaError at the schema n.
+func (c *compiler) nerr(n *node, kw, msg string) *SchemaError { return serr(c.pointer(n), kw, msg) }
 
 var (
 	trueNode  = &node{minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, minContains: -1, maxContains: -1, minProps: -1, maxProps: -1}
 	falseNode = &node{never: true, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, minContains: -1, maxContains: -1, minProps: -1, maxProps: -1}
 )
 
+// defaultBaseURL is defaultBase parsed; it is never modified (url.Parse
+// and URL.Parse return new URLs).
+var defaultBaseURL, _ = url.Parse(defaultBase)
+
 func newCompiler(o *Options) *compiler {
-	return &compiler{opts: o, resources: map[string]loc{}, anchors: map[string]loc{}, nodes: map[*jsonx.Object]*node{},
-		res: map[string]*resource{}, dynLocs: map[string]map[string]loc{}}
+	return &compiler{opts: o}
 }
 
 func serr(ptr, kw, msg string) *SchemaError { return &SchemaError{Path: ptr, Keyword: kw, Msg: msg} }
@@ -74,18 +136,40 @@ func (c *compiler) compileRoot(raw []byte, doc any) (*node, error) {
 			return nil, serr("", "", "not valid JSON: "+strings.TrimPrefix(err.Error(), "jsonx: "))
 		}
 	}
-	base, _ := url.Parse(defaultBase)
-	c.resources[base.String()] = loc{doc, "", base}
+	sv := survey{simple: true}
+	sv.walk(doc, "", 0)
+	c.simple = sv.simple
+	if !c.simple {
+		sv.schemas += sv.shared
+	}
+	c.slab = make([]node, sv.schemas)
+	c.all = make([]compiled, 0, sv.schemas)
+	if sv.bounds > 0 {
+		c.bounds = make([]bound, sv.bounds)
+		c.digits = make([]byte, 0, sv.digits)
+	}
+	if sv.keys > 0 {
+		c.keys = make([]keyInfo, sv.keys)
+	}
+	if sv.reqs > 0 {
+		c.reqs = make([]int, sv.reqs)
+	}
+	base := defaultBaseURL
+	if c.simple {
+		return c.compile(loc{doc, "", base, site{}})
+	}
+	c.resources, c.anchors, c.nodes = map[string]loc{}, map[string]loc{}, map[*jsonx.Object]*node{}
+	c.resources[base.String()] = loc{doc, "", base, site{}}
 	if o, ok := doc.(*jsonx.Object); ok {
 		// the document is also reachable under its own $id
 		if b, err := withID(o, base, ""); err == nil {
-			c.resources[b.String()] = loc{doc, "", base}
+			c.resources[b.String()] = loc{doc, "", base, site{}}
 		}
 	}
 	if err := c.index(doc, base, ""); err != nil {
 		return nil, err
 	}
-	root, err := c.compile(loc{doc, "", base})
+	root, err := c.compile(loc{doc, "", base, site{}})
 	if err != nil {
 		return nil, err
 	}
@@ -98,25 +182,207 @@ func (c *compiler) compileRoot(raw []byte, doc any) (*node, error) {
 	return root, nil
 }
 
-// subschema keywords, by shape.
-var (
-	kwSchema = map[string]bool{"additionalProperties": true, "items": true, "contains": true, "propertyNames": true,
-		"not": true, "if": true, "then": true, "else": true, "unevaluatedItems": true, "unevaluatedProperties": true, "contentSchema": true}
-	kwSchemaMap   = map[string]bool{"$defs": true, "definitions": true, "properties": true, "patternProperties": true, "dependentSchemas": true}
-	kwSchemaArray = map[string]bool{"prefixItems": true, "allOf": true, "anyOf": true, "oneOf": true}
+// survey is what compileRoot needs to know of a document before compiling
+// it: an upper bound on its schema objects and numeric keywords, and
+// whether it uses references or identifiers. It visits the places index
+// visits (every place a subschema may stand), without allocating.
+type survey struct {
+	schemas int  // objects in schema places, but the leaves a simple document shares (see leafCache)
+	shared  int  // the leaves left out of schemas
+	bounds  int  // minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf
+	digits  int  // bytes of their numbers
+	keys    int  // names in properties, required, dependentRequired and dependentSchemas (keyBound)
+	reqs    int  // names in required
+	simple  bool // no $ref, $dynamicRef, $id, $anchor or $dynamicAnchor
+	leaves  leafCache
+}
+
+func (sv *survey) walk(v any, kw string, depth int) {
+	o, ok := v.(*jsonx.Object)
+	if !ok || depth > jsonx.MaxDepth {
+		return
+	}
+	if sharedPlace(kw) && isLeaf(o) {
+		if sv.leaves.find(o) >= 0 {
+			sv.shared++
+			return
+		}
+		sv.leaves.add(o, nil)
+	}
+	sv.schemas++
+	for i, k := range o.Keys {
+		sub := o.Vals[i]
+		switch k {
+		case "properties", "dependentRequired", "dependentSchemas":
+			sv.keys += keyBound(k, sub)
+		case "required":
+			n := keyBound(k, sub)
+			sv.keys += n
+			sv.reqs += n
+		case "$ref", "$dynamicRef", "$id", "$anchor", "$dynamicAnchor":
+			sv.simple = false
+		case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
+			if n, ok := sub.(json.Number); ok {
+				sv.bounds++
+				sv.digits += len(n)
+			}
+		}
+		switch shape(k) {
+		case shapeSchema:
+			sv.walk(sub, k, depth+1)
+		case shapeSchemaMap:
+			if m, ok := sub.(*jsonx.Object); ok {
+				for _, e := range m.Vals {
+					sv.walk(e, k, depth+1)
+				}
+			}
+		case shapeSchemaArray:
+			if a, ok := sub.([]any); ok {
+				for _, e := range a {
+					sv.walk(e, k, depth+1)
+				}
+			}
+		}
+	}
+}
+
+// keyBound is the most names the keyword k with value v adds to a node's
+// keys.
+func keyBound(k string, v any) int {
+	switch x := v.(type) {
+	case *jsonx.Object:
+		n := len(x.Keys)
+		if k == "dependentRequired" {
+			for _, e := range x.Vals {
+				if a, ok := e.([]any); ok {
+					n += len(a)
+				}
+			}
+		}
+		return n
+	case []any:
+		if k == "required" {
+			return len(x)
+		}
+	}
+	return 0
+}
+
+// A simple document compiles equal leaf schemas ({"type":"string"} under
+// several properties) once and shares the node. Only the places that apply
+// a schema to a part of the instance share: a node applied in place
+// (allOf, $ref, ...) joins components for Options.NullAsAbsent, so it
+// stays the one of its place. A node is immutable, and a leaf has no
+// subschema, default or reference whose place could matter later.
+
+// sharedPlace reports whether a leaf under keyword kw may be shared.
+func sharedPlace(kw string) bool {
+	switch kw {
+	case "properties", "patternProperties", "items", "prefixItems", "additionalProperties", "contains",
+		"propertyNames", "unevaluatedItems", "unevaluatedProperties":
+		return true
+	}
+	return false
+}
+
+// isLeaf reports whether o is a schema of scalar keyword values only (so no
+// subschema but true or false) with no "default" (Strict checks a default
+// at its place).
+func isLeaf(o *jsonx.Object) bool {
+	if len(o.Keys) > 8 {
+		return false
+	}
+	for i, k := range o.Keys {
+		if k == "default" {
+			return false
+		}
+		switch o.Vals[i].(type) {
+		case string, json.Number, bool, nil:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// leafCache holds the first leaves of a document, each with its node
+// (survey keeps none).
+type leafCache struct {
+	objs  [16]*jsonx.Object
+	nodes [16]*node
+	n     int
+}
+
+// find returns the index of a leaf equal to o (same keys in the same
+// order, same values as written), or -1.
+func (lc *leafCache) find(o *jsonx.Object) int {
+	for i := 0; i < lc.n; i++ {
+		if sameLeaf(lc.objs[i], o) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (lc *leafCache) add(o *jsonx.Object, n *node) {
+	if lc.n < len(lc.objs) {
+		lc.objs[lc.n], lc.nodes[lc.n] = o, n
+		lc.n++
+	}
+}
+
+func sameLeaf(a, b *jsonx.Object) bool {
+	if len(a.Keys) != len(b.Keys) {
+		return false
+	}
+	for i, k := range a.Keys {
+		if b.Keys[i] != k || a.Vals[i] != b.Vals[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// The shapes of keywords that hold subschemas.
+const (
+	shapeNone        = iota
+	shapeSchema      // one schema: additionalProperties, items, not, ...
+	shapeSchemaMap   // an object of schemas: properties, $defs, ...
+	shapeSchemaArray // an array of schemas: prefixItems, allOf, anyOf, oneOf
 )
 
-// annotations are keywords that never affect validation.
-var annotations = map[string]bool{"title": true, "description": true, "default": true, "examples": true,
-	"deprecated": true, "readOnly": true, "writeOnly": true, "$comment": true, "$schema": true,
-	"contentEncoding": true, "contentMediaType": true, "contentSchema": true,
-	"$id": true, "$anchor": true, "$defs": true, "definitions": true, "$dynamicAnchor": true, "$vocabulary": true}
+// shape is the shape of keyword k.
+func shape(k string) int {
+	switch k {
+	case "additionalProperties", "items", "contains", "propertyNames", "not", "if", "then", "else",
+		"unevaluatedItems", "unevaluatedProperties", "contentSchema":
+		return shapeSchema
+	case "$defs", "definitions", "properties", "patternProperties", "dependentSchemas":
+		return shapeSchemaMap
+	case "prefixItems", "allOf", "anyOf", "oneOf":
+		return shapeSchemaArray
+	}
+	return shapeNone
+}
+
+// annotation reports whether keyword k never affects validation.
+func annotation(k string) bool {
+	switch k {
+	case "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment", "$schema",
+		"contentEncoding", "contentMediaType", "contentSchema",
+		"$id", "$anchor", "$defs", "definitions", "$dynamicAnchor", "$vocabulary":
+		return true
+	}
+	return false
+}
 
 func ptrEsc(k string) string {
-	if !strings.ContainsAny(k, "~/") {
-		return k
+	for i := 0; i < len(k); i++ {
+		if k[i] == '~' || k[i] == '/' {
+			return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+		}
 	}
-	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+	return k
 }
 
 // withID returns the base URI of schema o (its $id resolved against base).
@@ -149,7 +415,7 @@ func (c *compiler) index(v any, base *url.URL, ptr string) error {
 		return err
 	}
 	if _, ok := o.Get("$id"); ok {
-		c.resources[base.String()] = loc{o, ptr, parent}
+		c.resources[base.String()] = loc{o, ptr, parent, site{}}
 	}
 	for _, kw := range []string{"$anchor", "$dynamicAnchor"} {
 		if a, ok := o.Get(kw); ok {
@@ -159,28 +425,31 @@ func (c *compiler) index(v any, base *url.URL, ptr string) error {
 			}
 			key := base.String() + "#" + s
 			if _, dup := c.anchors[key]; !dup || kw == "$anchor" {
-				c.anchors[key] = loc{o, ptr, parent}
+				c.anchors[key] = loc{o, ptr, parent, site{}}
 			}
 			if kw == "$dynamicAnchor" {
+				if c.dynLocs == nil {
+					c.dynLocs = map[string]map[string]loc{}
+				}
 				m := c.dynLocs[base.String()]
 				if m == nil {
 					m = map[string]loc{}
 					c.dynLocs[base.String()] = m
 				}
-				m[s] = loc{o, ptr, parent}
+				m[s] = loc{o, ptr, parent, site{}}
 			}
 		}
 	}
 	for i, k := range o.Keys {
 		sub := o.Vals[i]
-		switch {
-		case kwSchema[k]:
+		switch shape(k) {
+		case shapeSchema:
 			if needsIndex(sub) {
 				if err := c.index(sub, base, ptr+"/"+ptrEsc(k)); err != nil {
 					return err
 				}
 			}
-		case kwSchemaMap[k]:
+		case shapeSchemaMap:
 			if m, ok := sub.(*jsonx.Object); ok {
 				for j, name := range m.Keys {
 					if needsIndex(m.Vals[j]) {
@@ -190,7 +459,7 @@ func (c *compiler) index(v any, base *url.URL, ptr string) error {
 					}
 				}
 			}
-		case kwSchemaArray[k]:
+		case shapeSchemaArray:
 			if a, ok := sub.([]any); ok {
 				for j, e := range a {
 					if needsIndex(e) {
@@ -219,25 +488,25 @@ func needsIndex(v any) bool {
 		case "$id", "$anchor", "$dynamicAnchor":
 			return true
 		}
-		if kwSchema[k] || kwSchemaMap[k] || kwSchemaArray[k] {
+		if shape(k) != shapeNone {
 			return true
 		}
 	}
 	return false
 }
 
-// resolve finds the schema a $ref names.
-func (c *compiler) resolve(ref string, base *url.URL, ptr, kw string) (loc, error) {
+// resolve finds the schema a $ref of n names.
+func (c *compiler) resolve(ref string, base *url.URL, n *node, kw string) (loc, error) {
 	u, err := base.Parse(ref)
 	if err != nil {
-		return loc{}, serr(ptr, kw, "is not a valid URI reference: "+err.Error())
+		return loc{}, c.nerr(n, kw, "is not a valid URI reference: "+err.Error())
 	}
 	frag := u.Fragment
 	u.Fragment, u.RawFragment = "", ""
 	doc := u.String()
 	res, ok := c.resources[doc]
 	if !ok {
-		return loc{}, serr(ptr, kw, "cannot resolve "+quote(ref)+": only references within the document are supported")
+		return loc{}, c.nerr(n, kw, "cannot resolve "+quote(ref)+": only references within the document are supported")
 	}
 	if frag == "" {
 		return res, nil
@@ -245,7 +514,7 @@ func (c *compiler) resolve(ref string, base *url.URL, ptr, kw string) (loc, erro
 	if !strings.HasPrefix(frag, "/") {
 		a, ok := c.anchors[doc+"#"+frag]
 		if !ok {
-			return loc{}, serr(ptr, kw, "cannot resolve "+quote(ref)+": no such anchor")
+			return loc{}, c.nerr(n, kw, "cannot resolve "+quote(ref)+": no such anchor")
 		}
 		return a, nil
 	}
@@ -260,28 +529,43 @@ func (c *compiler) resolve(ref string, base *url.URL, ptr, kw string) (loc, erro
 			}
 			nv, ok := x.Get(tok)
 			if !ok {
-				return loc{}, serr(ptr, kw, "cannot resolve "+quote(ref)+": no "+quote(tok)+" in the document")
+				return loc{}, c.nerr(n, kw, "cannot resolve "+quote(ref)+": no "+quote(tok)+" in the document")
 			}
-			cur = loc{nv, cur.ptr + "/" + ptrEsc(tok), b}
+			cur = loc{nv, cur.ptr + "/" + ptrEsc(tok), b, site{}}
 		case []any:
 			i, err := strconv.Atoi(tok)
 			if err != nil || i < 0 || i >= len(x) {
-				return loc{}, serr(ptr, kw, "cannot resolve "+quote(ref)+": no element "+quote(tok))
+				return loc{}, c.nerr(n, kw, "cannot resolve "+quote(ref)+": no element "+quote(tok))
 			}
-			cur = loc{x[i], cur.ptr + "/" + tok, cur.base}
+			cur = loc{x[i], cur.ptr + "/" + tok, cur.base, site{}}
 		default:
-			return loc{}, serr(ptr, kw, "cannot resolve "+quote(ref))
+			return loc{}, c.nerr(n, kw, "cannot resolve "+quote(ref))
 		}
 	}
 	return cur, nil
 }
 
-func newNode(ptr string) *node {
-	return &node{ptr: ptr, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, minContains: -1, maxContains: -1, minProps: -1, maxProps: -1}
+// newNode returns a node for the schema at l, from the slab while it lasts.
+func (c *compiler) newNode(l loc) *node {
+	var n *node
+	if len(c.slab) > 0 {
+		n, c.slab = &c.slab[0], c.slab[1:]
+	} else {
+		n = new(node)
+	}
+	n.id = int32(len(c.all))
+	at := l.at
+	if at.up == nil {
+		at.kw = l.ptr
+	}
+	c.all = append(c.all, compiled{n, at})
+	n.minLen, n.maxLen, n.minItems, n.maxItems, n.minContains, n.maxContains, n.minProps, n.maxProps = -1, -1, -1, -1, -1, -1, -1, -1
+	return n
 }
 
 // compile turns the schema at l into a node (memoized by location, so
-// references share nodes and recursion terminates).
+// references share nodes and recursion terminates; a simple document
+// reaches each location once).
 func (c *compiler) compile(l loc) (*node, error) {
 	switch x := l.v.(type) {
 	case bool:
@@ -293,27 +577,52 @@ func (c *compiler) compile(l loc) (*node, error) {
 		if n, ok := c.nodes[x]; ok {
 			return n, nil
 		}
-		n := newNode(l.ptr)
-		c.nodes[x] = n
-		c.all = append(c.all, n)
-		base, err := withID(x, l.base, l.ptr)
-		if err != nil {
-			return nil, err
+		n := c.newNode(l)
+		if c.nodes != nil {
+			c.nodes[x] = n
 		}
-		n.res = c.resource(c.uri(base))
+		base := l.base
+		if _, ok := x.Get("$id"); ok && !c.simple {
+			var err error
+			if base, err = withID(x, l.base, c.locPointer(l)); err != nil {
+				return nil, err
+			}
+		}
+		n.res = c.resource(base)
 		if err := c.fill(n, x, base); err != nil {
 			return nil, err
 		}
 		return n, nil
 	}
-	return nil, serr(l.ptr, "", "a schema must be an object or a boolean")
+	return nil, serr(c.locPointer(l), "", "a schema must be an object or a boolean")
 }
 
-// resource returns the dynamic-scope entry of the resource with this URI.
-func (c *compiler) resource(uri string) *resource {
+// simpleResource is the resource of every node of a simple document: it
+// has no $dynamicAnchor, and Validate does not track the dynamic scope.
+var simpleResource = &resource{}
+
+// resource returns the dynamic-scope entry of the resource whose base URI
+// is base.
+func (c *compiler) resource(base *url.URL) *resource {
+	if base == c.lastURL && c.lastRes != nil {
+		return c.lastRes
+	}
+	if c.simple { // one resource, and no $dynamicRef to look it up
+		return simpleResource
+	}
+	r := c.resourceAt(c.uri(base))
+	c.lastRes = r
+	return r
+}
+
+// resourceAt returns the dynamic-scope entry of the resource with this URI.
+func (c *compiler) resourceAt(uri string) *resource {
 	r := c.res[uri]
 	if r == nil {
 		r = &resource{}
+		if c.res == nil {
+			c.res = map[string]*resource{}
+		}
 		c.res[uri] = r
 	}
 	return r
@@ -323,7 +632,7 @@ func (c *compiler) resource(uri string) *resource {
 // $dynamicRef resolution at validation.
 func (c *compiler) dynamicAnchors() error {
 	for uri, m := range c.dynLocs {
-		r := c.resource(uri)
+		r := c.resourceAt(uri)
 		for name, l := range m {
 			n, err := c.compile(l)
 			if err != nil {
@@ -338,8 +647,21 @@ func (c *compiler) dynamicAnchors() error {
 	return nil
 }
 
-func (c *compiler) sub(v any, base *url.URL, ptr string) (*node, error) {
-	return c.compile(loc{v, ptr, base})
+// sub compiles the subschema v that n holds under keyword kw (and, when
+// named, under its member or element name).
+func (c *compiler) sub(v any, base *url.URL, n *node, kw, name string, named bool) (*node, error) {
+	l := loc{v: v, base: base, at: site{up: n, kw: kw, name: name, named: named}}
+	if o, ok := v.(*jsonx.Object); ok && c.simple && sharedPlace(kw) && isLeaf(o) {
+		if i := c.leaves.find(o); i >= 0 {
+			return c.leaves.nodes[i], nil
+		}
+		m, err := c.compile(l)
+		if err == nil {
+			c.leaves.add(o, m)
+		}
+		return m, err
+	}
+	return c.compile(l)
 }
 
 // checkLoops refuses a schema whose references loop back to the same
@@ -374,9 +696,9 @@ func (c *compiler) checkLoops() error {
 		color[n] = black
 		return nil
 	}
-	for _, n := range c.all {
-		if bad := visit(n); bad != nil {
-			return serr(bad.ptr, "$ref", "references loop back to this schema without reaching into the instance")
+	for _, e := range c.all {
+		if bad := visit(e.n); bad != nil {
+			return serr(c.pointer(bad), "$ref", "references loop back to this schema without reaching into the instance")
 		}
 	}
 	return nil

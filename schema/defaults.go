@@ -123,7 +123,8 @@ func (c *compiler) checkDefaults(v *Validator) error {
 	if !c.opts.Strict {
 		return nil
 	}
-	for _, n := range c.all {
+	for _, e := range c.all {
+		n := e.n
 		if n.def == nil {
 			continue
 		}
@@ -137,7 +138,7 @@ func (c *compiler) checkDefaults(v *Validator) error {
 		}
 		putState(s)
 		if msg != "" {
-			return serr(n.ptr, "default", "default "+cut(string(n.def))+" does not match its own schema: "+msg)
+			return serr(c.pointer(n), "default", "default "+cut(string(n.def))+" does not match its own schema: "+msg)
 		}
 	}
 	return nil

@@ -13,8 +13,7 @@ import (
 
 // fill compiles the keywords of schema object o into n.
 func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
-	ptr := n.ptr
-	at := func(k string) string { return ptr + "/" + ptrEsc(k) }
+	objKeys := false // properties, required, dependentRequired or dependentSchemas
 	for i, k := range o.Keys {
 		v := o.Vals[i]
 		var err error
@@ -22,9 +21,9 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 		case "$ref", "$dynamicRef":
 			s, ok := v.(string)
 			if !ok {
-				return serr(ptr, k, "must be a string")
+				return c.nerr(n, k, "must be a string")
 			}
-			l, err := c.resolve(s, base, ptr, k)
+			l, err := c.resolve(s, base, n, k)
 			if err != nil {
 				return err
 			}
@@ -52,13 +51,13 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 		case "nullable":
 			b, ok := v.(bool)
 			if !ok {
-				return serr(ptr, k, "must be a boolean")
+				return c.nerr(n, k, "must be a boolean")
 			}
 			n.nullable = b
 		case "enum":
 			a, ok := v.([]any)
 			if !ok {
-				return serr(ptr, k, "must be an array")
+				return c.nerr(n, k, "must be an array")
 			}
 			n.enum = newValueSet(a, false)
 			n.kw |= kwEnum
@@ -68,10 +67,9 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 		case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
 			num, ok := v.(json.Number)
 			if !ok {
-				return serr(ptr, k, "must be a number")
+				return c.nerr(n, k, "must be a number")
 			}
-			b := &bound{n: parseNum([]byte(num)), text: cut(string(num))}
-			b.i, b.isInt = smallInt([]byte(num))
+			b := c.newBound(num)
 			switch k {
 			case "minimum":
 				n.min = b
@@ -83,13 +81,13 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 				n.exMax = b
 			case "multipleOf":
 				if b.n.isZero() || b.n.neg {
-					return serr(ptr, k, "must be greater than 0")
+					return c.nerr(n, k, "must be greater than 0")
 				}
 				n.multipleOf = b
 			}
 			n.kw |= kwNumber
 		case "minLength", "maxLength", "minItems", "maxItems", "minContains", "maxContains", "minProperties", "maxProperties":
-			cnt, err := count(v, ptr, k)
+			cnt, err := c.count(v, n, k)
 			if err != nil {
 				return err
 			}
@@ -114,21 +112,21 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 		case "pattern":
 			s, ok := v.(string)
 			if !ok {
-				return serr(ptr, k, "must be a string")
+				return c.nerr(n, k, "must be a string")
 			}
-			if n.pattern, err = compilePattern(s, ptr, k); err != nil {
+			if n.pattern, err = c.compilePattern(s, n, k); err != nil {
 				return err
 			}
 			n.kw |= kwString
 		case "format":
 			s, ok := v.(string)
 			if !ok {
-				return serr(ptr, k, "must be a string")
+				return c.nerr(n, k, "must be a string")
 			}
 			if c.opts.AssertFormat {
 				fn := formats[s]
 				if fn == nil && c.opts.Strict {
-					return serr(ptr, k, "format "+quote(s)+" is not checked by the validator")
+					return c.nerr(n, k, "format "+quote(s)+" is not checked by the validator")
 				}
 				if fn != nil {
 					n.format, n.formatFn = s, fn
@@ -137,62 +135,62 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			}
 		case "items":
 			if _, isArr := v.([]any); isArr {
-				return serr(ptr, k, "must be a schema (use prefixItems for a tuple)")
+				return c.nerr(n, k, "must be a schema (use prefixItems for a tuple)")
 			}
-			if n.items, err = c.sub(v, base, at(k)); err != nil {
+			if n.items, err = c.sub(v, base, n, k, "", false); err != nil {
 				return err
 			}
 			n.kw |= kwArray
 		case "prefixItems":
-			if n.prefixItems, err = c.subs(v, base, at(k)); err != nil {
+			if n.prefixItems, err = c.subs(v, base, n, k); err != nil {
 				return err
 			}
 			n.kw |= kwArray
 		case "contains":
-			if n.contains, err = c.sub(v, base, at(k)); err != nil {
+			if n.contains, err = c.sub(v, base, n, k, "", false); err != nil {
 				return err
 			}
 			n.kw |= kwArray
 		case "uniqueItems":
 			b, ok := v.(bool)
 			if !ok {
-				return serr(ptr, k, "must be a boolean")
+				return c.nerr(n, k, "must be a boolean")
 			}
 			n.uniqueItems = b
 			if b {
 				n.kw |= kwArray
 			}
 		case "additionalProperties":
-			if n.additional, err = c.sub(v, base, at(k)); err != nil {
+			if n.additional, err = c.sub(v, base, n, k, "", false); err != nil {
 				return err
 			}
 			n.kw |= kwObject
 		case "unevaluatedProperties":
-			if n.unevalProps, err = c.sub(v, base, at(k)); err != nil {
+			if n.unevalProps, err = c.sub(v, base, n, k, "", false); err != nil {
 				return err
 			}
 			n.kw |= kwObject
 		case "unevaluatedItems":
-			if n.unevalItems, err = c.sub(v, base, at(k)); err != nil {
+			if n.unevalItems, err = c.sub(v, base, n, k, "", false); err != nil {
 				return err
 			}
 			n.kw |= kwArray
 		case "propertyNames":
-			if n.propertyNames, err = c.sub(v, base, at(k)); err != nil {
+			if n.propertyNames, err = c.sub(v, base, n, k, "", false); err != nil {
 				return err
 			}
 			n.kw |= kwObject
 		case "patternProperties":
 			m, ok := v.(*jsonx.Object)
 			if !ok {
-				return serr(ptr, k, "must be an object")
+				return c.nerr(n, k, "must be an object")
 			}
 			for j, src := range m.Keys {
-				re, err := compilePattern(src, ptr, k)
+				re, err := c.compilePattern(src, n, k)
 				if err != nil {
 					return err
 				}
-				s, err := c.sub(m.Vals[j], base, at(k)+"/"+ptrEsc(src))
+				s, err := c.sub(m.Vals[j], base, n, k, src, true)
 				if err != nil {
 					return err
 				}
@@ -201,13 +199,14 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			n.kw |= kwObject
 		case "properties", "required", "dependentRequired", "dependentSchemas":
 			n.kw |= kwObject // compiled below, together
+			objKeys = true
 		case "allOf", "anyOf", "oneOf":
-			subs, err := c.subs(v, base, at(k))
+			subs, err := c.subs(v, base, n, k)
 			if err != nil {
 				return err
 			}
 			if len(subs) == 0 {
-				return serr(ptr, k, "must not be empty")
+				return c.nerr(n, k, "must not be empty")
 			}
 			switch k {
 			case "allOf":
@@ -219,12 +218,12 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			}
 			n.kw |= kwCombine
 		case "not":
-			if n.not, err = c.sub(v, base, at(k)); err != nil {
+			if n.not, err = c.sub(v, base, n, k, "", false); err != nil {
 				return err
 			}
 			n.kw |= kwCombine
 		case "if", "then", "else":
-			s, err := c.sub(v, base, at(k))
+			s, err := c.sub(v, base, n, k, "", false)
 			if err != nil {
 				return err
 			}
@@ -243,30 +242,32 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 		case "$defs", "definitions":
 			m, ok := v.(*jsonx.Object)
 			if !ok {
-				return serr(ptr, k, "must be an object")
+				return c.nerr(n, k, "must be an object")
 			}
 			for j, name := range m.Keys {
-				if _, err := c.sub(m.Vals[j], base, at(k)+"/"+ptrEsc(name)); err != nil {
+				if _, err := c.sub(m.Vals[j], base, n, k, name, true); err != nil {
 					return err
 				}
 			}
 		default:
-			if annotations[k] {
+			if annotation(k) {
 				continue
 			}
 			if c.opts.Strict {
-				if unsupported[k] {
-					return serr(ptr, k, "is not enforced by the validator")
+				if k == "dependencies" { // 2020-12 moved it to dependentRequired/dependentSchemas
+					return c.nerr(n, k, "is not enforced by the validator")
 				}
-				return serr(ptr, k, "is not a known keyword")
+				return c.nerr(n, k, "is not a known keyword")
 			}
 		}
 		if err != nil {
 			return err
 		}
 	}
-	if err := c.objectKeys(n, o, base); err != nil {
-		return err
+	if objKeys {
+		if err := c.objectKeys(n, o, base); err != nil {
+			return err
+		}
 	}
 	if n.ifN == nil {
 		n.thenN, n.elseN = nil, nil
@@ -283,17 +284,32 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 	return nil
 }
 
-// unsupported are 2020-12 keywords that Strict refuses (others are unknown).
-var unsupported = map[string]bool{"dependencies": true}
+// newBound returns the bound written num, from the compiler's slabs while
+// they last.
+func (c *compiler) newBound(num json.Number) *bound {
+	var b *bound
+	if len(c.bounds) > 0 {
+		b, c.bounds = &c.bounds[0], c.bounds[1:]
+	} else {
+		b = new(bound)
+	}
+	start := len(c.digits)
+	c.digits = append(c.digits, num...)
+	t := c.digits[start:len(c.digits):len(c.digits)]
+	b.n, b.text = parseNum(t), cut(string(num))
+	b.i, b.isInt = smallInt(t)
+	return b
+}
 
-func (c *compiler) subs(v any, base *url.URL, ptr string) ([]*node, error) {
+// subs compiles the array of subschemas v that n holds under keyword kw.
+func (c *compiler) subs(v any, base *url.URL, n *node, kw string) ([]*node, error) {
 	a, ok := v.([]any)
 	if !ok {
-		return nil, serr(ptr, "", "must be an array of schemas")
+		return nil, serr(c.sitePointer(site{up: n, kw: kw}), "", "must be an array of schemas")
 	}
 	out := make([]*node, len(a))
 	for i, e := range a {
-		s, err := c.sub(e, base, ptr+"/"+strconv.Itoa(i))
+		s, err := c.sub(e, base, n, kw, strconv.Itoa(i), true)
 		if err != nil {
 			return nil, err
 		}
@@ -302,34 +318,54 @@ func (c *compiler) subs(v any, base *url.URL, ptr string) ([]*node, error) {
 	return out, nil
 }
 
-var typeBits = map[string]uint8{"null": tNull, "boolean": tBool, "object": tObject, "array": tArray,
-	"number": tNumber, "string": tString, "integer": tInteger}
+// typeBit is the bit of a "type" name, 0 for an unknown one.
+func typeBit(s string) uint8 {
+	switch s {
+	case "null":
+		return tNull
+	case "boolean":
+		return tBool
+	case "object":
+		return tObject
+	case "array":
+		return tArray
+	case "number":
+		return tNumber
+	case "string":
+		return tString
+	case "integer":
+		return tInteger
+	}
+	return 0
+}
 
 func (c *compiler) types(n *node, v any) error {
-	add := func(x any) error {
-		s, _ := x.(string)
-		b, ok := typeBits[s]
-		if !ok {
-			return serr(n.ptr, "type", "unknown type "+quote(s))
-		}
-		n.types |= b
-		return nil
-	}
 	if a, ok := v.([]any); ok {
 		if len(a) == 0 {
-			return serr(n.ptr, "type", "must not be empty")
+			return c.nerr(n, "type", "must not be empty")
 		}
 		for _, e := range a {
-			if err := add(e); err != nil {
+			if err := c.addType(n, e); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	return add(v)
+	return c.addType(n, v)
 }
 
-func count(v any, ptr, kw string) (int, error) {
+// addType adds the type named x to n.types.
+func (c *compiler) addType(n *node, x any) error {
+	s, _ := x.(string)
+	b := typeBit(s)
+	if b == 0 {
+		return c.nerr(n, "type", "unknown type "+quote(s))
+	}
+	n.types |= b
+	return nil
+}
+
+func (c *compiler) count(v any, n *node, kw string) (int, error) {
 	num, ok := v.(json.Number)
 	if ok {
 		d := parseNum([]byte(num))
@@ -344,123 +380,203 @@ func count(v any, ptr, kw string) (int, error) {
 			return int(m), nil
 		}
 	}
-	return 0, serr(ptr, kw, "must be a non-negative integer")
+	return 0, c.nerr(n, kw, "must be a non-negative integer")
 }
 
-func compilePattern(src, ptr, kw string) (*pattern, error) {
+func (c *compiler) compilePattern(src string, n *node, kw string) (*pattern, error) {
 	if len(src) > maxPatternLen {
-		return nil, serr(ptr, kw, "pattern is longer than "+strconv.Itoa(maxPatternLen)+" bytes")
+		return nil, c.nerr(n, kw, "pattern is longer than "+strconv.Itoa(maxPatternLen)+" bytes")
 	}
 	re, err := regexp.Compile(src)
 	if err != nil {
-		return nil, serr(ptr, kw, "pattern "+quote(src)+" is not supported by Go's regexp (RE2): "+err.Error())
+		return nil, c.nerr(n, kw, "pattern "+quote(src)+" is not supported by Go's regexp (RE2): "+err.Error())
 	}
 	// The work of a match is up to (input bytes) x (program size): bound
 	// the program, and Validate bounds the product (maxMatchWork).
 	tree, err := syntax.Parse(src, syntax.Perl)
 	if err != nil {
-		return nil, serr(ptr, kw, "pattern "+quote(src)+": "+err.Error())
+		return nil, c.nerr(n, kw, "pattern "+quote(src)+": "+err.Error())
 	}
 	prog, err := syntax.Compile(tree.Simplify())
 	if err != nil {
-		return nil, serr(ptr, kw, "pattern "+quote(src)+": "+err.Error())
+		return nil, c.nerr(n, kw, "pattern "+quote(src)+": "+err.Error())
 	}
 	if len(prog.Inst) > maxPatternProg {
-		return nil, serr(ptr, kw, "pattern "+quote(src)+" is too complex ("+strconv.Itoa(len(prog.Inst))+
+		return nil, c.nerr(n, kw, "pattern "+quote(src)+" is too complex ("+strconv.Itoa(len(prog.Inst))+
 			" RE2 instructions, the limit is "+strconv.Itoa(maxPatternProg)+")")
 	}
 	return &pattern{re: re, src: src, cost: len(prog.Inst)}, nil
 }
 
+// smallValueSet holds a valueSet of at most four values, its slices and
+// (when they fit) the values' texts in one allocation.
+type smallValueSet struct {
+	vs     valueSet
+	vals   [4][]byte
+	hashes [4]uint64
+	text   [64]byte
+}
+
 func newValueSet(vals []any, isConst bool) *valueSet {
-	vs := &valueSet{isConst: isConst, vals: make([][]byte, 0, len(vals)), hashes: make([]uint64, 0, len(vals))}
-	allStr := true
-	strs := make([]string, 0, len(vals))
+	// The values' JSON texts share one buffer; a value's bytes are never
+	// written again once appended (a grown buffer leaves them in place).
+	size, nstr := 0, 0
 	for _, v := range vals {
-		b := jsonx.Marshal(v)
+		if s, ok := v.(string); ok {
+			size += len(s) + 2
+			nstr++
+		} else {
+			size += 8
+		}
+	}
+	allStr := nstr == len(vals)
+	var vs *valueSet
+	var buf []byte
+	if len(vals) <= len(smallValueSet{}.vals) {
+		sv := &smallValueSet{}
+		vs = &sv.vs
+		vs.vals, vs.hashes = sv.vals[:0:len(vals)], sv.hashes[:0:len(vals)]
+		buf = sv.text[:0]
+	} else {
+		vs = &valueSet{vals: make([][]byte, 0, len(vals)), hashes: make([]uint64, 0, len(vals))}
+	}
+	vs.isConst = isConst
+	if size > cap(buf) {
+		buf = make([]byte, 0, size)
+	}
+	for _, v := range vals {
+		start := len(buf)
+		buf = jsonx.Append(buf, v)
+		b := buf[start:len(buf):len(buf)]
 		vs.vals = append(vs.vals, b)
 		_, h := hashValue(b, 0)
 		vs.hashes = append(vs.hashes, h)
-		if s, ok := v.(string); ok {
-			strs = append(strs, s)
-		} else {
-			allStr = false
-		}
-	}
-	var texts []string // the values' JSON, when not all are strings
-	if !allStr || isConst {
-		texts = make([]string, len(vs.vals))
-		for i, b := range vs.vals {
-			texts[i] = string(b)
-		}
 	}
 	switch {
 	case allStr && !isConst:
-		vs.text = enumList(strs)
-		if len(strs) > 8 {
-			vs.strs = make(map[string]struct{}, len(strs))
-			for _, s := range strs {
-				vs.strs[s] = struct{}{}
+		vs.text = enumText(vals)
+		if len(vals) > 8 {
+			vs.strs = make(map[string]struct{}, len(vals))
+			for _, v := range vals {
+				vs.strs[v.(string)] = struct{}{}
 			}
 		}
-	case len(strs) == 0:
-		vs.text = strings.Join(texts, " ") // numbers, booleans, null: 1 2 3
+	case nstr == 0:
+		vs.text = joinBytes(vs.vals, " ") // numbers, booleans, null: 1 2 3
 	default:
-		vs.text = strings.Join(texts, ", ") // "a", null
+		vs.text = joinBytes(vs.vals, ", ") // "a", null
 	}
 	vs.text = cutN(vs.text, 256)
 	return vs
 }
 
+// enumText is enumList of vals, which are all strings.
+func enumText(vals []any) string {
+	size := 0
+	for _, v := range vals {
+		s := v.(string)
+		if s == "" || needsQuote(s) {
+			strs := make([]string, len(vals))
+			for i, v := range vals {
+				strs[i] = v.(string)
+			}
+			return enumList(strs)
+		}
+		size += len(s) + 1
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for i, v := range vals {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(v.(string))
+	}
+	return b.String()
+}
+
+// needsQuote reports whether s holds a byte enumList quotes for.
+func needsQuote(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '"':
+			return true
+		}
+	}
+	return false
+}
+
+// joinBytes is strings.Join of the texts a with sep.
+func joinBytes(a [][]byte, sep string) string {
+	size := 0
+	for _, t := range a {
+		size += len(t) + len(sep)
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for i, t := range a {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.Write(t)
+	}
+	return b.String()
+}
+
 // objectKeys compiles properties, required, dependentRequired and
 // dependentSchemas, which share one table of property names.
 func (c *compiler) objectKeys(n *node, o *jsonx.Object, base *url.URL) error {
-	ptr := n.ptr
 	props, hasProps := o.Get("properties")
-	var idx map[string]int
-	var names []string
-	if m, ok := props.(*jsonx.Object); ok && len(m.Keys) > 0 {
-		idx = make(map[string]int, len(m.Keys))
-		names = make([]string, 0, len(m.Keys))
-		n.keys = make([]keyInfo, 0, len(m.Keys))
-	} else {
-		idx = map[string]int{}
-	}
-	add := func(name string) int {
-		if i, ok := idx[name]; ok {
-			return i
+	kt := keyTable{n: n}
+	bound := 0
+	for i, k := range o.Keys {
+		switch k {
+		case "properties", "required", "dependentRequired", "dependentSchemas":
+			bound += keyBound(k, o.Vals[i])
 		}
-		idx[name] = len(n.keys)
-		n.keys = append(n.keys, keyInfo{name: name})
-		return len(n.keys) - 1
+	}
+	if bound > 0 {
+		if bound <= len(c.keys) {
+			n.keys, c.keys = c.keys[:0:bound], c.keys[bound:]
+		} else {
+			n.keys = make([]keyInfo, 0, bound)
+		}
+		defer func() { n.keys = n.keys[:len(n.keys):len(n.keys)] }()
 	}
 	if hasProps {
 		m, ok := props.(*jsonx.Object)
 		if !ok {
-			return serr(ptr, "properties", "must be an object")
+			return c.nerr(n, "properties", "must be an object")
 		}
 		for j, name := range m.Keys {
-			s, err := c.sub(m.Vals[j], base, ptr+"/properties/"+ptrEsc(name))
+			s, err := c.sub(m.Vals[j], base, n, "properties", name, true)
 			if err != nil {
 				return err
 			}
-			n.keys[add(name)].schema = s
-			names = append(names, name)
+			n.keys[kt.add(name)].schema = s
 		}
+		n.propNames = cutN(strings.Join(m.Keys, ", "), 512)
 	}
 	if v, ok := o.Get("required"); ok {
 		a, ok := v.([]any)
 		if !ok {
-			return serr(ptr, "required", "must be an array of strings")
+			return c.nerr(n, "required", "must be an array of strings")
 		}
 		for _, e := range a {
 			s, ok := e.(string)
 			if !ok {
-				return serr(ptr, "required", "must be an array of strings")
+				return c.nerr(n, "required", "must be an array of strings")
 			}
-			i := add(s)
+			i := kt.add(s)
 			if !n.keys[i].required {
 				n.keys[i].required = true
+				if n.required == nil {
+					if len(a) <= len(c.reqs) {
+						n.required, c.reqs = c.reqs[:0:len(a)], c.reqs[len(a):]
+					} else {
+						n.required = make([]int, 0, len(a))
+					}
+				}
 				n.required = append(n.required, i)
 			}
 		}
@@ -468,20 +584,20 @@ func (c *compiler) objectKeys(n *node, o *jsonx.Object, base *url.URL) error {
 	if v, ok := o.Get("dependentRequired"); ok {
 		m, ok := v.(*jsonx.Object)
 		if !ok {
-			return serr(ptr, "dependentRequired", "must be an object")
+			return c.nerr(n, "dependentRequired", "must be an object")
 		}
 		for j, name := range m.Keys {
 			a, ok := m.Vals[j].([]any)
 			if !ok {
-				return serr(ptr+"/dependentRequired", name, "must be an array of strings")
+				return serr(c.pointer(n)+"/dependentRequired", name, "must be an array of strings")
 			}
-			d := depReq{key: add(name)}
+			d := depReq{key: kt.add(name)}
 			for _, e := range a {
 				s, ok := e.(string)
 				if !ok {
-					return serr(ptr+"/dependentRequired", name, "must be an array of strings")
+					return serr(c.pointer(n)+"/dependentRequired", name, "must be an array of strings")
 				}
-				d.need = append(d.need, add(s))
+				d.need = append(d.need, kt.add(s))
 			}
 			n.depRequired = append(n.depRequired, d)
 		}
@@ -489,22 +605,60 @@ func (c *compiler) objectKeys(n *node, o *jsonx.Object, base *url.URL) error {
 	if v, ok := o.Get("dependentSchemas"); ok {
 		m, ok := v.(*jsonx.Object)
 		if !ok {
-			return serr(ptr, "dependentSchemas", "must be an object")
+			return c.nerr(n, "dependentSchemas", "must be an object")
 		}
 		for j, name := range m.Keys {
-			s, err := c.sub(m.Vals[j], base, ptr+"/dependentSchemas/"+ptrEsc(name))
+			s, err := c.sub(m.Vals[j], base, n, "dependentSchemas", name, true)
 			if err != nil {
 				return err
 			}
-			n.depSchemas = append(n.depSchemas, depSchema{key: add(name), schema: s})
+			n.depSchemas = append(n.depSchemas, depSchema{key: kt.add(name), schema: s})
 		}
 	}
-	n.propNames = cutN(strings.Join(names, ", "), 512)
 	if len(n.keys) > 8 {
-		n.keyIndex = make(map[string]int, len(n.keys))
-		for i, k := range n.keys {
-			n.keyIndex[k.name] = i
+		if kt.idx != nil {
+			n.keyIndex = kt.idx
+		} else {
+			n.keyIndex = make(map[string]int, len(n.keys))
+			for i, k := range n.keys {
+				n.keyIndex[k.name] = i
+			}
 		}
 	}
 	return nil
+}
+
+// keyTable adds names to n.keys once each: a linear search while they are
+// few, a map once they are many.
+type keyTable struct {
+	n   *node
+	idx map[string]int // nil until n.keys holds more than linearKeys names
+}
+
+const linearKeys = 32
+
+// add returns the index of name in n.keys, appending it when new.
+func (kt *keyTable) add(name string) int {
+	n := kt.n
+	if kt.idx != nil {
+		if i, ok := kt.idx[name]; ok {
+			return i
+		}
+		kt.idx[name] = len(n.keys)
+	} else {
+		for i := range n.keys {
+			if n.keys[i].name == name {
+				return i
+			}
+		}
+		if len(n.keys) == linearKeys {
+			kt.idx = make(map[string]int, 2*linearKeys)
+			for i, k := range n.keys {
+				kt.idx[k.name] = i
+			}
+			kt.idx[name] = len(n.keys)
+		}
+	}
+	n.keys = append(n.keys, keyInfo{name: name})
+	return len(n.keys) - 1
 }

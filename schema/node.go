@@ -27,9 +27,8 @@ const (
 // node is one compiled (sub)schema. Nodes form a graph: $ref and recursion
 // make cycles. A node is immutable after Compile.
 type node struct {
-	ptr   string // JSON pointer of the schema in the document, for errors
-	never bool   // the schema false (or a node that can match nothing)
-	types uint8  // allowed types; 0 means any
+	never bool  // the schema false (or a node that can match nothing)
+	types uint8 // allowed types; 0 means any
 	kw    uint16
 
 	nullable bool // OpenAPI nullable: true (null is allowed, enum/const aside)
@@ -46,7 +45,8 @@ type node struct {
 
 	// numbers
 	min, max, exMin, exMax, multipleOf *bound
-	intBounds                          bool // every bound present is a plain integer (bound.i)
+	intBounds                          bool  // every bound present is a plain integer (bound.i)
+	id                                 int32 // the node's index in compiler.all, where its site is (Compile only)
 
 	// strings
 	minLen, maxLen int // code points; -1 when absent

@@ -23,7 +23,7 @@ package schema
 func (c *compiler) nullAbsent() {
 	// parent holds only the nodes joined with another; every other node is
 	// a component of its own.
-	parent := map[*node]*node{}
+	var parent map[*node]*node // made by the first union
 	var find func(n *node) *node
 	find = func(n *node) *node {
 		p, ok := parent[n]
@@ -39,17 +39,24 @@ func (c *compiler) nullAbsent() {
 			return // the shared boolean nodes look at no member
 		}
 		if ra, rb := find(a), find(b); ra != rb {
+			if parent == nil {
+				parent = map[*node]*node{}
+			}
 			parent[ra] = rb
 			if _, ok := parent[rb]; !ok {
 				parent[rb] = rb
 			}
 		}
 	}
-	for _, n := range c.all {
-		c.inPlace(n, func(m *node) bool { union(n, m); return true })
+	for _, e := range c.all {
+		n := e.n
+		if hasInPlace(n) {
+			c.inPlace(n, func(m *node) bool { union(n, m); return true })
+		}
 	}
 	var groups map[*node][]*node
-	for _, n := range c.all {
+	for _, e := range c.all {
+		n := e.n
 		if _, joined := parent[n]; !joined {
 			if len(n.keys) > 0 {
 				g := [1]*node{n}
@@ -74,6 +81,25 @@ func (c *compiler) nullAbsent() {
 // absentSet is the set of member names whose null counts as absent in the
 // component g (nil when there are none).
 func absentSet(g []*node) map[string]bool {
+	if len(g) == 1 { // alone, agreed(g, name) is optionalIn(n, name) >= 0
+		n := g[0]
+		count := 0
+		for i := range n.keys {
+			if optionalAt(n, i) {
+				count++
+			}
+		}
+		if count == 0 {
+			return nil
+		}
+		set := make(map[string]bool, count)
+		for i, k := range n.keys {
+			if optionalAt(n, i) {
+				set[k.name] = true
+			}
+		}
+		return set
+	}
 	var set map[string]bool
 	for _, n := range g {
 		for _, k := range n.keys {
@@ -119,6 +145,12 @@ func (c *compiler) inPlace(n *node, f func(*node) bool) bool {
 	return true
 }
 
+// hasInPlace reports whether inPlace may call f with a node other than nil
+// ($dynamicRef names come with dynRef; then and else with if).
+func hasInPlace(n *node) bool {
+	return n.ref != nil || n.dynRef != nil || n.kw&kwCombine != 0 || len(n.depSchemas) > 0
+}
+
 // agreed reports whether every node of g that could look at the member
 // name lists it as an optional property.
 func agreed(g []*node, name string) bool {
@@ -137,18 +169,10 @@ func agreed(g []*node, name string) bool {
 func optionalIn(n *node, name string) int {
 	idx := n.lookup([]byte(name))
 	if idx >= 0 {
-		k := n.keys[idx]
-		if k.schema == nil || k.schema.never || k.required {
-			return -1
+		if optionalAt(n, idx) {
+			return 1
 		}
-		for _, d := range n.depRequired {
-			for _, need := range d.need {
-				if need == idx {
-					return -1
-				}
-			}
-		}
-		return 1
+		return -1
 	}
 	if n.additional != nil || n.propertyNames != nil || n.unevalProps != nil || n.minProps >= 0 || n.maxProps >= 0 {
 		return -1
@@ -159,4 +183,22 @@ func optionalIn(n *node, name string) int {
 		}
 	}
 	return 0
+}
+
+// optionalAt reports whether n lists n.keys[idx] in "properties" as
+// optional: with a schema other than false, neither required nor a
+// dependentRequired target.
+func optionalAt(n *node, idx int) bool {
+	k := &n.keys[idx]
+	if k.schema == nil || k.schema.never || k.required {
+		return false
+	}
+	for _, d := range n.depRequired {
+		for _, need := range d.need {
+			if need == idx {
+				return false
+			}
+		}
+	}
+	return true
 }

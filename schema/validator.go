@@ -36,22 +36,22 @@ func init() {
 // compile is Compile; tree, when not nil, is jsonx.Parse(raw) already
 // done by the caller (see internal/schemahook).
 func compile(raw []byte, tree any, opts *Options) (*Validator, error) {
-	var o Options
+	v := &Validator{}
 	if opts != nil {
-		o = *opts
+		v.opts = *opts
 	}
-	if o.MaxDepth <= 0 {
-		o.MaxDepth = DefaultMaxDepth
+	if v.opts.MaxDepth <= 0 {
+		v.opts.MaxDepth = DefaultMaxDepth
 	}
-	c := newCompiler(&o)
+	c := newCompiler(&v.opts)
 	root, err := c.compileRoot(raw, tree)
 	if err != nil {
 		return nil, err
 	}
-	if o.NullAsAbsent {
+	if v.opts.NullAsAbsent {
 		c.nullAbsent()
 	}
-	v := &Validator{root: root, opts: o, hasDefaults: c.hasDefaults, dynamic: c.dynamic}
+	v.root, v.hasDefaults, v.dynamic = root, c.hasDefaults, c.dynamic
 	if err := c.checkDefaults(v); err != nil {
 		return nil, err
 	}
