@@ -11,6 +11,9 @@ func appendRune(b []byte, r rune) []byte { return utf8.AppendRune(b, r) }
 
 // run validates the whole instance against the root.
 func (s *state) run(n *node) {
+	if n.fast != nil && !s.v.dynamic && s.fastRun(n) {
+		return
+	}
 	i := s.ws(0)
 	if i >= len(s.data) {
 		s.fatal = &Problem{Keyword: "syntax", Message: "arguments are empty"}

@@ -51,6 +51,7 @@ func compile(raw []byte, tree any, opts *Options) (*Validator, error) {
 	if o.NullAsAbsent {
 		c.nullAbsent()
 	}
+	buildFast(root)
 	v := &Validator{root: root, opts: o, hasDefaults: c.hasDefaults, dynamic: c.dynamic}
 	if err := c.checkDefaults(v); err != nil {
 		return nil, err
