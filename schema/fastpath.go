@@ -2,6 +2,8 @@ package schema
 
 import (
 	"encoding/binary"
+	"math"
+	"math/bits"
 
 	"github.com/toolnexus/toolnexus/internal/jsonlex"
 )
@@ -26,14 +28,26 @@ import (
 type fastNode struct {
 	keys    []fastKey // n.keys, in the same order
 	reqMask uint64    // bit i: keys[i] is required
+
+	// strings: minLength and maxLength (0 and MaxInt when absent), and
+	// whether they are all the string keywords say
+	minLen, maxLen int
+	lenOnly        bool
+
+	// numbers, when smallBounds: with v the floor of the number and up 1
+	// when it is not an integer, the bounds hold when loV <= v,
+	// loVU <= v+up, v+up <= hiVU and v <= hiV
+	smallBounds           bool
+	loV, loVU, hiVU, hiV int64
 }
 
 // fastKey is one of a node's property names.
 type fastKey struct {
-	q          string // the name quoted as JSON text holds it when unescaped: `"city"`; "" if it needs an escape
-	w, m       uint64 // the first 8 bytes of q (little endian) and the mask of those present
+	w, m       [2]uint64 // q, the name quoted and a colon (`"city":`), as two little-endian words and the masks of its bytes; a name longer than 13 bytes or that JSON text cannot hold unescaped never matches
+	qlen       int       // len(q)
 	sch        *node
-	nullAbsent bool // Options.NullAsAbsent: a null here counts as absent
+	sf         *fastNode // sch.fast
+	nullAbsent bool      // Options.NullAsAbsent: a null here counts as absent
 }
 
 // buildFast prepares the fast path of every node it can handle that is
@@ -54,12 +68,16 @@ func buildFast(root *node) {
 		for i, k := range n.keys {
 			fk := &f.keys[i]
 			fk.sch, fk.nullAbsent = k.schema, n.nullAbsent[k.name]
-			if plainName(k.name) {
-				fk.q = `"` + k.name + `"`
-				var b [8]byte
-				l := copy(b[:], fk.q)
-				fk.w = binary.LittleEndian.Uint64(b[:])
-				fk.m = ^uint64(0) >> (64 - 8*l)
+			fk.m[0] = ^uint64(0) // w[0] == 0 never matches: the key's first byte is '"'
+			if q := `"` + k.name + `":`; len(q) <= 16 && plainName(k.name) {
+				var b, m [16]byte
+				copy(b[:], q)
+				for j := range q {
+					m[j] = 0xff
+				}
+				fk.w = [2]uint64{binary.LittleEndian.Uint64(b[:]), binary.LittleEndian.Uint64(b[8:])}
+				fk.m = [2]uint64{binary.LittleEndian.Uint64(m[:]), binary.LittleEndian.Uint64(m[8:])}
+				fk.qlen = len(q)
 			}
 			if k.required {
 				f.reqMask |= 1 << uint(i)
@@ -68,9 +86,36 @@ func buildFast(root *node) {
 		for _, r := range n.required {
 			f.reqMask |= 1 << uint(r)
 		}
+		f.minLen, f.maxLen = max(n.minLen, 0), n.maxLen
+		if f.maxLen < 0 {
+			f.maxLen = math.MaxInt
+		}
+		f.lenOnly = n.pattern == nil && n.formatFn == nil
+		f.loV, f.loVU, f.hiVU, f.hiV = math.MinInt64, math.MinInt64, math.MaxInt64, math.MaxInt64
+		f.smallBounds = n.kw&kwNumber == 0 || n.intBounds && n.multipleOf == nil
+		if n.kw&kwNumber != 0 && f.smallBounds {
+			// bounds of at most 18 digits: +-1 cannot overflow
+			if n.min != nil {
+				f.loV = n.min.i
+			}
+			if n.exMin != nil {
+				f.loVU = n.exMin.i + 1
+			}
+			if n.max != nil {
+				f.hiVU = n.max.i
+			}
+			if n.exMax != nil {
+				f.hiV = n.exMax.i - 1
+			}
+		}
 		n.fast = f
 		for _, k := range n.keys {
 			walk(k.schema)
+		}
+		for i := range f.keys {
+			if f.keys[i].sch != nil {
+				f.keys[i].sf = f.keys[i].sch.fast
+			}
 		}
 		walk(n.additional)
 		walk(n.items)
@@ -105,19 +150,6 @@ func plainName(s string) bool {
 		}
 	}
 	return true
-}
-
-// at reports whether the key k, quoted, starts at d[i].
-func (k *fastKey) at(d []byte, i int) bool {
-	if len(d)-i >= 8 {
-		if (binary.LittleEndian.Uint64(d[i:])^k.w)&k.m != 0 {
-			return false
-		}
-		if len(k.q) <= 8 {
-			return k.q != ""
-		}
-	}
-	return k.q != "" && len(d)-i >= len(k.q) && string(d[i:i+len(k.q)]) == k.q
 }
 
 // fws is jsonlex.WS that costs a single test on compact input.
@@ -166,26 +198,7 @@ func (s *state) fv(n *node, i int) int {
 	}
 	switch c := d[i]; c {
 	case '"':
-		if n.types != 0 && n.types&tString == 0 {
-			return -1
-		}
-		e, esc, ascii, err := jsonlex.StrASCII(d, i)
-		if err != jsonlex.None {
-			return -1
-		}
-		if n.kw&kwEnum != 0 && !s.checkEnum(n, i) {
-			return -1
-		}
-		if n.kw&kwString != 0 {
-			if ascii && !esc && n.pattern == nil && n.formatFn == nil {
-				if l := e - i - 2; n.minLen >= 0 && l < n.minLen || n.maxLen >= 0 && l > n.maxLen {
-					return -1
-				}
-			} else {
-				s.checkString(n, i, e, esc)
-			}
-		}
-		return e
+		return s.fstr(n, f, i)
 	case '{':
 		if n.types != 0 && n.types&tObject == 0 {
 			return -1
@@ -219,11 +232,57 @@ func (s *state) fv(n *node, i int) int {
 		}
 		return e
 	}
-	return s.fnum(n, i)
+	return s.fnum(n, f, i)
+}
+
+// fstr checks the string at i.
+func (s *state) fstr(n *node, f *fastNode, i int) int {
+	if n.types != 0 && n.types&tString == 0 {
+		return -1
+	}
+	// the body eight bytes at a time, up to the closing quote; anything
+	// else (an escape, the end of the input near) takes jsonlex.StrASCII
+	d := s.data
+	var e int
+	var esc, ascii bool
+	var hi uint64
+	for j := i + 1; len(d)-j >= 8; {
+		x := binary.LittleEndian.Uint64(d[j:])
+		m := jsonlex.Stops(x)
+		if m == 0 {
+			hi |= x
+			j += 8
+			continue
+		}
+		k := uint(bits.TrailingZeros64(m)) &^ 7
+		if byte(x>>k) == '"' {
+			e, ascii = j+int(k>>3)+1, (hi|x&(1<<k-1))&0x8080808080808080 == 0
+		}
+		break
+	}
+	if e == 0 {
+		var err jsonlex.Err
+		if e, esc, ascii, err = jsonlex.StrASCII(d, i); err != jsonlex.None {
+			return -1
+		}
+	}
+	if n.kw&kwEnum != 0 && !s.checkEnum(n, i) {
+		return -1
+	}
+	if n.kw&kwString != 0 {
+		if ascii && !esc && f.lenOnly {
+			if l := e - i - 2; l < f.minLen || l > f.maxLen {
+				return -1
+			}
+		} else {
+			s.checkString(n, i, e, esc)
+		}
+	}
+	return e
 }
 
 // fnum checks the number at i (or gives up on anything else).
-func (s *state) fnum(n *node, i int) int {
+func (s *state) fnum(n *node, f *fastNode, i int) int {
 	d := s.data
 	j := i
 	neg := false
@@ -274,15 +333,11 @@ func (s *state) fnum(n *node, i int) int {
 	if n.kw&kwEnum != 0 && !s.checkEnum(n, i) {
 		return -1
 	}
-	if n.kw&kwNumber == 0 {
-		return j
-	}
-	if !n.intBounds || n.multipleOf != nil || exp || nint > 17 {
+	if !f.smallBounds || exp || nint > 17 {
 		s.checkNumber(n, i, j)
 		return j
 	}
-	// as checkNumber with smallDec: v is the floor of the number, which
-	// lies strictly between v and v+1 when frac
+	// as checkNumber with smallDec
 	var up int64
 	if frac {
 		up = 1
@@ -290,8 +345,7 @@ func (s *state) fnum(n *node, i int) int {
 	if neg {
 		v = -v - up
 	}
-	if n.min != nil && v < n.min.i || n.exMin != nil && v+up <= n.exMin.i ||
-		n.max != nil && v+up > n.max.i || n.exMax != nil && v >= n.exMax.i {
+	if v < f.loV || v+up < f.loVU || v+up > f.hiVU || v > f.hiV {
 		return -1
 	}
 	return j
@@ -334,63 +388,67 @@ func (s *state) fobject(n *node, f *fastNode, i int) int {
 	d := s.data
 	start := i
 	i = fws(d, i+1)
-	var seen, known uint64
-	count, next := 0, 0
-	suspect := false // a key may be repeated: hash them
+	var seen, known uint64 // keys present (null-absent ones aside), keys given
+	next := 0              // the key expected next: keys usually come in the schema's order
+	extra, unknown := 0, 0 // members with a name the schema does not list: counted, all
 	if i < len(d) && d[i] == '}' {
 		i++
 	} else {
 		for {
-			if i >= len(d) || d[i] != '"' {
-				return -1
+			idx, vi := -1, 0
+			if next < len(f.keys) && len(d)-i >= 16 {
+				k := &f.keys[next]
+				if (binary.LittleEndian.Uint64(d[i:])^k.w[0])&k.m[0]|(binary.LittleEndian.Uint64(d[i+8:])^k.w[1])&k.m[1] == 0 {
+					idx, vi = next, i+k.qlen
+				}
 			}
-			idx, ke := -1, 0 // ke: the offset after the key's closing quote
-			if next < len(f.keys) && f.keys[next].at(d, i) {
-				idx, ke = next, i+len(f.keys[next].q) // keys usually come in the schema's order
-			} else {
-				e, esc, _, err := jsonlex.StrASCII(d, i)
-				if err != jsonlex.None || esc {
+			if vi == 0 {
+				if idx, vi = s.fkey(n, i); vi < 0 {
 					return -1
 				}
-				idx, ke = n.lookup(d[i+1:e-1]), e
 			}
-			vi := ke
-			if vi = fws(d, vi); vi >= len(d) || d[vi] != ':' {
-				return -1
-			}
-			if vi = fws(d, vi+1); vi >= len(d) {
+			if vi = fws(d, vi); vi >= len(d) {
 				return -1
 			}
 			next = idx + 1
-			if idx < 0 || known&(1<<uint(idx)) != 0 {
-				suspect = true
-			} else {
-				known |= 1 << uint(idx)
-			}
 			var e int
-			if d[vi] == 'n' && n.nullAbsent != nil && (idx >= 0 && f.keys[idx].nullAbsent ||
-				idx < 0 && n.nullAbsent[string(d[i+1:ke-1])]) {
-				var err jsonlex.Err
-				if e, err = jsonlex.Lit(d, vi); err != jsonlex.None {
-					return -1
+			if idx >= 0 {
+				bit := uint64(1) << uint(idx)
+				if known&bit != 0 {
+					return -1 // a repeated key: the general path decides
 				}
-			} else {
-				count++
-				e = -2
-				if idx >= 0 {
-					seen |= 1 << uint(idx)
-					if sch := f.keys[idx].sch; sch != nil {
-						e = s.fv(sch, vi)
-					}
-				}
-				if e == -2 && n.additional != nil {
-					if n.additional.never {
+				known |= bit
+				k := &f.keys[idx]
+				switch c := d[vi]; {
+				case c == '"' && k.sf != nil:
+					if s.steps++; s.steps > s.maxSteps {
 						return -1
 					}
-					e = s.fv(n.additional, vi)
+					e = s.fstr(k.sch, k.sf, vi)
+					seen |= bit
+				case (c-'0' <= 9 || c == '-') && k.sf != nil:
+					if s.steps++; s.steps > s.maxSteps {
+						return -1
+					}
+					e = s.fnum(k.sch, k.sf, vi)
+					seen |= bit
+				case c == 'n' && k.nullAbsent:
+					e = s.fskip(vi) // counts as absent
+				default:
+					seen |= bit
+					if k.sch != nil {
+						e = s.fv(k.sch, vi)
+					} else {
+						e = s.fother(n, vi)
+					}
 				}
-				if e == -2 {
+			} else {
+				unknown++
+				if d[vi] == 'n' && n.nullAbsent != nil && n.nullAbsent[string(keyBody(d, i))] {
 					e = s.fskip(vi)
+				} else {
+					extra++
+					e = s.fother(n, vi)
 				}
 			}
 			if e < 0 || s.nerr != 0 {
@@ -400,7 +458,9 @@ func (s *state) fobject(n *node, f *fastNode, i int) int {
 				return -1
 			}
 			if d[i] == ',' {
-				i = fws(d, i+1)
+				if i = fws(d, i+1); i >= len(d) || d[i] != '"' {
+					return -1
+				}
 				continue
 			}
 			if d[i] != '}' {
@@ -410,14 +470,50 @@ func (s *state) fobject(n *node, f *fastNode, i int) int {
 			break
 		}
 	}
-	if seen&f.reqMask != f.reqMask || n.minProps >= 0 && count < n.minProps || n.maxProps >= 0 && count > n.maxProps {
+	if seen&f.reqMask != f.reqMask {
 		return -1
 	}
-	if suspect && s.v.opts.RejectDuplicateKeys && !s.fdups(start) {
+	if count := bits.OnesCount64(seen) + extra; n.minProps >= 0 && count < n.minProps || n.maxProps >= 0 && count > n.maxProps {
+		return -1
+	}
+	if unknown > 0 && s.v.opts.RejectDuplicateKeys && !s.fdups(start) {
 		return -1
 	}
 	s.depth--
 	return i
+}
+
+// fkey reads the key at i (the general way) and the colon after it:
+// the key's index in n.keys (or -1) and the offset after the colon; vi is
+// -1 to give up.
+func (s *state) fkey(n *node, i int) (idx, vi int) {
+	d := s.data
+	if i >= len(d) || d[i] != '"' {
+		return -1, -1
+	}
+	e, esc, _, err := jsonlex.StrASCII(d, i)
+	if err != jsonlex.None || esc {
+		return -1, -1
+	}
+	if vi = fws(d, e); vi >= len(d) || d[vi] != ':' {
+		return -1, -1
+	}
+	return n.lookup(d[i+1 : e-1]), vi + 1
+}
+
+// keyBody is the body of the (checked, unescaped) key at i.
+func keyBody(d []byte, i int) []byte { return d[i+1 : endT(d, i)-1] }
+
+// fother validates the value at i of a member that properties does not
+// give a schema to: additionalProperties, else nothing.
+func (s *state) fother(n *node, i int) int {
+	if n.additional == nil {
+		return s.fskip(i)
+	}
+	if n.additional.never {
+		return -1
+	}
+	return s.fv(n.additional, i)
 }
 
 // fdups reports whether the (checked) object at start has no repeated key.

@@ -87,6 +87,16 @@ const (
 	space = ones * 0x20
 )
 
+// Stops takes eight string-body bytes as a little-endian word and returns
+// a word whose lowest set bit is the high bit of the first byte that ends
+// a plain run: '"', '\\' or a byte below 0x20; 0 when there is none.
+// (Bits above the lowest one mean nothing.) Bytes of 0x80 and above are
+// plain.
+func Stops(x uint64) uint64 {
+	q, b := x^quote, x^bslsh
+	return ((q - ones) &^ q | (b - ones) &^ b | (x - space) &^ x) & highs
+}
+
 // StrASCII is Str that also reports whether every byte between the quotes
 // is below 0x80, so that the body's length in bytes is its length in code
 // points (when it has no escape). It reads the body eight bytes at a time.
@@ -96,9 +106,8 @@ func StrASCII(d []byte, i int) (end int, esc, ascii bool, err Err) {
 	for {
 		for i+8 <= len(d) {
 			x := binary.LittleEndian.Uint64(d[i:])
-			q, b := x^quote, x^bslsh
-			m := ((q - ones) &^ q) | ((b - ones) &^ b) | ((x - space) &^ x)
-			if m &= highs; m == 0 {
+			m := Stops(x)
+			if m == 0 {
 				hi |= x
 				i += 8
 				continue

@@ -152,7 +152,7 @@ func TestStrASCII(t *testing.T) {
 		{`"abcdefghijklmnopé"x`, 20, false},
 		{`"é"`, 4, false},
 		{`"abcdefgh\u00e9ijklmnop" `, 24, true}, // escapes are ASCII text
-		{`"abcdefg"é`, 9, true},                   // bytes after the quote do not count
+		{`"abcdefg"é`, 9, true},                 // bytes after the quote do not count
 		{`"abcdefghijklmnopqrstuvw"`, 25, true},
 	} {
 		end, _, ascii, err := StrASCII([]byte(c.in), 0)
@@ -161,7 +161,7 @@ func TestStrASCII(t *testing.T) {
 	// every position of a special byte inside an 8-byte word
 	for k := 0; k < 16; k++ {
 		for _, sp := range []string{`"`, `\n`, "\x1f", "\x00", `\x`, "\x80"} {
-			in := []byte(`"` + string(make([]byte, 0)) + "aaaaaaaaaaaaaaaa"[:k] + sp + `aaaaaaaaaaaaaaaaaaaa"`)
+			in := []byte(`"` + "aaaaaaaaaaaaaaaa"[:k] + sp + `aaaaaaaaaaaaaaaaaaaa"`)
 			we, wesc, werr := strRef(in, 0)
 			e, esc, _, err := StrASCII(in, 0)
 			require.Equal(t, [3]any{we, wesc, werr}, [3]any{e, esc, err}, "%q", in)
