@@ -37,7 +37,7 @@ type fastNode struct {
 	// numbers, when smallBounds: with v the floor of the number and up 1
 	// when it is not an integer, the bounds hold when loV <= v,
 	// loVU <= v+up, v+up <= hiVU and v <= hiV
-	smallBounds           bool
+	smallBounds          bool
 	loV, loVU, hiVU, hiV int64
 }
 

@@ -94,7 +94,7 @@ const (
 // plain.
 func Stops(x uint64) uint64 {
 	q, b := x^quote, x^bslsh
-	return ((q - ones) &^ q | (b - ones) &^ b | (x - space) &^ x) & highs
+	return ((q-ones)&^q | (b-ones)&^b | (x-space)&^x) & highs
 }
 
 // StrASCII is Str that also reports whether every byte between the quotes
