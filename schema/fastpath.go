@@ -29,15 +29,18 @@ type fastNode struct {
 	keys    []fastKey // n.keys, in the same order
 	reqMask uint64    // bit i: keys[i] is required
 
-	// strings: minLength and maxLength (0 and MaxInt when absent), and
-	// whether they are all the string keywords say
-	minLen, maxLen int
-	lenOnly        bool
+	// strings: when strSimple (a string is allowed, no enum or const, no
+	// pattern or format), minLength and maxLength in bytes of an ASCII
+	// string (0 and MaxInt when absent); lenCheck when either is present
+	strSimple, lenCheck bool
+	minLen, maxLen      int
 
-	// numbers, when smallBounds: with v the floor of the number and up 1
-	// when it is not an integer, the bounds hold when loV <= v,
-	// loVU <= v+up, v+up <= hiVU and v <= hiV
-	smallBounds          bool
+	// numbers: numSimple when a number is allowed, there is no enum or
+	// const, and the bounds are small integers (or absent): with v the
+	// floor of the number and up 1 when it is not an integer, they hold
+	// when loV <= v, loVU <= v+up, v+up <= hiVU and v <= hiV; intOnly when
+	// the type is integer and not number
+	numSimple, intOnly   bool
 	loV, loVU, hiVU, hiV int64
 }
 
@@ -86,14 +89,17 @@ func buildFast(root *node) {
 		for _, r := range n.required {
 			f.reqMask |= 1 << uint(r)
 		}
+		f.strSimple = (n.types == 0 || n.types&tString != 0) && n.kw&kwEnum == 0 && n.pattern == nil && n.formatFn == nil
+		f.lenCheck = n.minLen >= 0 || n.maxLen >= 0
 		f.minLen, f.maxLen = max(n.minLen, 0), n.maxLen
 		if f.maxLen < 0 {
 			f.maxLen = math.MaxInt
 		}
-		f.lenOnly = n.pattern == nil && n.formatFn == nil
+		f.numSimple = (n.types == 0 || n.types&(tNumber|tInteger) != 0) && n.kw&kwEnum == 0 &&
+			(n.kw&kwNumber == 0 || n.intBounds && n.multipleOf == nil)
+		f.intOnly = n.types != 0 && n.types&tNumber == 0
 		f.loV, f.loVU, f.hiVU, f.hiV = math.MinInt64, math.MinInt64, math.MaxInt64, math.MaxInt64
-		f.smallBounds = n.kw&kwNumber == 0 || n.intBounds && n.multipleOf == nil
-		if n.kw&kwNumber != 0 && f.smallBounds {
+		if n.kw&kwNumber != 0 && f.numSimple {
 			// bounds of at most 18 digits: +-1 cannot overflow
 			if n.min != nil {
 				f.loV = n.min.i
@@ -162,13 +168,20 @@ func fws(d []byte, i int) int {
 
 // fastRun validates the whole instance against the root n on the fast path;
 // true when it is valid. On false the state is as getState left it.
+//
+// Steps: the fast path validates each value against one node at most, so
+// it takes at most len(s.data) steps of its own; s.steps counts only
+// those of the general path, which is handed that bound on top
+// (fdelegate). So the fast path can only overestimate, and an instance
+// that the general path finds too complex is never accepted here.
 func (s *state) fastRun(n *node) bool {
 	s.silent = 1
 	i := fws(s.data, 0)
 	ok := false
 	if i < len(s.data) {
 		e := s.fv(n, i)
-		ok = e >= 0 && fws(s.data, e) == len(s.data) && s.nerr == 0 && s.fatal == nil
+		ok = e >= 0 && fws(s.data, e) == len(s.data) && s.nerr == 0 && s.fatal == nil &&
+			s.steps+len(s.data)+1 <= s.maxSteps
 	}
 	if !ok {
 		s.fatal = nil
@@ -181,16 +194,28 @@ func (s *state) fastRun(n *node) bool {
 	return ok
 }
 
+// fok is e, or -1 when a general check run on the way found a problem.
+func (s *state) fok(e int) int {
+	if s.nerr != 0 || s.fatal != nil {
+		return -1
+	}
+	return e
+}
+
+// fdelegate validates the value at i against n on the general path.
+func (s *state) fdelegate(n *node, i int) int {
+	s.steps += len(s.data) + 1
+	e := s.validate(n, i)
+	s.steps -= len(s.data) + 1
+	return s.fok(e)
+}
+
 // fv is validateNode on the fast path: the offset after the value at i
-// (no leading whitespace), or -1 to give up. Problems found by the
-// general checks it calls are counted in s.nerr.
+// (no leading whitespace), or -1 to give up.
 func (s *state) fv(n *node, i int) int {
 	f := n.fast
 	if f == nil {
-		return s.validate(n, i)
-	}
-	if s.steps++; s.steps > s.maxSteps {
-		return -1
+		return s.fdelegate(n, i)
 	}
 	d := s.data
 	if i >= len(d) {
@@ -204,7 +229,7 @@ func (s *state) fv(n *node, i int) int {
 			return -1
 		}
 		if n.kw&kwObject == 0 {
-			return s.skip(i)
+			return s.fok(s.skip(i))
 		}
 		return s.fobject(n, f, i)
 	case '[':
@@ -212,7 +237,7 @@ func (s *state) fv(n *node, i int) int {
 			return -1
 		}
 		if n.kw&kwArray == 0 {
-			return s.skip(i)
+			return s.fok(s.skip(i))
 		}
 		return s.farray(n, i)
 	case 't', 'f', 'n':
@@ -237,14 +262,9 @@ func (s *state) fv(n *node, i int) int {
 
 // fstr checks the string at i.
 func (s *state) fstr(n *node, f *fastNode, i int) int {
-	if n.types != 0 && n.types&tString == 0 {
-		return -1
-	}
 	// the body eight bytes at a time, up to the closing quote; anything
-	// else (an escape, the end of the input near) takes jsonlex.StrASCII
+	// else (an escape, the end of the input near) takes fstrGeneral
 	d := s.data
-	var e int
-	var esc, ascii bool
 	var hi uint64
 	for j := i + 1; len(d)-j >= 8; {
 		x := binary.LittleEndian.Uint64(d[j:])
@@ -255,22 +275,36 @@ func (s *state) fstr(n *node, f *fastNode, i int) int {
 			continue
 		}
 		k := uint(bits.TrailingZeros64(m)) &^ 7
-		if byte(x>>k) == '"' {
-			e, ascii = j+int(k>>3)+1, (hi|x&(1<<k-1))&0x8080808080808080 == 0
+		if byte(x>>k) != '"' || !f.strSimple {
+			break
 		}
-		break
+		if f.lenCheck {
+			if (hi|x&(1<<k-1))&0x8080808080808080 != 0 {
+				break // count code points
+			}
+			if l := j + int(k>>3) - i - 1; l < f.minLen || l > f.maxLen {
+				return -1
+			}
+		}
+		return j + int(k>>3) + 1
 	}
-	if e == 0 {
-		var err jsonlex.Err
-		if e, esc, ascii, err = jsonlex.StrASCII(d, i); err != jsonlex.None {
-			return -1
-		}
+	return s.fstrGeneral(n, f, i)
+}
+
+// fstrGeneral is fstr for any string.
+func (s *state) fstrGeneral(n *node, f *fastNode, i int) int {
+	if n.types != 0 && n.types&tString == 0 {
+		return -1
+	}
+	e, esc, ascii, err := jsonlex.StrASCII(s.data, i)
+	if err != jsonlex.None {
+		return -1
 	}
 	if n.kw&kwEnum != 0 && !s.checkEnum(n, i) {
 		return -1
 	}
 	if n.kw&kwString != 0 {
-		if ascii && !esc && f.lenOnly {
+		if ascii && !esc && n.pattern == nil && n.formatFn == nil {
 			if l := e - i - 2; l < f.minLen || l > f.maxLen {
 				return -1
 			}
@@ -278,16 +312,14 @@ func (s *state) fstr(n *node, f *fastNode, i int) int {
 			s.checkString(n, i, e, esc)
 		}
 	}
-	return e
+	return s.fok(e)
 }
 
 // fnum checks the number at i (or gives up on anything else).
 func (s *state) fnum(n *node, f *fastNode, i int) int {
 	d := s.data
 	j := i
-	neg := false
-	if d[j] == '-' {
-		neg = true
+	if j < len(d) && d[j] == '-' {
 		j++
 	}
 	st := j
@@ -304,26 +336,40 @@ func (s *state) fnum(n *node, f *fastNode, i int) int {
 	if nint == 0 {
 		return -1
 	}
-	plain, frac := true, false
+	var up int64 // 1 when the fraction is not zero
 	if j < len(d) && d[j] == '.' {
-		plain = false
 		j++
 		fs := j
+		var nz byte
 		for j < len(d) && d[j]-'0' <= 9 {
-			frac = frac || d[j] != '0'
+			nz |= d[j] - '0'
 			j++
 		}
 		if j == fs {
 			return -1
 		}
-	}
-	exp := false
-	if j < len(d) && d[j]|0x20 == 'e' {
-		e, _, err := jsonlex.Num(d, i)
-		if err != jsonlex.None {
-			return -1
+		if nz != 0 {
+			up = 1
 		}
-		j, plain, exp = e, false, true
+	}
+	if j < len(d) && d[j]|0x20 == 'e' || nint > 17 || !f.numSimple || f.intOnly && up != 0 {
+		return s.fnumGeneral(n, i)
+	}
+	if d[i] == '-' {
+		v = -v - up
+	}
+	if v < f.loV || v+up < f.loVU || v+up > f.hiVU || v > f.hiV {
+		return -1
+	}
+	return j
+}
+
+// fnumGeneral is fnum for any number.
+func (s *state) fnumGeneral(n *node, i int) int {
+	d := s.data
+	j, plain, err := jsonlex.Num(d, i)
+	if err != jsonlex.None {
+		return -1
 	}
 	if n.types != 0 && n.types&tNumber == 0 {
 		if n.types&tInteger == 0 || !plain && !parseNumInt(d[i:j]) {
@@ -333,22 +379,10 @@ func (s *state) fnum(n *node, f *fastNode, i int) int {
 	if n.kw&kwEnum != 0 && !s.checkEnum(n, i) {
 		return -1
 	}
-	if !f.smallBounds || exp || nint > 17 {
+	if n.kw&kwNumber != 0 {
 		s.checkNumber(n, i, j)
-		return j
 	}
-	// as checkNumber with smallDec
-	var up int64
-	if frac {
-		up = 1
-	}
-	if neg {
-		v = -v - up
-	}
-	if v < f.loV || v+up < f.loVU || v+up > f.hiVU || v > f.hiV {
-		return -1
-	}
-	return j
+	return s.fok(j)
 }
 
 // fskip is skip on the fast path.
@@ -377,7 +411,7 @@ func (s *state) fskip(i int) int {
 		}
 		return e
 	}
-	return s.skip(i)
+	return s.fok(s.skip(i))
 }
 
 // fobject is object on the fast path.
@@ -421,15 +455,9 @@ func (s *state) fobject(n *node, f *fastNode, i int) int {
 				k := &f.keys[idx]
 				switch c := d[vi]; {
 				case c == '"' && k.sf != nil:
-					if s.steps++; s.steps > s.maxSteps {
-						return -1
-					}
 					e = s.fstr(k.sch, k.sf, vi)
 					seen |= bit
 				case (c-'0' <= 9 || c == '-') && k.sf != nil:
-					if s.steps++; s.steps > s.maxSteps {
-						return -1
-					}
 					e = s.fnum(k.sch, k.sf, vi)
 					seen |= bit
 				case c == 'n' && k.nullAbsent:
@@ -451,7 +479,7 @@ func (s *state) fobject(n *node, f *fastNode, i int) int {
 					e = s.fother(n, vi)
 				}
 			}
-			if e < 0 || s.nerr != 0 {
+			if e < 0 {
 				return -1
 			}
 			if i = fws(d, e); i >= len(d) {
@@ -557,7 +585,7 @@ func (s *state) farray(n *node, i int) int {
 			} else {
 				e = s.fskip(i)
 			}
-			if e < 0 || s.nerr != 0 {
+			if e < 0 {
 				return -1
 			}
 			idx++
@@ -581,6 +609,7 @@ func (s *state) farray(n *node, i int) int {
 	}
 	if n.uniqueItems && idx > 1 {
 		s.unique(start, i, idx)
+		return s.fok(i)
 	}
 	return i
 }
