@@ -3,6 +3,8 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -211,4 +213,46 @@ func FuzzFastPath(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Every JSON-Schema-Test-Suite case gives the general path's result, with
+// and without the options typed tools use; the test log counts the valid
+// cases accepted on the fast path.
+func TestFastPathSuite(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(suiteDir(t), "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fast, valid := 0, 0
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var groups []suiteGroup
+		if err := json.Unmarshal(raw, &groups); err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range groups {
+			for _, o := range []*Options{nil, {AssertFormat: true, RejectDuplicateKeys: true, NullAsAbsent: true}} {
+				v, err := Compile(g.Schema, o)
+				if err != nil {
+					continue
+				}
+				for _, tc := range g.Tests {
+					general, f := agree(t, v, g.Schema, tc.Data)
+					if general == nil {
+						valid++
+						if f {
+							fast++
+						}
+					}
+				}
+			}
+		}
+	}
+	if fast == 0 {
+		t.Fatal("no suite case took the fast path")
+	}
+	t.Logf("%d of %d valid suite cases accepted on the fast path", fast, valid)
 }
