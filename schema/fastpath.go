@@ -9,20 +9,21 @@ import (
 )
 
 // The fast path validates an instance in one tight scan and only answers
-// "valid": at the first problem, or at anything it does not handle, it
+// "valid": at the first problem, or at anything it does not handle (an
+// escaped or repeated key, a number or string off its simple forms), it
 // gives up and Validate runs the general path from the start, which finds
 // and words every problem. So what a caller sees never comes from here;
 // the fast path only has to accept nothing the general path refuses
-// (FuzzFastPath checks that).
+// (FuzzFastPath, TestFastPathAgrees and TestFastPathSuite check that).
 //
 // It covers the nodes that typed tools' schemas are made of: type,
 // nullable, enum/const on scalars, the string, number and array-length
 // keywords, uniqueItems, items, properties, required, additionalProperties
 // and min/maxProperties. A node with any other keyword (a $ref, a
 // combinator, patternProperties, ...) is handed to the general path
-// (silently) for its whole subtree. Steps and depth are counted as the
-// general path counts them, so the complexity and depth limits give the
-// same verdict.
+// (silently) for its whole subtree. Depth is counted as the general path
+// counts it; steps are overestimated (see fastRun), so neither limit lets
+// through what the general path refuses.
 
 // fastNode is what the fast path knows of a node beyond the node itself.
 type fastNode struct {
