@@ -45,10 +45,14 @@ type fastNode struct {
 	loV, loVU, hiVU, hiV int64
 }
 
-// fastKey is one of a node's property names.
+// fastKey is one of a node's property names. q is the name quoted and a
+// colon, `"city":`, as JSON text holds it when compact: w holds its bytes
+// as two little-endian words and m masks them. A name longer than 13 bytes
+// or that needs an escape never matches (w[0] is 0 under a full mask, and
+// a key starts with '"'); fkey reads it.
 type fastKey struct {
-	w, m       [2]uint64 // q, the name quoted and a colon (`"city":`), as two little-endian words and the masks of its bytes; a name longer than 13 bytes or that JSON text cannot hold unescaped never matches
-	qlen       int       // len(q)
+	w, m       [2]uint64
+	qlen       int // len(q)
 	sch        *node
 	sf         *fastNode // sch.fast
 	nullAbsent bool      // Options.NullAsAbsent: a null here counts as absent
