@@ -324,21 +324,21 @@ func (s *state) fstrGeneral(n *node, f *fastNode, i int) int {
 func (s *state) fnum(n *node, f *fastNode, i int) int {
 	d := s.data
 	j := i
-	if j < len(d) && d[j] == '-' {
+	if d[j] == '-' {
 		j++
 	}
 	st := j
 	var v int64 // the integer part's value while it has at most 17 digits
-	if j < len(d) && d[j] == '0' {
-		j++
-	} else {
-		for j < len(d) && d[j]-'0' <= 9 {
-			v = v*10 + int64(d[j]-'0')
-			j++
+	for j < len(d) {
+		c := d[j] - '0'
+		if c > 9 {
+			break
 		}
+		v = v*10 + int64(c)
+		j++
 	}
 	nint := j - st
-	if nint == 0 {
+	if nint == 0 || nint > 1 && d[st] == '0' {
 		return -1
 	}
 	var up int64 // 1 when the fraction is not zero
@@ -346,8 +346,12 @@ func (s *state) fnum(n *node, f *fastNode, i int) int {
 		j++
 		fs := j
 		var nz byte
-		for j < len(d) && d[j]-'0' <= 9 {
-			nz |= d[j] - '0'
+		for j < len(d) {
+			c := d[j] - '0'
+			if c > 9 {
+				break
+			}
+			nz |= c
 			j++
 		}
 		if j == fs {
