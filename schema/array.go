@@ -86,19 +86,25 @@ func (s *state) array(n *node, i int) int {
 	}
 	s.pend = s.pend[:ubase]
 	if n.uniqueItems && idx > 1 {
-		s.steps += (i - start) >> 6 // the elements are hashed in a second pass
-		hbase := len(s.hashes)
-		k := s.ws(start + 1)
-		for j := 0; j < idx; j++ {
-			e, h := hashValue(s.data, k)
-			s.hashes = append(s.hashes, hent{h: h, pos: k, idx: j})
-			k = s.ws(e)
-			if s.data[k] == ',' {
-				k = s.ws(k + 1)
-			}
-		}
-		s.duplicates(s.hashes[hbase:], "uniqueItems")
-		s.hashes = s.hashes[:hbase]
+		s.unique(start, i, idx)
 	}
 	return i
+}
+
+// unique checks uniqueItems on the idx elements of the (checked) array
+// [start, end).
+func (s *state) unique(start, end, idx int) {
+	s.steps += (end - start) >> 6 // the elements are hashed in a second pass
+	hbase := len(s.hashes)
+	k := s.ws(start + 1)
+	for j := 0; j < idx; j++ {
+		e, h := hashValue(s.data, k)
+		s.hashes = append(s.hashes, hent{h: h, pos: k, idx: j})
+		k = s.ws(e)
+		if s.data[k] == ',' {
+			k = s.ws(k + 1)
+		}
+	}
+	s.duplicates(s.hashes[hbase:], "uniqueItems")
+	s.hashes = s.hashes[:hbase]
 }

@@ -93,6 +93,10 @@ type node struct {
 	// Options.NullAsAbsent: the property names whose explicit null counts
 	// as absent (shared by the subschemas applied in place; nullabsent.go)
 	nullAbsent map[string]bool
+
+	// what the fast path knows of the node (fastpath.go); nil when it
+	// hands the node to the general path
+	fast *fastNode
 }
 
 // bound is a numeric keyword's value.

@@ -6,6 +6,11 @@
 // or, on a syntax error, the offset of the error and what is wrong there.
 package jsonlex
 
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
 // Err says what is wrong at the offset a scanner returns; None when
 // nothing is.
 type Err uint8
@@ -67,45 +72,88 @@ var plain = func() (t [256]bool) {
 // sequence. On error, end is the offset of the bad byte (the bad hex digit
 // of a \u escape; len(d) for EOF).
 func Str(d []byte, i int) (end int, esc bool, err Err) {
+	end, esc, _, err = StrASCII(d, i)
+	return end, esc, err
+}
+
+// Bytes of a uint64 for the SWAR tests below: each test sets the high bit
+// of the lowest byte that matches (higher bytes may be set spuriously by a
+// borrow, so only the lowest one counts).
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+	quote = ones * '"'
+	bslsh = ones * '\\'
+	space = ones * 0x20
+)
+
+// Stops takes eight string-body bytes as a little-endian word and returns
+// a word whose lowest set bit is the high bit of the first byte that ends
+// a plain run: '"', '\\' or a byte below 0x20; 0 when there is none.
+// (Bits above the lowest one mean nothing.) Bytes of 0x80 and above are
+// plain.
+func Stops(x uint64) uint64 {
+	q, b := x^quote, x^bslsh
+	return ((q-ones)&^q | (b-ones)&^b | (x-space)&^x) & highs
+}
+
+// StrASCII is Str that also reports whether every byte between the quotes
+// is below 0x80, so that the body's length in bytes is its length in code
+// points (when it has no escape). It reads the body eight bytes at a time.
+func StrASCII(d []byte, i int) (end int, esc, ascii bool, err Err) {
+	var hi uint64 // the high bits of the body bytes passed over
 	i++
-	for i < len(d) {
+	for {
+		for i+8 <= len(d) {
+			x := binary.LittleEndian.Uint64(d[i:])
+			m := Stops(x)
+			if m == 0 {
+				hi |= x
+				i += 8
+				continue
+			}
+			k := uint(bits.TrailingZeros64(m)) &^ 7 // bit offset of the first special byte
+			hi |= x & (1<<k - 1)
+			i += int(k >> 3)
+			goto special
+		}
 		for i < len(d) && plain[d[i]] {
+			hi |= uint64(d[i])
 			i++
 		}
 		if i >= len(d) {
-			break
+			return len(d), esc, false, EOF
 		}
-		c := d[i]
-		switch {
+	special:
+		switch c := d[i]; {
 		case c == '"':
-			return i + 1, esc, None
+			return i + 1, esc, hi&highs == 0, None
 		case c == '\\':
 			esc = true
 			i++
 			if i >= len(d) {
-				return len(d), esc, EOF
+				return len(d), esc, false, EOF
 			}
 			switch d[i] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i++
 			case 'u':
 				if i+4 >= len(d) {
-					return len(d), esc, EOF
+					return len(d), esc, false, EOF
 				}
 				for k := 1; k <= 4; k++ {
 					if Unhex(d[i+k]) < 0 {
-						return i + k, esc, UEscape
+						return i + k, esc, false, UEscape
 					}
 				}
 				i += 5
 			default:
-				return i, esc, Escape
+				return i, esc, false, Escape
 			}
 		default: // c < 0x20
-			return i, esc, Control
+			return i, esc, false, Control
 		}
 	}
-	return len(d), esc, EOF
 }
 
 // Unhex returns the value of the hex digit c, or -1.

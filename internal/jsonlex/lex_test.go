@@ -99,3 +99,99 @@ func FuzzScalars(f *testing.F) {
 		}
 	})
 }
+
+// strRef is Str as it was written before StrASCII: one byte at a time.
+func strRef(d []byte, i int) (end int, esc bool, err Err) {
+	i++
+	for i < len(d) {
+		for i < len(d) && plain[d[i]] {
+			i++
+		}
+		if i >= len(d) {
+			break
+		}
+		switch c := d[i]; {
+		case c == '"':
+			return i + 1, esc, None
+		case c == '\\':
+			esc = true
+			i++
+			if i >= len(d) {
+				return len(d), esc, EOF
+			}
+			switch d[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i++
+			case 'u':
+				if i+4 >= len(d) {
+					return len(d), esc, EOF
+				}
+				for k := 1; k <= 4; k++ {
+					if Unhex(d[i+k]) < 0 {
+						return i + k, esc, UEscape
+					}
+				}
+				i += 5
+			default:
+				return i, esc, Escape
+			}
+		default:
+			return i, esc, Control
+		}
+	}
+	return len(d), esc, EOF
+}
+
+func TestStrASCII(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		end   int
+		ascii bool
+	}{
+		{`"abcdefghijklmnop"`, 18, true},
+		{`"abcdefghijklmnopé"x`, 20, false},
+		{`"é"`, 4, false},
+		{`"abcdefgh\u00e9ijklmnop" `, 24, true}, // escapes are ASCII text
+		{`"abcdefg"é`, 9, true},                 // bytes after the quote do not count
+		{`"abcdefghijklmnopqrstuvw"`, 25, true},
+	} {
+		end, _, ascii, err := StrASCII([]byte(c.in), 0)
+		require.Equal(t, [3]any{c.end, c.ascii, None}, [3]any{end, ascii, err}, c.in)
+	}
+	// every position of a special byte inside an 8-byte word
+	for k := 0; k < 16; k++ {
+		for _, sp := range []string{`"`, `\n`, "\x1f", "\x00", `\x`, "\x80"} {
+			in := []byte(`"` + "aaaaaaaaaaaaaaaa"[:k] + sp + `aaaaaaaaaaaaaaaaaaaa"`)
+			we, wesc, werr := strRef(in, 0)
+			e, esc, _, err := StrASCII(in, 0)
+			require.Equal(t, [3]any{we, wesc, werr}, [3]any{e, esc, err}, "%q", in)
+		}
+	}
+}
+
+// StrASCII (eight bytes at a time) agrees with the byte-at-a-time scanner
+// on every input, and ascii says whether the body has a byte >= 0x80.
+func FuzzStrASCII(f *testing.F) {
+	for _, s := range []string{`"abcdefghij\"klmno"`, `"a\u00e9\n"`, "\"abcdefgh\x01\"", `"abcdefghé"`, `"abcdefgh\`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d := []byte(`"` + s)
+		we, wesc, werr := strRef(d, 0)
+		e, esc, ascii, err := StrASCII(d, 0)
+		if e != we || esc != wesc || err != werr {
+			t.Fatalf("%q: StrASCII %d %v %d, byte at a time %d %v %d", d, e, esc, err, we, wesc, werr)
+		}
+		if err == None {
+			want := true
+			for _, c := range d[1 : e-1] {
+				if c >= 0x80 {
+					want = false
+				}
+			}
+			if ascii != want {
+				t.Fatalf("%q: ascii %v", d, ascii)
+			}
+		}
+	})
+}
