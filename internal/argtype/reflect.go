@@ -19,8 +19,9 @@ import (
 // even when schemaTree converts the schema (the tests compare both).
 var schemaRoundTrip bool
 
-// reflectSchema runs invopop's reflector with our fixed configuration and
-// then applies our rules: no $schema/$id, required per our rule, and the
+// reflectSchema reflects t as invopop's reflector does with our fixed
+// configuration (ownReflect, or invopop itself where ownReflect declines
+// or w.invopop is set) and then applies our rules: no $schema/$id, required per our rule, and the
 // keywords implied by `validate` tags.
 func (w *walker) reflectSchema(t reflect.Type) (out json.RawMessage, err error) {
 	defer func() {
@@ -28,15 +29,21 @@ func (w *walker) reflectSchema(t reflect.Type) (out json.RawMessage, err error) 
 			err = fmt.Errorf("reflecting %s: %v", t, v)
 		}
 	}()
-	r := &jsonschema.Reflector{
-		DoNotReference: !w.recursive, // invopop overflows the stack on recursive types without references
-		ExpandedStruct: true,
-		Anonymous:      true,
-		Mapper:         stdMapper,
+	s, ok := (*jsonschema.Schema)(nil), false
+	if !w.invopop {
+		s, ok = w.ownReflect(t)
 	}
-	s := r.ReflectFromType(t)
-	s.Version = ""
-	s.ID = ""
+	if !ok {
+		r := &jsonschema.Reflector{
+			DoNotReference: !w.recursive, // invopop overflows the stack on recursive types without references
+			ExpandedStruct: true,
+			Anonymous:      true,
+			Mapper:         stdMapper,
+		}
+		s = r.ReflectFromType(t)
+		s.Version = ""
+		s.ID = ""
+	}
 	if w.recursive {
 		// invopop expands the root but references the root type by name;
 		// keep a definition for it so every $ref resolves.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // splitDive splits a validate tag at its first "dive" rule: the rules for
@@ -267,4 +268,114 @@ func jsonTypeOf(t reflect.Type) string {
 		return "object"
 	}
 	return ""
+}
+
+// structTags are the tags of a struct field that argument types read, from
+// one scan of the tag (reflect.StructTag.Lookup scans it once per key).
+type structTags struct {
+	json, jsonschema, validate, description, extras string
+	hasJSON                                         bool
+}
+
+// readTags reads the json, jsonschema, validate, jsonschema_description
+// and jsonschema_extras values of tag exactly as tag.Lookup of each would:
+// the first entry of a key, the scan stopping where Lookup's stops, and a
+// value Lookup cannot unquote counting as absent.
+func readTags(tag reflect.StructTag) structTags {
+	var out structTags
+	var seen uint8 // keys met, in the order of the switch below
+	s := string(tag)
+	for s != "" {
+		i := 0
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+		s = s[i:]
+		if s == "" {
+			break
+		}
+		i = 0
+		for i < len(s) && s[i] > ' ' && s[i] != ':' && s[i] != '"' && s[i] != 0x7f {
+			i++
+		}
+		if i == 0 || i+1 >= len(s) || s[i] != ':' || s[i+1] != '"' {
+			break
+		}
+		name := s[:i]
+		s = s[i+1:]
+		i = 1
+		for i < len(s) && s[i] != '"' {
+			if s[i] == '\\' {
+				i++
+			}
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
+		quoted := s[:i+1]
+		s = s[i+1:]
+		var dst *string
+		var bit uint8
+		switch name {
+		case "json":
+			dst, bit = &out.json, 1
+		case "jsonschema":
+			dst, bit = &out.jsonschema, 2
+		case "validate":
+			dst, bit = &out.validate, 4
+		case "jsonschema_description":
+			dst, bit = &out.description, 8
+		case "jsonschema_extras":
+			dst, bit = &out.extras, 16
+		default:
+			continue
+		}
+		if seen&bit != 0 {
+			continue
+		}
+		seen |= bit
+		v, ok := unquoteTag(quoted)
+		if !ok {
+			continue
+		}
+		*dst = v
+		if bit == 1 {
+			out.hasJSON = true
+		}
+	}
+	return out
+}
+
+// unquoteTag is strconv.Unquote of a double-quoted tag value, without
+// copying one that has no escapes.
+func unquoteTag(q string) (string, bool) {
+	body := q[1 : len(q)-1]
+	if strings.IndexByte(body, '\\') < 0 && strings.IndexByte(body, '\n') < 0 && utf8.ValidString(body) {
+		return body, true
+	}
+	v, err := strconv.Unquote(q)
+	return v, err == nil
+}
+
+// invopopTags is what invopop reads of a field's tags (opts: the json
+// tag's options after the name).
+func invopopTags(t structTags, opts string) fieldTags {
+	ft := fieldTags{schema: t.jsonschema, description: t.description, extras: t.extras != "", required: true}
+	for o := range strings.SplitSeq(opts, ",") {
+		if o == "omitempty" || o == "omitzero" {
+			ft.required = false
+		}
+	}
+	if t.jsonschema != "" {
+		for w := range strings.SplitSeq(t.jsonschema, ",") {
+			switch w {
+			case "required":
+				ft.required = true
+			case "nullable":
+				ft.nullable = true
+			}
+		}
+	}
+	return ft
 }

@@ -20,6 +20,16 @@ type goField struct {
 	depth     int
 	nullable  bool // jsonschema:"nullable": null is a valid value
 	ownFormat bool // the jsonschema tag sets format= (a validate format rule is then not shown)
+	tags      fieldTags
+}
+
+// fieldTags is what invopop reads from a field's tags, for ownReflect.
+type fieldTags struct {
+	schema      string // the jsonschema tag
+	description string // the jsonschema_description tag
+	extras      bool   // a jsonschema_extras tag is set
+	nullable    bool   // invopop's reading: a jsonschema entry is exactly "nullable"
+	required    bool   // invopop's reading: no json omitempty/omitzero, or a jsonschema entry "required"
 }
 
 // The specs of the plain kinds, shared: specs are not modified once built
@@ -32,10 +42,16 @@ var (
 )
 
 type walker struct {
-	objs      map[reflect.Type]*objSpec
-	onStack   map[reflect.Type]bool
-	fields    map[reflect.Type][]goField
+	objs    map[reflect.Type]*objSpec
+	onStack map[reflect.Type]bool
+	fields  map[reflect.Type][]goField
+	// irregular marks the structs whose properties invopop lists
+	// differently from fields (an embedded field, a json "inline" option,
+	// a jsonschema "-" that is not the tag's first entry), which
+	// ownReflect leaves to invopop.
+	irregular map[reflect.Type]bool
 	recursive bool
+	invopop   bool // reflect with invopop even where ownReflect would (the tests compare both)
 	validate  bool
 	// needValidator is set when a validate rule is not mirrored exactly by
 	// the checker (see mirrored).
@@ -180,11 +196,17 @@ func (w *walker) object(t reflect.Type) (*objSpec, error) {
 	w.objs[t] = o
 	w.onStack[t] = true
 	defer delete(w.onStack, t)
-	fields, err := structFields(t)
+	fields, irregular, err := structFields(t)
 	if err != nil {
 		return nil, err
 	}
 	w.fields[t] = fields
+	if irregular {
+		if w.irregular == nil {
+			w.irregular = map[reflect.Type]bool{}
+		}
+		w.irregular[t] = true
+	}
 	for _, f := range fields {
 		if f.validate != "" {
 			w.validate = true
@@ -212,7 +234,8 @@ func (w *walker) object(t reflect.Type) (*objSpec, error) {
 // field winning over untagged ones at the same depth, in index order. Where
 // encoding/json would silently drop a property (two fields of one name at
 // the same depth, both tagged or both untagged), it is an error instead.
-func structFields(t reflect.Type) ([]goField, error) {
+// irregular reports a field invopop lists otherwise (see walker.irregular).
+func structFields(t reflect.Type) (_ []goField, irregular bool, _ error) {
 	type cand struct {
 		f      goField
 		tagged bool
@@ -228,13 +251,15 @@ func structFields(t reflect.Type) ([]goField, error) {
 		defer delete(visiting, t)
 		for i := 0; i < t.NumField(); i++ {
 			sf := t.Field(i)
-			jsonTag, hasTag := sf.Tag.Lookup("json")
+			tags := readTags(sf.Tag)
+			jsonTag, hasTag := tags.json, tags.hasJSON
 			if jsonTag == "-" {
 				continue
 			}
 			name, opts, _ := strings.Cut(jsonTag, ",")
 			ft := sf.Type
 			if sf.Anonymous {
+				irregular = true
 				et := ft
 				if et.Kind() == reflect.Pointer {
 					et = et.Elem()
@@ -265,18 +290,24 @@ func structFields(t reflect.Type) ([]goField, error) {
 			if name == "" {
 				name = sf.Name
 			}
-			schemaTag := sf.Tag.Get("jsonschema")
+			schemaTag := tags.jsonschema
 			if err := checkSchemaTag(t, sf, schemaTag); err != nil {
 				return err
 			}
 			if hasTagWord(schemaTag, "-") {
+				if first, _, _ := strings.Cut(schemaTag, ","); first != "-" {
+					irregular = true // invopop skips a field only for a first entry "-"
+				}
 				continue
+			}
+			if hasTagWord(opts, "inline") {
+				irregular = true // invopop reads the field's own fields into the struct's
 			}
 			if hasTagWord(opts, "string") {
 				return fmt.Errorf("field %s.%s: the json \",string\" option is not supported (declare the field as a string instead)", typeName(t), sf.Name)
 			}
 			optional := hasTagWord(opts, "omitempty") || hasTagWord(opts, "omitzero")
-			vtag := sf.Tag.Get("validate")
+			vtag := tags.validate
 			pre, _ := splitDive(vtag)
 			required := !optional || hasTagWord(schemaTag, "required") || hasTagWord(pre, "required")
 			if first := firstRule(pre); !required && first != "" && !slices.Contains([]string{"omitempty", "omitnil", "omitzero"}, first) && !allConditional(splitRules(pre)) {
@@ -290,12 +321,12 @@ func structFields(t reflect.Type) ([]goField, error) {
 			}
 			cands = append(cands, cand{f: goField{name: name, goName: sf.Name, index: append(append([]int(nil), index...), i),
 				typ: ft, required: required, validate: vtag, depth: depth, nullable: hasTagWord(schemaTag, "nullable"),
-				ownFormat: strings.Contains(schemaTag, "format=")}, tagged: tagged})
+				ownFormat: strings.Contains(schemaTag, "format="), tags: invopopTags(tags, opts)}, tagged: tagged})
 		}
 		return nil
 	}
 	if err := walk(t, nil, 0, map[reflect.Type]bool{}); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if !embeds && len(cands) <= 32 && !repeatedName(cands, func(c cand) string { return c.f.name }) {
 		// Every field is at depth 0 under its own name: nothing to resolve,
@@ -307,7 +338,7 @@ func structFields(t reflect.Type) ([]goField, error) {
 		for i, c := range cands {
 			out[i] = c.f
 		}
-		return out, nil
+		return out, irregular, nil
 	}
 	// Resolve names: shallowest depth wins; at that depth a single tagged
 	// field wins; anything else is ambiguous.
@@ -341,11 +372,11 @@ func structFields(t reflect.Type) ([]goField, error) {
 		case len(tagged) == 1:
 			out = append(out, cands[tagged[0]].f)
 		default:
-			return nil, fmt.Errorf("struct %s: JSON property %q is declared by %d fields at the same depth; encoding/json would drop it, so rename one", typeName(t), name, len(atMin))
+			return nil, false, fmt.Errorf("struct %s: JSON property %q is declared by %d fields at the same depth; encoding/json would drop it, so rename one", typeName(t), name, len(atMin))
 		}
 	}
 	slices.SortStableFunc(out, func(a, b goField) int { return slices.Compare(a.index, b.index) })
-	return out, nil
+	return out, irregular, nil
 }
 
 // repeatedName reports whether two elements of s have the same name
