@@ -323,3 +323,39 @@ func TestOnePassApprovalSeesDefaults(t *testing.T) {
 		t.Fatalf("approver got %+v", reqs)
 	}
 }
+
+type intMapItem struct {
+	N int `json:"n" validate:"min=5"`
+}
+
+type intMapArgs struct {
+	ByID   map[int]intMapItem    `json:"by_id"`
+	ByName map[string]intMapItem `json:"by_name,omitempty"`
+	Codes  map[int]string        `json:"codes,omitempty" validate:"omitempty,dive,min=2"`
+}
+
+// TestIntKeyedMapValuesKeepTheirRules: the values of a map with integer
+// keys (patternProperties) are shown and held to their fields' rules as
+// the values of a map with string keys are (a dive rule the validator
+// holds them to was enforced but not shown), and registering such a type
+// leaves invopop's shared FalseSchema as it was (it used to be patched as
+// if it were the values' schema: the rules were lost, and concurrent
+// registrations wrote the same global).
+func TestIntKeyedMapValuesKeepTheirRules(t *testing.T) {
+	tool, err := NewTool("items", "Items.", func(context.Context, intMapArgs) (string, error) { return "ran", nil })
+	require.NoError(t, err)
+	item := `{"type":"object","properties":{"n":{"type":"integer","minimum":5}},"required":["n"],"additionalProperties":false}`
+	assert.JSONEq(t, `{"type":"object","properties":{
+		"by_id":{"type":"object","patternProperties":{"^[0-9]+$":`+item+`},"additionalProperties":false},
+		"by_name":{"type":"object","additionalProperties":`+item+`},
+		"codes":{"type":"object","patternProperties":{"^[0-9]+$":{"type":"string","minLength":2}},"additionalProperties":false}},
+		"required":["by_id"],"additionalProperties":false}`, string(tool.InputSchema))
+	reg := NewRegistry()
+	require.NoError(t, reg.Add(tool))
+	res := reg.Execute(context.Background(), "items", json.RawMessage(`{"by_id":{"1":{"n":1}}}`))
+	assert.True(t, res.IsError)
+	assert.Equal(t, `invalid arguments for "items": "by_id.1.n" must be at least 5`, res.Output)
+	assert.Equal(t, "", jsonschema.FalseSchema.Type)
+	assert.Nil(t, jsonschema.FalseSchema.Properties)
+	assert.Nil(t, jsonschema.FalseSchema.Required)
+}

@@ -255,8 +255,8 @@ func (p *patcher) resolve(s *jsonschema.Schema, t reflect.Type) *jsonschema.Sche
 // has "dive". Elsewhere only the rules whose keywords Execute's checker
 // enforces itself are shown (see applyRule).
 func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type, enforced bool) error {
-	if s == nil {
-		return nil
+	if s == nil || s == jsonschema.TrueSchema || s == jsonschema.FalseSchema {
+		return nil // invopop's shared boolean schemas: nothing to show, never to be written
 	}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -316,8 +316,10 @@ func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type, enforced bool) err
 			return p.patch(s.Items, t.Elem(), enforced)
 		}
 	case reflect.Map:
-		if s.AdditionalProperties != nil {
-			return p.patch(s.AdditionalProperties, t.Elem(), enforced)
+		// A map with integer keys has its values under patternProperties
+		// and additionalProperties false.
+		if err := p.patch(s.AdditionalProperties, t.Elem(), enforced); err != nil {
+			return err
 		}
 		for _, ps := range s.PatternProperties {
 			if err := p.patch(ps, t.Elem(), enforced); err != nil {

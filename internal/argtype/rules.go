@@ -54,6 +54,11 @@ func applyValidate(s *jsonschema.Schema, t reflect.Type, tag string, enforced bo
 		item = s.Items
 	case reflect.Map:
 		item = s.AdditionalProperties
+		if item == jsonschema.FalseSchema && len(s.PatternProperties) == 1 {
+			for _, v := range s.PatternProperties {
+				item = v // integer keys: the values' schema is the one pattern's
+			}
+		}
 	}
 	if item != nil && item != jsonschema.TrueSchema && item != jsonschema.FalseSchema {
 		return applyValidate(item, t.Elem(), post, enforced, names)
