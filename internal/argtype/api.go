@@ -55,12 +55,14 @@ func (info *Info) Diagnose(args []byte, engine []*Problem) (problems []*Problem,
 
 // Decode decodes args, which the compiled schema (Check) has accepted,
 // into target, a non-nil pointer to a zero value of the argument type,
-// without encoding/json for ordinary fields. It reports false when it
+// without encoding/json for ordinary fields, from a plan compiled on the
+// first call from the Go type. It reports false when it
 // could not (a number out of the Go range, 30.0 for an int, a key with an
 // escape, ...); target is then partly written and the caller decodes a
 // fresh value with encoding/json. When it reports true, target holds what
 // json.Unmarshal(args, target) gives.
 func (info *Info) Decode(args []byte, target any) bool {
+	info.planOnce.Do(func() { info.plan = compileDecoder(info.t) })
 	return info.plan != nil && info.plan.decode(args, target)
 }
 

@@ -27,8 +27,9 @@ type Info struct {
 	// go-playground/validator must run after decoding (see RunValidator).
 	NeedValidator bool
 
-	spec *valSpec // the decoder's tables (root is kObject): Go types, ranges, text forms
-	plan *decNode // the fast decoder's plan (decode.go)
+	spec     *valSpec  // the decoder's tables (root is kObject): Go types, ranges, text forms
+	planOnce sync.Once // compiles plan on the first Decode: it cannot fail, so NewTool need not pay for it
+	plan     *decNode  // the fast decoder's plan (decode.go)
 
 	t      reflect.Type // the argument type (a struct)
 	opOnce sync.Once    // compiles op on the first call, so NewTool does not pay for it
@@ -115,7 +116,7 @@ func buildTypeInfo(t reflect.Type, invopop bool) (*Info, error) {
 	if err != nil {
 		return nil, fmt.Errorf("struct %s: %v", typeName(t), err)
 	}
-	return &Info{Schema: schema, Check: v, spec: spec, plan: compileDecoder(t), NeedValidator: w.needValidator, t: t}, nil
+	return &Info{Schema: schema, Check: v, spec: spec, NeedValidator: w.needValidator, t: t}, nil
 }
 
 func typeName(t reflect.Type) string {
