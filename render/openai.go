@@ -84,7 +84,14 @@ func (ts OpenAITools) MarshalJSON() ([]byte, error) { return marshalList(ts), ni
 
 // AppendJSON appends the JSON array to dst and returns the extended buffer.
 func (ts OpenAITools) AppendJSON(dst []byte) []byte {
-	return appendList(dst, ts)
+	dst = append(dst, '[')
+	for i := range ts {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = ts[i].appendTo(dst) // by pointer: no copy of the entry per tool
+	}
+	return append(dst, ']')
 }
 
 // MarshalJSON implements json.Marshaler with the same bytes the entry has
@@ -93,7 +100,9 @@ func (ts OpenAITools) AppendJSON(dst []byte) []byte {
 func (t OpenAITool) MarshalJSON() ([]byte, error) { return marshalEntry(t), nil }
 
 // AppendJSON appends the entry's JSON object to dst.
-func (t OpenAITool) AppendJSON(dst []byte) []byte {
+func (t OpenAITool) AppendJSON(dst []byte) []byte { return t.appendTo(dst) }
+
+func (t *OpenAITool) appendTo(dst []byte) []byte {
 	if t.Type == "custom" {
 		return t.appendCustom(dst)
 	}
