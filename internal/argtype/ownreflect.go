@@ -16,7 +16,8 @@ import (
 // already listed (their tags parsed once) instead of reflecting every type
 // and tag again, and allocates only the schemas themselves. Anything it
 // does not follow — a type with references or with schema methods
-// (JSONSchema, JSONSchemaExtend, ...), an embedded field, a
+// (JSONSchema, JSONSchemaExtend, ...), an interface with methods, an
+// embedded field, two fields of one JSON name, a
 // jsonschema_extras tag, the oneof_/anyof_ keys, type= or anchor=, an
 // escaped comma — makes it decline, and invopop reflects the type as
 // before. TestOwnReflectMatchesInvopop and FuzzOwnReflect hold it to
@@ -116,6 +117,9 @@ func (r *ownReflector) typ(t reflect.Type) (*jsonschema.Schema, bool) {
 		}
 		return s, true
 	case reflect.Interface:
+		if t.NumMethod() > 0 {
+			return nil, false // invopop asks such an interface for its JSONSchema and fails
+		}
 		return &jsonschema.Schema{}, true
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:

@@ -56,8 +56,14 @@ var genLeaves = []reflect.Type{
 	reflect.TypeFor[float32](), reflect.TypeFor[float64](), reflect.TypeFor[string](), reflect.TypeFor[genNamed](),
 	reflect.TypeFor[any](), reflect.TypeFor[[]byte](), reflect.TypeFor[time.Time](), reflect.TypeFor[netip.Addr](),
 	reflect.TypeFor[json.RawMessage](), reflect.TypeFor[genInner](), reflect.TypeFor[genHooked](), reflect.TypeFor[genEmbeds](),
-	reflect.TypeFor[uintptr](), reflect.TypeFor[json.Number](),
+	reflect.TypeFor[uintptr](), reflect.TypeFor[json.Number](), reflect.TypeFor[genHookIface](), reflect.TypeFor[genAliasIface](),
 }
+
+// Interfaces whose method sets hold invopop's methods.
+type (
+	genHookIface  interface{ JSONSchema() *jsonschema.Schema }
+	genAliasIface interface{ JSONSchemaAlias() any }
+)
 
 var (
 	genJSONOpts   = []string{"", ",omitempty", ",omitzero", ",string", ",inline"}
@@ -97,7 +103,7 @@ func (g *typeGen) strct(depth int) reflect.Type {
 	fields := make([]reflect.StructField, 0, n)
 	for i := range n {
 		name := "F" + strconv.Itoa(i)
-		jsonName := []string{strings.ToLower(name), "", "-", "dup", "x y"}[g.next(5)]
+		jsonName := []string{strings.ToLower(name), "", "-", "dup", "x y", "F0", "F1"}[g.next(7)]
 		tag := `json:"` + jsonName + genJSONOpts[g.next(len(genJSONOpts))] + `"`
 		var schema []string
 		for range g.next(4) {
@@ -172,6 +178,28 @@ func TestOwnReflectMatchesInvopop(t *testing.T) {
 		if !checkOwnReflect(t, typ) {
 			t.Errorf("%s: ownReflect declined a plain type", typ)
 		}
+	}
+	// Found by review: an interface with invopop's methods, and two fields
+	// of one JSON name (invopop writes the last one's schema at the first
+	// one's place; encoding/json keeps the tagged one).
+	for _, typ := range []reflect.Type{
+		reflect.TypeFor[struct{ X genHookIface }](),
+		reflect.TypeFor[struct{ X []genAliasIface }](),
+		reflect.TypeFor[struct {
+			B int `json:"A"`
+			A string
+		}](),
+		reflect.TypeFor[struct {
+			A string
+			X int
+			B string `json:"A"`
+		}](),
+		reflect.TypeFor[struct {
+			A []int `json:"B" jsonschema:"default=x"`
+			B string
+		}](),
+	} {
+		checkOwnReflect(t, typ)
 	}
 }
 

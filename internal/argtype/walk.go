@@ -47,7 +47,8 @@ type walker struct {
 	fields  map[reflect.Type][]goField
 	// irregular marks the structs whose properties invopop lists
 	// differently from fields (an embedded field, a json "inline" option,
-	// a jsonschema "-" that is not the tag's first entry), which
+	// two fields of one JSON name, a jsonschema "-" that is not the tag's
+	// first entry), which
 	// ownReflect leaves to invopop.
 	irregular map[reflect.Type]bool
 	recursive bool
@@ -353,6 +354,9 @@ func structFields(t reflect.Type) (_ []goField, irregular bool, _ error) {
 	var out []goField
 	for _, name := range order {
 		idx := byName[name]
+		if len(idx) > 1 {
+			irregular = true // invopop writes the last field's schema at the first one's place
+		}
 		minDepth := cands[idx[0]].f.depth
 		for _, i := range idx {
 			minDepth = min(minDepth, cands[i].f.depth)
