@@ -359,3 +359,42 @@ func TestIntKeyedMapValuesKeepTheirRules(t *testing.T) {
 	assert.Nil(t, jsonschema.FalseSchema.Properties)
 	assert.Nil(t, jsonschema.FalseSchema.Required)
 }
+
+type nullableItem struct {
+	V string `json:"v" validate:"min=2"`
+}
+
+type nullableArgs struct {
+	Item  *nullableItem  `json:"item" jsonschema:"nullable"`
+	Items []nullableItem `json:"items,omitempty" jsonschema:"nullable"`
+}
+
+// TestNullableStructField: a struct (or slice of structs) marked nullable
+// takes null and its object, held to the struct's rules. The rules were
+// applied to the oneOf wrapper instead, which then refused every value
+// ("must be an object, got null"; "unknown property item.v").
+func TestNullableStructField(t *testing.T) {
+	tool, err := NewTool("n", "N.", func(_ context.Context, a nullableArgs) (string, error) {
+		if a.Item == nil {
+			return "nil", nil
+		}
+		return a.Item.V, nil
+	})
+	require.NoError(t, err)
+	item := `{"type":"object","properties":{"v":{"type":"string","minLength":2}},"required":["v"],"additionalProperties":false}`
+	assert.JSONEq(t, `{"type":"object","properties":{
+		"item":{"oneOf":[`+item+`,{"type":"null"}]},
+		"items":{"oneOf":[{"type":"array","items":`+item+`},{"type":"null"}]}},
+		"required":["item"],"additionalProperties":false}`, string(tool.InputSchema))
+	reg := NewRegistry()
+	require.NoError(t, reg.Add(tool))
+	for in, want := range map[string]string{
+		`{"item":null}`:                           "nil",
+		`{"item":{"v":"xy"}}`:                     "xy",
+		`{"item":{"v":"xy"},"items":[{"v":"ab"}]}`: "xy",
+		`{"item":{"v":"x"}}`:                      `invalid arguments for "n": "item.v" must have at least 2 characters`,
+		`{"item":null,"items":[{"v":"a"}]}`:       `invalid arguments for "n": "items[0].v" must have at least 2 characters`,
+	} {
+		assert.Equal(t, want, reg.Execute(context.Background(), "n", json.RawMessage(in)).Output, in)
+	}
+}

@@ -256,6 +256,10 @@ func (s *state) combine(n *node, i int) bool {
 					got = cut(string(s.data[i:endT(s.data, i)])) // 1.5 for an integer
 				}
 				s.add(p, "anyOf", typeParam(t), subject(p)+" must be "+typeWords(t, len(s.path) == 0)+", got "+got)
+			} else if other := nullOr(n.anyOf); other != nil && jsonType(s.data[i]) != tNull {
+				if s.validate(other, i) < 0 { // a value for a nullable schema: its own problems
+					return false
+				}
 			} else {
 				s.add(p, "anyOf", "", subject(p)+" must match at least one of "+plural(len(n.anyOf), "alternative")+" (anyOf), matches none")
 			}
@@ -277,7 +281,11 @@ func (s *state) combine(n *node, i int) bool {
 				}
 			}
 		}
-		if (first < 0 || second >= 0) && s.fail() {
+		if first < 0 && jsonType(s.data[i]) != tNull && nullOr(n.oneOf) != nil && s.fail() {
+			if s.validate(nullOr(n.oneOf), i) < 0 { // a value for a nullable schema: its own problems
+				return false
+			}
+		} else if (first < 0 || second >= 0) && s.fail() {
 			p := s.pathString()
 			got := "none"
 			if second >= 0 {
@@ -314,6 +322,20 @@ func (s *state) combine(n *node, i int) bool {
 
 // typeOnly returns the union of the types of alternatives that only say
 // "type" (and annotations), or 0.
+// nullOr returns the alternative that is not {"type":"null"} when alts
+// are such a pair (the form a nullable value takes), else nil.
+func nullOr(alts []*node) *node {
+	if len(alts) != 2 {
+		return nil
+	}
+	for k := range alts {
+		if typeOnly(alts[k:k+1]) == tNull {
+			return alts[1-k]
+		}
+	}
+	return nil
+}
+
 func typeOnly(alts []*node) uint8 {
 	var t uint8
 	for _, a := range alts {

@@ -73,6 +73,12 @@ func TestProblemFields(t *testing.T) {
 func TestNewKeywordMessages(t *testing.T) {
 	tests := []struct{ schema, in, want string }{
 		{`{"const":"x"}`, `"y"`, `arguments must be "x"`},
+		// A nullable value (oneOf/anyOf of a schema and {"type":"null"}) that
+		// is not null gets the schema's own problems, not "matches none".
+		{`{"properties":{"a":{"oneOf":[{"type":"object","properties":{"v":{"minLength":2}}},{"type":"null"}]}}}`, `{"a":{"v":"x"}}`, `"a.v" must have at least 2 characters`},
+		{`{"properties":{"a":{"anyOf":[{"type":"null"},{"type":"array","maxItems":1}]}}}`, `{"a":[1,2]}`, `"a" must have at most 1 item`},
+		{`{"properties":{"a":{"oneOf":[{"type":"object"},{"type":"null"}]}}}`, `{"a":null}`, ``},
+		{`{"properties":{"a":{"oneOf":[{"type":"object"},{"type":"string"}]}}}`, `{"a":1}`, `"a" must match exactly one of 2 alternatives (oneOf), matches none`},
 		{`{"const":false,"enum":[null]}`, `null`, `arguments must be false`}, // both apply (found by FuzzDifferential)
 		{`{"const":"a","enum":["b"]}`, `"c"`, `arguments must be "a"; arguments must be one of [b]`},
 		{`{"properties":{"a":{"const":{"k":[1,2]}}}}`, `{"a":{"k":[1,2.0]}}`, ``},

@@ -262,6 +262,9 @@ func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type, enforced bool) err
 		t = t.Elem()
 	}
 	s = p.resolve(s, t)
+	if in := nullableWrapped(s); in != nil {
+		s = p.resolve(in, t) // the rules belong to the value, not to the oneOf around it
+	}
 	if p.done[s] {
 		return nil
 	}
@@ -328,6 +331,17 @@ func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type, enforced bool) err
 		}
 	}
 	return nil
+}
+
+// nullableWrapped returns the schema inside invopop's wrapper for a
+// jsonschema "nullable" field, {"oneOf":[schema,{"type":"null"}]}, or nil
+// when s is not such a wrapper.
+func nullableWrapped(s *jsonschema.Schema) *jsonschema.Schema {
+	if len(s.OneOf) != 2 || s.Type != "" || s.Ref != "" || s.Properties != nil || s.OneOf[0] == nil ||
+		s.OneOf[1] == nil || s.OneOf[1].Type != "null" {
+		return nil
+	}
+	return s.OneOf[0]
 }
 
 // compileSchema compiles the reflected schema raw with typedOptions, from
