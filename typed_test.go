@@ -389,11 +389,11 @@ func TestNullableStructField(t *testing.T) {
 	reg := NewRegistry()
 	require.NoError(t, reg.Add(tool))
 	for in, want := range map[string]string{
-		`{"item":null}`:                           "nil",
-		`{"item":{"v":"xy"}}`:                     "xy",
+		`{"item":null}`:                            "nil",
+		`{"item":{"v":"xy"}}`:                      "xy",
 		`{"item":{"v":"xy"},"items":[{"v":"ab"}]}`: "xy",
-		`{"item":{"v":"x"}}`:                      `invalid arguments for "n": "item.v" must have at least 2 characters`,
-		`{"item":null,"items":[{"v":"a"}]}`:       `invalid arguments for "n": "items[0].v" must have at least 2 characters`,
+		`{"item":{"v":"x"}}`:                       `invalid arguments for "n": "item.v" must have at least 2 characters`,
+		`{"item":null,"items":[{"v":"a"}]}`:        `invalid arguments for "n": "items[0].v" must have at least 2 characters`,
 	} {
 		assert.Equal(t, want, reg.Execute(context.Background(), "n", json.RawMessage(in)).Output, in)
 	}
