@@ -173,7 +173,7 @@ func tagKeywords(p *jsonschema.Schema, f *goField) bool {
 		return true
 	}
 	parts := strings.Split(f.tags.schema, ",")
-	rest := parts[:0:0]
+	var rest []string
 	for _, part := range parts {
 		name, val, ok := strings.Cut(part, "=")
 		if !ok {
@@ -289,7 +289,7 @@ func boolKeywords(p *jsonschema.Schema, tags []string) {
 // without items).
 func arrayKeywords(p *jsonschema.Schema, tags []string) bool {
 	var defaults []any
-	rest := tags[:0:0]
+	var rest []string
 	for _, tag := range tags {
 		name, val, ok := cut2(tag)
 		if !ok {
