@@ -122,7 +122,7 @@ func specAt(vs *valSpec, path string) *valSpec {
 		path = path[end:]
 		switch vs.kind {
 		case kObject:
-			i, ok := vs.obj.index[key]
+			i, ok := vs.obj.lookup([]byte(key))
 			if !ok {
 				return nil
 			}

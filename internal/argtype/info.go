@@ -94,8 +94,8 @@ func buildTypeInfo(t reflect.Type, invopop bool) (*Info, error) {
 	if implements(t, jsonUnmarshaler) || implements(t, textUnmarshaler) {
 		return nil, fmt.Errorf("arguments type %s has its own UnmarshalJSON or UnmarshalText, so its JSON form is not its fields; use a plain struct for the arguments", t)
 	}
-	w := &walker{objs: map[reflect.Type]*objSpec{}, onStack: map[reflect.Type]bool{}, fields: map[reflect.Type][]goField{}, invopop: invopop}
-	w.recursive = hasCycle(t, map[reflect.Type]bool{}, map[reflect.Type]bool{})
+	w := &walker{invopop: invopop}
+	w.recursive = hasCycle(t)
 	spec, err := w.value(t, place{owner: typeName(t)})
 	if err != nil {
 		return nil, err
@@ -108,7 +108,7 @@ func buildTypeInfo(t reflect.Type, invopop bool) (*Info, error) {
 	// every rule the checker mirrors never reaches it (mirrored accepts
 	// only rules and parameters the validator reads without panicking).
 	if w.validate && w.needValidator {
-		if err := checkValidateTags(w.objs, w.fields); err != nil {
+		if err := checkValidateTags(w.structs); err != nil {
 			return nil, err
 		}
 	}

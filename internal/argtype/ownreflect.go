@@ -140,10 +140,11 @@ var uint8Type = reflect.TypeFor[uint8]()
 // without embedded fields: the walker's field list is then exactly the
 // properties invopop writes, in the same order.
 func (r *ownReflector) object(t reflect.Type) (*jsonschema.Schema, bool) {
-	fields, ok := r.w.fields[t]
-	if !ok || r.w.irregular[t] {
+	ws := r.w.find(t)
+	if ws == nil || ws.irregular {
 		return nil, false
 	}
+	fields := ws.fields
 	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), AdditionalProperties: jsonschema.FalseSchema}
 	for i := range fields {
 		f := &fields[i]

@@ -141,8 +141,8 @@ func checkOwnReflect(t *testing.T, typ reflect.Type) bool {
 	if ownErr != nil {
 		return false
 	}
-	w := &walker{objs: map[reflect.Type]*objSpec{}, onStack: map[reflect.Type]bool{}, fields: map[reflect.Type][]goField{}}
-	w.recursive = hasCycle(typ, map[reflect.Type]bool{}, map[reflect.Type]bool{})
+	w := &walker{}
+	w.recursive = hasCycle(typ)
 	if _, err := w.value(typ, place{owner: typeName(typ)}); err != nil {
 		return false
 	}

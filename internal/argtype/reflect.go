@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/invopop/jsonschema"
 
@@ -57,7 +58,13 @@ func (w *walker) reflectSchema(t reflect.Type) (out json.RawMessage, err error) 
 			s.Definitions[name] = &cp
 		}
 	}
-	p := &patcher{w: w, defs: s.Definitions, done: map[*jsonschema.Schema]bool{}}
+	p := &patcher{w: w, defs: s.Definitions}
+	if !ok {
+		// invopop may hand out one schema at several places (a type's
+		// JSONSchema method returning a shared value): patch each once.
+		// ownReflect's schemas are a tree.
+		p.done = map[*jsonschema.Schema]bool{}
+	}
 	if err := p.patch(s, t, true); err != nil {
 		return nil, err
 	}
@@ -81,7 +88,24 @@ func (w *walker) reflectSchema(t reflect.Type) (out json.RawMessage, err error) 
 	}
 	renameDefs(tree)
 	w.tree = tree
-	return jsonx.Marshal(tree), nil
+	return marshalTree(tree), nil
+}
+
+// marshalBufs are scratch buffers for marshalTree.
+var marshalBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// marshalTree is jsonx.Marshal(tree) in a slice of exactly its length,
+// written in a reused buffer (growing a fresh one would take several
+// allocations for a schema of a few hundred bytes).
+func marshalTree(tree any) []byte {
+	bp := marshalBufs.Get().(*[]byte)
+	b := jsonx.Append((*bp)[:0], tree)
+	out := slices.Clone(b)
+	if cap(b) <= 64<<10 {
+		*bp = b
+		marshalBufs.Put(bp)
+	}
+	return out
 }
 
 // renameDefs gives every $defs entry a name that is a plain JSON Pointer
@@ -231,7 +255,7 @@ func canonical(v any) any {
 type patcher struct {
 	w        *walker
 	defs     jsonschema.Definitions
-	done     map[*jsonschema.Schema]bool
+	done     map[*jsonschema.Schema]bool // the schemas patched, when they may be shared; nil for a tree
 	defTypes map[string]reflect.Type
 }
 
@@ -265,10 +289,12 @@ func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type, enforced bool) err
 	if in := nullableWrapped(s); in != nil {
 		s = p.resolve(in, t) // the rules belong to the value, not to the oneOf around it
 	}
-	if p.done[s] {
-		return nil
+	if p.done != nil {
+		if p.done[s] {
+			return nil
+		}
+		p.done[s] = true
 	}
-	p.done[s] = true
 	switch {
 	case isStdType(t), implements(t, schemaHookType), implements(t, schemaAliasType),
 		implements(t, jsonUnmarshaler), implements(t, textUnmarshaler):
@@ -276,7 +302,7 @@ func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type, enforced bool) err
 	}
 	switch t.Kind() {
 	case reflect.Struct:
-		fields := p.w.fields[t]
+		fields, _ := p.w.fieldsOf(t)
 		if s.Properties == nil {
 			s.Properties = jsonschema.NewProperties()
 		}

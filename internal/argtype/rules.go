@@ -117,12 +117,9 @@ func enumWithin(enum []any, param string) []any {
 // that reaches it, which must be a registration error, not a failed call
 // later. Cross-field rules (eqfield=, required_if=, ...) are left to the
 // zero-value pass, since a lone field has no siblings.
-func checkValidateTags(objs map[reflect.Type]*objSpec, fields map[reflect.Type][]goField) error {
-	types := make([]reflect.Type, 0, len(objs))
-	for t := range objs {
-		types = append(types, t)
-	}
-	slices.SortFunc(types, func(a, b reflect.Type) int { return strings.Compare(a.String(), b.String()) })
+func checkValidateTags(structs []*walkedStruct) error {
+	structs = slices.Clone(structs)
+	slices.SortFunc(structs, func(a, b *walkedStruct) int { return strings.Compare(a.t.String(), b.t.String()) })
 	try := func(what string, f func()) (err error) {
 		defer func() {
 			if v := recover(); v != nil {
@@ -132,11 +129,12 @@ func checkValidateTags(objs map[reflect.Type]*objSpec, fields map[reflect.Type][
 		f()
 		return nil
 	}
-	for _, t := range types {
+	for _, s := range structs {
+		t := s.t
 		if err := try("struct "+typeName(t), func() { _ = validate().Struct(reflect.New(t).Interface()) }); err != nil {
 			return err
 		}
-		for _, f := range fields[t] {
+		for _, f := range s.fields {
 			tag := standaloneRules(f.validate)
 			if tag == "" {
 				continue

@@ -331,9 +331,9 @@ func (s *scanner) object(o *objSpec) {
 		if !ok {
 			return
 		}
-		idx, ok := o.index[string(key)]
+		idx, ok := o.lookup(key)
 		if !ok && hasEscape(key) {
-			idx, ok = o.index[string(unescapeKey(key))]
+			idx, ok = o.lookup(unescapeKey(key))
 		}
 		if !ok {
 			s.skipValue()

@@ -65,7 +65,26 @@ type fieldSpec struct {
 // objSpec is a struct's properties, by JSON name.
 type objSpec struct {
 	fields []fieldSpec
-	index  map[string]int
+	index  map[string]int // by name, for structs of more than linearFields properties
+}
+
+// linearFields is the number of properties up to which lookup compares
+// names in order instead of keeping a map (cheaper to build and no slower
+// to search).
+const linearFields = 8
+
+// lookup returns the index in fields of the property key.
+func (o *objSpec) lookup(key []byte) (int, bool) {
+	if o.index != nil {
+		i, ok := o.index[string(key)]
+		return i, ok
+	}
+	for i := range o.fields {
+		if o.fields[i].name == string(key) {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 var anySpec = &valSpec{kind: kAny}

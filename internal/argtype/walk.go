@@ -18,6 +18,7 @@ type goField struct {
 	required  bool
 	validate  string // `validate` tag
 	depth     int
+	tagged    bool // the json tag names the property
 	nullable  bool // jsonschema:"nullable": null is a valid value
 	ownFormat bool // the jsonschema tag sets format= (a validate format rule is then not shown)
 	tags      fieldTags
@@ -42,15 +43,10 @@ var (
 )
 
 type walker struct {
-	objs    map[reflect.Type]*objSpec
-	onStack map[reflect.Type]bool
-	fields  map[reflect.Type][]goField
-	// irregular marks the structs whose properties invopop lists
-	// differently from fields (an embedded field, a json "inline" option,
-	// two fields of one JSON name, a jsonschema "-" that is not the tag's
-	// first entry), which
-	// ownReflect leaves to invopop.
-	irregular map[reflect.Type]bool
+	// structs are the struct types met so far, in the order they were
+	// met (byType finds them).
+	structs   []*walkedStruct
+	byType    map[reflect.Type]*walkedStruct // for more than linearStructs structs
 	recursive bool
 	invopop   bool // reflect with invopop even where ownReflect would (the tests compare both)
 	validate  bool
@@ -58,6 +54,58 @@ type walker struct {
 	// the checker (see mirrored).
 	needValidator bool
 	tree          any // the final schema, for attachConstraints
+}
+
+// walkedStruct is what the walker knows of one struct type.
+type walkedStruct struct {
+	t      reflect.Type
+	obj    objSpec
+	fields []goField
+	// irregular marks a struct whose properties invopop lists
+	// differently from fields (an embedded field, a json "inline" option,
+	// two fields of one JSON name, a jsonschema "-" that is not the tag's
+	// first entry), which ownReflect leaves to invopop.
+	irregular bool
+	onStack   bool // the walk is inside this struct's fields
+}
+
+// linearStructs is the number of struct types up to which the walker
+// finds them by comparing types in order instead of keeping a map.
+const linearStructs = 8
+
+// find returns what the walker knows of the struct type t, or nil.
+func (w *walker) find(t reflect.Type) *walkedStruct {
+	if w.byType != nil {
+		return w.byType[t]
+	}
+	for _, s := range w.structs {
+		if s.t == t {
+			return s
+		}
+	}
+	return nil
+}
+
+// fieldsOf returns the fields of the struct type t listed by the walk
+// (false if it did not reach t).
+func (w *walker) fieldsOf(t reflect.Type) ([]goField, bool) {
+	if s := w.find(t); s != nil {
+		return s.fields, true
+	}
+	return nil, false
+}
+
+func (w *walker) add(s *walkedStruct) {
+	w.structs = append(w.structs, s)
+	switch {
+	case w.byType != nil:
+		w.byType[s.t] = s
+	case len(w.structs) > linearStructs:
+		w.byType = make(map[reflect.Type]*walkedStruct, 2*len(w.structs))
+		for _, e := range w.structs {
+			w.byType[e.t] = e
+		}
+	}
 }
 
 // implements reports whether t or *t has the methods of iface. Predeclared
@@ -187,26 +235,24 @@ func (w *walker) value(t reflect.Type, where place) (*valSpec, error) {
 }
 
 func (w *walker) object(t reflect.Type) (*objSpec, error) {
-	if o, ok := w.objs[t]; ok {
-		if w.onStack[t] {
+	if ws := w.find(t); ws != nil {
+		if ws.onStack {
 			w.recursive = true
 		}
-		return o, nil
+		return &ws.obj, nil
 	}
-	o := &objSpec{index: map[string]int{}}
-	w.objs[t] = o
-	w.onStack[t] = true
-	defer delete(w.onStack, t)
+	ws := &walkedStruct{t: t, onStack: true}
+	w.add(ws)
+	defer func() { ws.onStack = false }()
 	fields, irregular, err := structFields(t)
 	if err != nil {
 		return nil, err
 	}
-	w.fields[t] = fields
-	if irregular {
-		if w.irregular == nil {
-			w.irregular = map[reflect.Type]bool{}
-		}
-		w.irregular[t] = true
+	ws.fields, ws.irregular = fields, irregular
+	o := &ws.obj
+	o.fields = make([]fieldSpec, 0, len(fields))
+	if len(fields) > linearFields {
+		o.index = make(map[string]int, len(fields))
 	}
 	for _, f := range fields {
 		if f.validate != "" {
@@ -224,7 +270,9 @@ func (w *walker) object(t reflect.Type) (*objSpec, error) {
 			cp.nullable = true
 			vs = &cp
 		}
-		o.index[f.name] = len(o.fields)
+		if o.index != nil {
+			o.index[f.name] = len(o.fields)
+		}
 		o.fields = append(o.fields, fieldSpec{name: f.name, required: f.required, val: vs})
 	}
 	return o, nil
@@ -237,11 +285,12 @@ func (w *walker) object(t reflect.Type) (*objSpec, error) {
 // the same depth, both tagged or both untagged), it is an error instead.
 // irregular reports a field invopop lists otherwise (see walker.irregular).
 func structFields(t reflect.Type) (_ []goField, irregular bool, _ error) {
-	type cand struct {
-		f      goField
-		tagged bool
+	cands := make([]goField, 0, t.NumField())
+	// The index paths of the fields at depth 0, one slice for all.
+	top := make([]int, t.NumField())
+	for i := range top {
+		top[i] = i
 	}
-	cands := make([]cand, 0, t.NumField())
 	embeds := false // some field comes from an embedded struct
 	var walk func(t reflect.Type, index []int, depth int, visiting map[reflect.Type]bool) error
 	walk = func(t reflect.Type, index []int, depth int, visiting map[reflect.Type]bool) error {
@@ -287,7 +336,7 @@ func structFields(t reflect.Type) (_ []goField, irregular bool, _ error) {
 			if name != "" && !validJSONName(name) {
 				return fmt.Errorf("field %s.%s: json name %q is not one encoding/json accepts (it would use %q instead); rename it", typeName(t), sf.Name, name, sf.Name)
 			}
-			tagged := hasTag && name != ""
+			isTagged := hasTag && name != ""
 			if name == "" {
 				name = sf.Name
 			}
@@ -320,36 +369,37 @@ func structFields(t reflect.Type) (_ []goField, irregular bool, _ error) {
 					return err
 				}
 			}
-			cands = append(cands, cand{f: goField{name: name, goName: sf.Name, index: append(append([]int(nil), index...), i),
-				typ: ft, required: required, validate: vtag, depth: depth, nullable: hasTagWord(schemaTag, "nullable"),
-				ownFormat: strings.Contains(schemaTag, "format="), tags: invopopTags(tags, opts)}, tagged: tagged})
+			fieldIndex := top[i : i+1 : i+1]
+			if depth > 0 {
+				fieldIndex = append(slices.Clip(index), i)
+			}
+			cands = append(cands, goField{name: name, goName: sf.Name, index: fieldIndex,
+				typ: ft, required: required, validate: vtag, depth: depth, tagged: isTagged, nullable: hasTagWord(schemaTag, "nullable"),
+				ownFormat: strings.Contains(schemaTag, "format="), tags: invopopTags(tags, opts)})
 		}
 		return nil
 	}
 	if err := walk(t, nil, 0, map[reflect.Type]bool{}); err != nil {
 		return nil, false, err
 	}
-	if !embeds && len(cands) <= 32 && !repeatedName(cands, func(c cand) string { return c.f.name }) {
+	if !embeds && len(cands) <= 32 && !repeatedName(cands, func(f goField) string { return f.name }) {
 		// Every field is at depth 0 under its own name: nothing to resolve,
 		// and the walk listed them in index order.
-		var out []goField // nil when there are none, as below
-		if len(cands) > 0 {
-			out = make([]goField, len(cands))
+		if len(cands) == 0 {
+			return nil, irregular, nil // nil when there are none, as below
 		}
-		for i, c := range cands {
-			out[i] = c.f
-		}
-		return out, irregular, nil
+		return cands, irregular, nil
 	}
+
 	// Resolve names: shallowest depth wins; at that depth a single tagged
 	// field wins; anything else is ambiguous.
 	byName := map[string][]int{}
 	var order []string
 	for i, c := range cands {
-		if _, ok := byName[c.f.name]; !ok {
-			order = append(order, c.f.name)
+		if _, ok := byName[c.name]; !ok {
+			order = append(order, c.name)
 		}
-		byName[c.f.name] = append(byName[c.f.name], i)
+		byName[c.name] = append(byName[c.name], i)
 	}
 	var out []goField
 	for _, name := range order {
@@ -357,13 +407,13 @@ func structFields(t reflect.Type) (_ []goField, irregular bool, _ error) {
 		if len(idx) > 1 {
 			irregular = true // invopop writes the last field's schema at the first one's place
 		}
-		minDepth := cands[idx[0]].f.depth
+		minDepth := cands[idx[0]].depth
 		for _, i := range idx {
-			minDepth = min(minDepth, cands[i].f.depth)
+			minDepth = min(minDepth, cands[i].depth)
 		}
 		var atMin, tagged []int
 		for _, i := range idx {
-			if cands[i].f.depth == minDepth {
+			if cands[i].depth == minDepth {
 				atMin = append(atMin, i)
 				if cands[i].tagged {
 					tagged = append(tagged, i)
@@ -372,9 +422,9 @@ func structFields(t reflect.Type) (_ []goField, irregular bool, _ error) {
 		}
 		switch {
 		case len(atMin) == 1:
-			out = append(out, cands[atMin[0]].f)
+			out = append(out, cands[atMin[0]])
 		case len(tagged) == 1:
-			out = append(out, cands[tagged[0]].f)
+			out = append(out, cands[tagged[0]])
 		default:
 			return nil, false, fmt.Errorf("struct %s: JSON property %q is declared by %d fields at the same depth; encoding/json would drop it, so rename one", typeName(t), name, len(atMin))
 		}
@@ -413,14 +463,28 @@ func validJSONName(name string) bool {
 // looking through every field the way invopop's reflector does (including
 // types with their own unmarshalers). invopop overflows the stack on such
 // types unless it may use $defs/$ref, so this runs before it.
-func hasCycle(t reflect.Type, onStack, done map[reflect.Type]bool) bool {
+func hasCycle(t reflect.Type) bool {
+	var c cycleSearch
+	return c.from(t)
+}
+
+// cycleSearch is hasCycle's state: the structs whose fields are being
+// looked through (a stack, searched in order: it is as deep as the type's
+// nesting) and the structs found free of cycles.
+type cycleSearch struct {
+	onStack []reflect.Type
+	done    []reflect.Type
+	doneSet map[reflect.Type]bool // done, once it is longer than linearStructs
+}
+
+func (c *cycleSearch) from(t reflect.Type) bool {
 	for {
 		switch t.Kind() {
 		case reflect.Pointer, reflect.Slice, reflect.Array:
 			t = t.Elem()
 			continue
 		case reflect.Map:
-			if hasCycle(t.Key(), onStack, done) {
+			if c.from(t.Key()) {
 				return true
 			}
 			t = t.Elem()
@@ -431,20 +495,31 @@ func hasCycle(t reflect.Type, onStack, done map[reflect.Type]bool) bool {
 	if t.Kind() != reflect.Struct || isStdType(t) || implements(t, schemaHookType) || implements(t, schemaAliasType) {
 		return false
 	}
-	if onStack[t] {
+	if slices.Contains(c.onStack, t) {
 		return true
 	}
-	if done[t] {
+	if c.doneSet[t] || c.doneSet == nil && slices.Contains(c.done, t) {
 		return false
 	}
-	onStack[t] = true
-	defer delete(onStack, t)
+	c.onStack = append(c.onStack, t)
 	for i := 0; i < t.NumField(); i++ {
-		if hasCycle(t.Field(i).Type, onStack, done) {
+		if c.from(t.Field(i).Type) {
 			return true
 		}
 	}
-	done[t] = true
+	c.onStack = c.onStack[:len(c.onStack)-1]
+	switch {
+	case c.doneSet != nil:
+		c.doneSet[t] = true
+	case len(c.done) < linearStructs:
+		c.done = append(c.done, t)
+	default:
+		c.doneSet = make(map[reflect.Type]bool, 2*linearStructs)
+		for _, d := range c.done {
+			c.doneSet[d] = true
+		}
+		c.doneSet[t] = true
+	}
 	return false
 }
 
