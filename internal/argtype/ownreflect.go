@@ -7,35 +7,74 @@ import (
 	"strings"
 
 	"github.com/invopop/jsonschema"
+
+	"github.com/toolnexus/toolnexus/internal/jsonx"
 )
 
 // This file is our own reflection of an argument type into the schema
-// invopop/jsonschema's Reflector gives it with reflectSchema's settings
-// (DoNotReference, ExpandedStruct, Anonymous, Mapper stdMapper), for the
-// types and tags it follows: it reads the struct fields the walker has
-// already listed (their tags parsed once) instead of reflecting every type
-// and tag again, and allocates only the schemas themselves. Anything it
-// does not follow — a type with references or with schema methods
-// (JSONSchema, JSONSchemaExtend, ...), an interface with methods, an
-// embedded field, two fields of one JSON name, a
+// reflectSchema makes of invopop/jsonschema's Reflector result with
+// reflectSchema's settings (DoNotReference, ExpandedStruct, Anonymous,
+// Mapper stdMapper), our rules applied (patch) and written as a tree in
+// canonical order (schemaTree), for the types and tags it follows. It
+// reads the struct fields the walker has already listed (their tags
+// parsed once) instead of reflecting every type and tag again, writes each
+// struct's properties straight into the tree and reuses one invopop Schema
+// value per nesting level for a field's keywords (the validate-rule table
+// writes those). Anything it does not follow — a type with references or
+// with schema methods (JSONSchema, JSONSchemaExtend, ...), an interface
+// with methods, an embedded field, two fields of one JSON name, a
 // jsonschema_extras tag, the oneof_/anyof_ keys, type= or anchor=, an
-// escaped comma — makes it decline, and invopop reflects the type as
-// before. TestOwnReflectMatchesInvopop and FuzzOwnReflect hold it to
-// invopop's result, byte for byte after our rules are applied.
+// escaped comma, a rule that makes registration fail — makes it decline,
+// and invopop reflects the type as before. TestOwnReflectMatchesInvopop
+// and FuzzOwnReflect hold it to the invopop path, byte for byte.
 
-// ownReflect returns the schema invopop would reflect for the struct type
-// t (before patch), or false where it declines.
-func (w *walker) ownReflect(t reflect.Type) (*jsonschema.Schema, bool) {
-	if w.recursive {
+// ownSchema returns the tree reflectSchema makes of the struct type t
+// with invopop (before renameDefs), or false where it declines.
+func (w *walker) ownSchema(t reflect.Type) (any, bool) {
+	if w.recursive || schemaRoundTrip {
 		return nil, false
 	}
-	r := ownReflector{w: w, root: t}
-	return r.typ(t)
+	r := ownReflector{w: w, root: t, b: treeBuilder{ok: true}}
+	s, ok := r.typ(t, true)
+	if !ok {
+		return nil, false
+	}
+	tree := r.b.schema(s)
+	return tree, r.b.ok
 }
 
 type ownReflector struct {
 	w    *walker
 	root reflect.Type
+	b    treeBuilder
+	// used are the schemas handed out by newSchema for the field being
+	// written, free those already written and cleared.
+	used, free []*jsonschema.Schema
+}
+
+// newSchema returns an empty schema, reused once release gives it back.
+func (r *ownReflector) newSchema() *jsonschema.Schema {
+	var s *jsonschema.Schema
+	if n := len(r.free); n > 0 {
+		s, r.free = r.free[n-1], r.free[:n-1]
+	} else {
+		s = &jsonschema.Schema{}
+	}
+	r.used = append(r.used, s)
+	return s
+}
+
+// release clears the schemas handed out since len(r.used) was mark, and
+// forgets the structs written since len(r.b.built) was built (their
+// schemas are among them).
+func (r *ownReflector) release(mark, built int) {
+	for _, s := range r.used[mark:] {
+		*s = jsonschema.Schema{}
+		r.free = append(r.free, s)
+	}
+	r.used = r.used[:mark]
+	clear(r.b.built[built:])
+	r.b.built = r.b.built[:built]
 }
 
 // schemaMethods are the methods invopop looks for on a type (JSONSchema,
@@ -61,7 +100,9 @@ func hasSchemaMethods(t reflect.Type) bool {
 }
 
 // typ is invopop's reflectTypeToSchema for the types ownReflect follows.
-func (r *ownReflector) typ(t reflect.Type) (*jsonschema.Schema, bool) {
+// A struct is written at once (object) with enforced saying whether the
+// validator sees its fields (patch's enforced).
+func (r *ownReflector) typ(t reflect.Type, enforced bool) (*jsonschema.Schema, bool) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -79,9 +120,9 @@ func (r *ownReflector) typ(t reflect.Type) (*jsonschema.Schema, bool) {
 	}
 	switch t.Kind() {
 	case reflect.Struct:
-		return r.object(t)
+		return r.object(t, enforced)
 	case reflect.Slice, reflect.Array:
-		s := &jsonschema.Schema{}
+		s := r.newSchema()
 		if t.Kind() == reflect.Array {
 			n := uint64(t.Len())
 			s.MinItems, s.MaxItems = &n, &n // one pointer for both, as invopop
@@ -90,17 +131,18 @@ func (r *ownReflector) typ(t reflect.Type) (*jsonschema.Schema, bool) {
 			s.Type, s.ContentEncoding = "string", "base64"
 			return s, true
 		}
-		items, ok := r.typ(t.Elem())
+		items, ok := r.typ(t.Elem(), enforced)
 		if !ok {
 			return nil, false
 		}
 		s.Type, s.Items = "array", items
 		return s, true
 	case reflect.Map:
-		s := &jsonschema.Schema{Type: "object"}
+		s := r.newSchema()
+		s.Type = "object"
 		switch t.Key().Kind() {
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-			v, ok := r.typ(t.Elem())
+			v, ok := r.typ(t.Elem(), enforced)
 			if !ok {
 				return nil, false
 			}
@@ -109,7 +151,7 @@ func (r *ownReflector) typ(t reflect.Type) (*jsonschema.Schema, bool) {
 			return s, true
 		}
 		if t.Elem().Kind() != reflect.Interface {
-			v, ok := r.typ(t.Elem())
+			v, ok := r.typ(t.Elem(), enforced)
 			if !ok {
 				return nil, false
 			}
@@ -120,46 +162,86 @@ func (r *ownReflector) typ(t reflect.Type) (*jsonschema.Schema, bool) {
 		if t.NumMethod() > 0 {
 			return nil, false // invopop asks such an interface for its JSONSchema and fails
 		}
-		return &jsonschema.Schema{}, true
+		return r.newSchema(), true
+	}
+	s := r.newSchema()
+	switch t.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return &jsonschema.Schema{Type: "integer"}, true
+		s.Type = "integer"
 	case reflect.Float32, reflect.Float64:
-		return &jsonschema.Schema{Type: "number"}, true
+		s.Type = "number"
 	case reflect.Bool:
-		return &jsonschema.Schema{Type: "boolean"}, true
+		s.Type = "boolean"
 	case reflect.String:
-		return &jsonschema.Schema{Type: "string"}, true
+		s.Type = "string"
+	default:
+		return nil, false // uintptr and the like: invopop panics, reflectSchema reports it
 	}
-	return nil, false // uintptr and the like: invopop panics, reflectSchema reports it
+	return s, true
 }
 
 var uint8Type = reflect.TypeFor[uint8]()
 
 // object is invopop's reflectStruct and reflectStructFields for a struct
-// without embedded fields: the walker's field list is then exactly the
-// properties invopop writes, in the same order.
-func (r *ownReflector) object(t reflect.Type) (*jsonschema.Schema, bool) {
+// without embedded fields (the walker's field list is then exactly the
+// properties invopop writes, in the same order) followed by patch: each
+// field's schema gets its tag keywords and validate rules and is written
+// into the tree at once. The struct's own schema carries its required
+// list; its properties are in r.b.built until the schema is written.
+func (r *ownReflector) object(t reflect.Type, enforced bool) (*jsonschema.Schema, bool) {
 	ws := r.w.find(t)
 	if ws == nil || ws.irregular {
 		return nil, false
 	}
 	fields := ws.fields
-	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), AdditionalProperties: jsonschema.FalseSchema}
+	props := &jsonx.Object{}
+	if n := len(fields); n > 0 {
+		props.Keys, props.Vals = make([]string, 0, n), make([]any, 0, n)
+	}
+	var req []string
+	var names func(string) string
 	for i := range fields {
 		f := &fields[i]
-		p, ok := r.typ(f.typ)
+		childEnforced := enforced
+		ft := f.typ
+		for ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		switch ft.Kind() {
+		case reflect.Slice, reflect.Array, reflect.Map:
+			childEnforced = enforced && hasDive(f.validate)
+		}
+		mark, built := len(r.used), len(r.b.built)
+		p, ok := r.typ(f.typ, childEnforced)
 		if !ok || !tagKeywords(p, f) {
 			return nil, false
 		}
 		if f.tags.nullable {
-			p = &jsonschema.Schema{OneOf: []*jsonschema.Schema{p, {Type: "null"}}}
+			null := r.newSchema()
+			null.Type = "null"
+			wrap := r.newSchema()
+			wrap.OneOf = []*jsonschema.Schema{p, null}
+			p = wrap
 		}
-		s.Properties.Set(f.name, p)
-		if f.tags.required {
-			s.Required = append(s.Required, f.name)
+		if f.validate != "" {
+			if names == nil {
+				names = jsonNames(fields)
+			}
+			if applyValidate(p, f.typ, f.validate, enforced, names) != nil {
+				return nil, false // the invopop path reports it, in patch's order
+			}
+		}
+		props.Keys = append(props.Keys, r.b.str(f.name))
+		props.Vals = append(props.Vals, r.b.schema(p))
+		r.release(mark, built)
+		if f.required {
+			req = append(req, f.name)
 		}
 	}
+	s := r.newSchema()
+	s.Type, s.Required, s.AdditionalProperties = "object", req, jsonschema.FalseSchema
+	r.b.built = append(r.b.built, builtObject{s, props})
 	return s, true
 }
 

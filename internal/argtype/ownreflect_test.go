@@ -146,7 +146,7 @@ func checkOwnReflect(t *testing.T, typ reflect.Type) bool {
 	if _, err := w.value(typ, place{owner: typeName(typ)}); err != nil {
 		return false
 	}
-	_, ok := w.ownReflect(typ)
+	_, ok := w.ownSchema(typ)
 	return ok
 }
 

@@ -30,21 +30,21 @@ func (w *walker) reflectSchema(t reflect.Type) (out json.RawMessage, err error) 
 			err = fmt.Errorf("reflecting %s: %v", t, v)
 		}
 	}()
-	s, ok := (*jsonschema.Schema)(nil), false
 	if !w.invopop {
-		s, ok = w.ownReflect(t)
-	}
-	if !ok {
-		r := &jsonschema.Reflector{
-			DoNotReference: !w.recursive, // invopop overflows the stack on recursive types without references
-			ExpandedStruct: true,
-			Anonymous:      true,
-			Mapper:         stdMapper,
+		if tree, ok := w.ownSchema(t); ok {
+			w.tree = tree
+			return marshalTree(tree), nil
 		}
-		s = r.ReflectFromType(t)
-		s.Version = ""
-		s.ID = ""
 	}
+	r := &jsonschema.Reflector{
+		DoNotReference: !w.recursive, // invopop overflows the stack on recursive types without references
+		ExpandedStruct: true,
+		Anonymous:      true,
+		Mapper:         stdMapper,
+	}
+	s := r.ReflectFromType(t)
+	s.Version = ""
+	s.ID = ""
 	if w.recursive {
 		// invopop expands the root but references the root type by name;
 		// keep a definition for it so every $ref resolves.
@@ -58,13 +58,9 @@ func (w *walker) reflectSchema(t reflect.Type) (out json.RawMessage, err error) 
 			s.Definitions[name] = &cp
 		}
 	}
-	p := &patcher{w: w, defs: s.Definitions}
-	if !ok {
-		// invopop may hand out one schema at several places (a type's
-		// JSONSchema method returning a shared value): patch each once.
-		// ownReflect's schemas are a tree.
-		p.done = map[*jsonschema.Schema]bool{}
-	}
+	// invopop may hand out one schema at several places (a type's
+	// JSONSchema method returning a shared value): patch each once.
+	p := &patcher{w: w, defs: s.Definitions, done: map[*jsonschema.Schema]bool{}}
 	if err := p.patch(s, t, true); err != nil {
 		return nil, err
 	}
@@ -255,7 +251,7 @@ func canonical(v any) any {
 type patcher struct {
 	w        *walker
 	defs     jsonschema.Definitions
-	done     map[*jsonschema.Schema]bool // the schemas patched, when they may be shared; nil for a tree
+	done     map[*jsonschema.Schema]bool
 	defTypes map[string]reflect.Type
 }
 
@@ -289,12 +285,10 @@ func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type, enforced bool) err
 	if in := nullableWrapped(s); in != nil {
 		s = p.resolve(in, t) // the rules belong to the value, not to the oneOf around it
 	}
-	if p.done != nil {
-		if p.done[s] {
-			return nil
-		}
-		p.done[s] = true
+	if p.done[s] {
+		return nil
 	}
+	p.done[s] = true
 	switch {
 	case isStdType(t), implements(t, schemaHookType), implements(t, schemaAliasType),
 		implements(t, jsonUnmarshaler), implements(t, textUnmarshaler):

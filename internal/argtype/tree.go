@@ -32,7 +32,28 @@ func schemaTree(s *jsonschema.Schema) (any, bool) {
 	return v, b.ok
 }
 
-type treeBuilder struct{ ok bool }
+type treeBuilder struct {
+	ok bool
+	// built are the struct schemas ownSchema has written the properties
+	// of; schema writes those for them.
+	built []builtObject
+}
+
+// builtObject is a struct's schema and its properties, already written.
+type builtObject struct {
+	s     *jsonschema.Schema
+	props *jsonx.Object
+}
+
+// builtProperties returns the properties written for s, or nil.
+func (b *treeBuilder) builtProperties(s *jsonschema.Schema) *jsonx.Object {
+	for i := len(b.built) - 1; i >= 0; i-- {
+		if b.built[i].s == s {
+			return b.built[i].props
+		}
+	}
+	return nil
+}
 
 // schema converts s (nil is null) as canonical leaves it: keywords in
 // reading order, true as {}. canonical does not go inside contentSchema,
@@ -184,6 +205,8 @@ func (b *treeBuilder) schema(s *jsonschema.Schema) any {
 	// canonical's tailKeys last.
 	if s.Properties != nil {
 		add("properties", b.properties(s.Properties))
+	} else if props := b.builtProperties(s); props != nil {
+		add("properties", props)
 	}
 	if len(s.Required) > 0 {
 		add("required", b.strings(s.Required))
