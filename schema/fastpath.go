@@ -60,78 +60,114 @@ type fastKey struct {
 
 // buildFast prepares the fast path of every node it can handle that is
 // reachable from root through nodes it can handle. It runs once, at the end
-// of compile (after the NullAsAbsent sets are known).
-func buildFast(root *node) {
-	seen := map[*node]bool{}
-	var walk func(n *node)
-	walk = func(n *node) {
-		if n == nil || seen[n] {
-			return
-		}
-		seen[n] = true
-		if !fastable(n) {
-			return
-		}
-		f := &fastNode{keys: make([]fastKey, len(n.keys))}
-		for i, k := range n.keys {
-			fk := &f.keys[i]
-			fk.sch, fk.nullAbsent = k.schema, n.nullAbsent[k.name]
-			fk.m[0] = ^uint64(0) // w[0] == 0 never matches: the key's first byte is '"'
-			if q := `"` + k.name + `":`; len(q) <= 16 && plainName(k.name) {
-				var b, m [16]byte
-				copy(b[:], q)
-				for j := range q {
-					m[j] = 0xff
-				}
-				fk.w = [2]uint64{binary.LittleEndian.Uint64(b[:]), binary.LittleEndian.Uint64(b[8:])}
-				fk.m = [2]uint64{binary.LittleEndian.Uint64(m[:]), binary.LittleEndian.Uint64(m[8:])}
-				fk.qlen = len(q)
-			}
-			if k.required {
-				f.reqMask |= 1 << uint(i)
-			}
-		}
-		for _, r := range n.required {
-			f.reqMask |= 1 << uint(r)
-		}
-		f.strSimple = (n.types == 0 || n.types&tString != 0) && n.kw&kwEnum == 0 && n.pattern == nil && n.formatFn == nil
-		f.lenCheck = n.minLen >= 0 || n.maxLen >= 0
-		f.minLen, f.maxLen = max(n.minLen, 0), n.maxLen
-		if f.maxLen < 0 {
-			f.maxLen = math.MaxInt
-		}
-		f.numSimple = (n.types == 0 || n.types&(tNumber|tInteger) != 0) && n.kw&kwEnum == 0 &&
-			(n.kw&kwNumber == 0 || n.intBounds && n.multipleOf == nil)
-		f.intOnly = n.types != 0 && n.types&tNumber == 0
-		f.loV, f.loVU, f.hiVU, f.hiV = math.MinInt64, math.MinInt64, math.MaxInt64, math.MaxInt64
-		if n.kw&kwNumber != 0 && f.numSimple {
-			// bounds of at most 18 digits: +-1 cannot overflow
-			if n.min != nil {
-				f.loV = n.min.i
-			}
-			if n.exMin != nil {
-				f.loVU = n.exMin.i + 1
-			}
-			if n.max != nil {
-				f.hiVU = n.max.i
-			}
-			if n.exMax != nil {
-				f.hiV = n.exMax.i - 1
-			}
-		}
-		n.fast = f
-		for _, k := range n.keys {
-			walk(k.schema)
-		}
-		for i := range f.keys {
-			if f.keys[i].sch != nil {
-				f.keys[i].sf = f.keys[i].sch.fast
-			}
-		}
-		walk(n.additional)
-		walk(n.items)
+// of compile (after the NullAsAbsent sets are known). all are the
+// compiled nodes (their number and keys size the allocations). The shared
+// nodes true and false are never written: true's fast path is prepared
+// once, at init, and false is handed to the general path.
+func buildFast(root *node, all []compiled) {
+	keys := 0
+	for _, e := range all {
+		keys += len(e.n.keys)
 	}
-	walk(root)
+	b := fastBuilder{nodes: make([]fastNode, 0, len(all)), keys: make([]fastKey, 0, keys)}
+	b.walk(root)
+}
+
+// fastBuilder hands out the fastNodes and fastKeys of one document from
+// two slices made at their final size.
+type fastBuilder struct {
+	nodes []fastNode
+	keys  []fastKey
+}
+
+func (b *fastBuilder) walk(n *node) {
+	if n == nil || n.fast != nil || n == trueNode || n == falseNode || !fastable(n) {
+		return
+	}
+	var f *fastNode
+	if len(b.nodes) < cap(b.nodes) {
+		b.nodes = b.nodes[:len(b.nodes)+1]
+		f = &b.nodes[len(b.nodes)-1]
+	} else {
+		f = new(fastNode) // not one of all's nodes (none known)
+	}
+	if k := len(n.keys); len(b.keys)+k <= cap(b.keys) {
+		f.keys = b.keys[len(b.keys) : len(b.keys)+k : len(b.keys)+k]
+		b.keys = b.keys[:len(b.keys)+k]
+	} else {
+		f.keys = make([]fastKey, k)
+	}
+	f.prepare(n)
+	n.fast = f
+	for _, k := range n.keys {
+		b.walk(k.schema)
+	}
+	for i := range f.keys {
+		if f.keys[i].sch != nil {
+			f.keys[i].sf = f.keys[i].sch.fast
+		}
+	}
+	b.walk(n.additional)
+	b.walk(n.items)
+}
+
+// prepare fills f, whose keys has n.keys's length, from n.
+func (f *fastNode) prepare(n *node) {
+	for i, k := range n.keys {
+		fk := &f.keys[i]
+		fk.sch, fk.nullAbsent = k.schema, n.nullAbsent[k.name]
+		fk.m[0] = ^uint64(0) // w[0] == 0 never matches: the key's first byte is '"'
+		if qlen := len(k.name) + 3; qlen <= 16 && plainName(k.name) {
+			var b, m [16]byte
+			b[0] = '"'
+			copy(b[1:], k.name)
+			b[qlen-2], b[qlen-1] = '"', ':'
+			for j := range qlen {
+				m[j] = 0xff
+			}
+			fk.w = [2]uint64{binary.LittleEndian.Uint64(b[:]), binary.LittleEndian.Uint64(b[8:])}
+			fk.m = [2]uint64{binary.LittleEndian.Uint64(m[:]), binary.LittleEndian.Uint64(m[8:])}
+			fk.qlen = qlen
+		}
+		if k.required {
+			f.reqMask |= 1 << uint(i)
+		}
+	}
+	for _, r := range n.required {
+		f.reqMask |= 1 << uint(r)
+	}
+	f.strSimple = (n.types == 0 || n.types&tString != 0) && n.kw&kwEnum == 0 && n.pattern == nil && n.formatFn == nil
+	f.lenCheck = n.minLen >= 0 || n.maxLen >= 0
+	f.minLen, f.maxLen = max(n.minLen, 0), n.maxLen
+	if f.maxLen < 0 {
+		f.maxLen = math.MaxInt
+	}
+	f.numSimple = (n.types == 0 || n.types&(tNumber|tInteger) != 0) && n.kw&kwEnum == 0 &&
+		(n.kw&kwNumber == 0 || n.intBounds && n.multipleOf == nil)
+	f.intOnly = n.types != 0 && n.types&tNumber == 0
+	f.loV, f.loVU, f.hiVU, f.hiV = math.MinInt64, math.MinInt64, math.MaxInt64, math.MaxInt64
+	if n.kw&kwNumber != 0 && f.numSimple {
+		// bounds of at most 18 digits: +-1 cannot overflow
+		if n.min != nil {
+			f.loV = n.min.i
+		}
+		if n.exMin != nil {
+			f.loVU = n.exMin.i + 1
+		}
+		if n.max != nil {
+			f.hiVU = n.max.i
+		}
+		if n.exMax != nil {
+			f.hiV = n.exMax.i - 1
+		}
+	}
+}
+
+// The shared node true has its fast path from the start (no keys).
+func init() {
+	f := &fastNode{}
+	f.prepare(trueNode)
+	trueNode.fast = f
 }
 
 // fastable reports whether the fast path handles n itself (its

@@ -51,7 +51,7 @@ func compile(raw []byte, tree any, opts *Options) (*Validator, error) {
 	if v.opts.NullAsAbsent {
 		c.nullAbsent()
 	}
-	buildFast(root)
+	buildFast(root, c.all)
 	v.root, v.hasDefaults, v.dynamic = root, c.hasDefaults, c.dynamic
 	if err := c.checkDefaults(v); err != nil {
 		return nil, err
