@@ -223,10 +223,9 @@ func mirrored(tag string, t reflect.Type, ownFormat bool) bool {
 		isList:    (kind == reflect.Slice || kind == reflect.Array) && jsonTypeOf(t) == "array",
 		ownFormat: ownFormat,
 	}
-	for rule := range strings.SplitSeq(pre, ",") {
-		if pre == "" {
-			break
-		}
+	for rest, more := pre, pre != ""; more; {
+		var rule string
+		rule, rest, more = strings.Cut(rest, ",")
 		if rule == "" || strings.TrimSpace(rule) != rule {
 			return false // validator reads "" or " min" as an undefined rule and panics
 		}

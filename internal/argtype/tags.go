@@ -48,7 +48,7 @@ func hasTagWord(tag, word string) bool {
 // schema says already.
 func checkRequiredRule(t reflect.Type, sf reflect.StructField) error {
 	ft := sf.Type
-	where := typeName(t) + "." + sf.Name
+	where := place{owner: typeName(t), field: sf.Name} // "Args.Field", formatted only in a message
 	const already = "the property is already required (its json tag has no omitempty)"
 	switch k := ft.Kind(); {
 	case k == reflect.Bool:
@@ -68,7 +68,9 @@ func checkSchemaTag(t reflect.Type, sf reflect.StructField, tag string) error {
 	if tag == "" {
 		return nil
 	}
-	for _, part := range splitUnescaped(tag) {
+	for rest, more := tag, true; more; {
+		var part string
+		part, rest, more = cutUnescaped(rest)
 		p := strings.TrimSpace(part)
 		if p != "" && p != part && strings.Contains(p, "=") && strings.TrimLeft(part, " \t") != part {
 			return fmt.Errorf("field %s.%s: jsonschema tag entry %q starts with a space, which invopop/jsonschema reads as an unknown key and drops; remove the space after the comma",
@@ -93,20 +95,17 @@ func checkSchemaTag(t reflect.Type, sf reflect.StructField, tag string) error {
 	return nil
 }
 
-func splitUnescaped(s string) []string {
-	var out []string
-	start := 0
+// cutUnescaped cuts s at its first comma not escaped by a backslash.
+func cutUnescaped(s string) (before, after string, found bool) {
 	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' {
+		switch s[i] {
+		case '\\':
 			i++
-			continue
-		}
-		if s[i] == ',' {
-			out = append(out, s[start:i])
-			start = i + 1
+		case ',':
+			return s[:i], s[i+1:], true
 		}
 	}
-	return append(out, s[start:])
+	return s, "", false
 }
 
 func hasDive(tag string) bool {

@@ -451,6 +451,7 @@ func repeatedName[T any](s []T, name func(T) string) bool {
 func validJSONName(name string) bool {
 	for _, c := range name {
 		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_':
 		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
 		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
 			return false
