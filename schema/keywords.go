@@ -35,13 +35,13 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 				n.ref = target
 				break
 			}
-			n.dynRef = target
+			n.m().dynRef = target
 			// Dynamic only when the fragment is a plain name that the
 			// static target declares as its $dynamicAnchor.
 			if _, frag, ok := strings.Cut(s, "#"); ok && frag != "" && !strings.HasPrefix(frag, "/") {
 				if o, ok := l.v.(*jsonx.Object); ok {
 					if a, ok := o.Get("$dynamicAnchor"); ok && a == frag {
-						n.dynName = frag
+						n.m().dynName = frag
 						c.dynamic = true
 					}
 				}
@@ -62,7 +62,7 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			n.enum = newValueSet(a, false)
 			n.kw |= kwEnum
 		case "const":
-			n.constV = newValueSet([]any{v}, true)
+			n.m().constV = newValueSet([]any{v}, true)
 			n.kw |= kwEnum
 		case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
 			num, ok := v.(json.Number)
@@ -83,7 +83,7 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 				if b.n.isZero() || b.n.neg {
 					return c.nerr(n, k, "must be greater than 0")
 				}
-				n.multipleOf = b
+				n.m().multipleOf = b
 			}
 			n.kw |= kwNumber
 		case "minLength", "maxLength", "minItems", "maxItems", "minContains", "maxContains", "minProperties", "maxProperties":
@@ -101,9 +101,9 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			case "maxItems":
 				n.maxItems, n.kw = cnt, n.kw|kwArray
 			case "minContains":
-				n.minContains = cnt
+				n.m().minContains = cnt
 			case "maxContains":
-				n.maxContains = cnt
+				n.m().maxContains = cnt
 			case "minProperties":
 				n.minProps, n.kw = cnt, n.kw|kwObject
 			case "maxProperties":
@@ -142,12 +142,12 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			}
 			n.kw |= kwArray
 		case "prefixItems":
-			if n.prefixItems, err = c.subs(v, base, n, k); err != nil {
+			if n.m().prefixItems, err = c.subs(v, base, n, k); err != nil {
 				return err
 			}
 			n.kw |= kwArray
 		case "contains":
-			if n.contains, err = c.sub(v, base, n, k, "", false); err != nil {
+			if n.m().contains, err = c.sub(v, base, n, k, "", false); err != nil {
 				return err
 			}
 			n.kw |= kwArray
@@ -166,17 +166,17 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			}
 			n.kw |= kwObject
 		case "unevaluatedProperties":
-			if n.unevalProps, err = c.sub(v, base, n, k, "", false); err != nil {
+			if n.m().unevalProps, err = c.sub(v, base, n, k, "", false); err != nil {
 				return err
 			}
 			n.kw |= kwObject
 		case "unevaluatedItems":
-			if n.unevalItems, err = c.sub(v, base, n, k, "", false); err != nil {
+			if n.m().unevalItems, err = c.sub(v, base, n, k, "", false); err != nil {
 				return err
 			}
 			n.kw |= kwArray
 		case "propertyNames":
-			if n.propertyNames, err = c.sub(v, base, n, k, "", false); err != nil {
+			if n.m().propertyNames, err = c.sub(v, base, n, k, "", false); err != nil {
 				return err
 			}
 			n.kw |= kwObject
@@ -194,7 +194,7 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 				if err != nil {
 					return err
 				}
-				n.patternProps = append(n.patternProps, patternProp{re, s})
+				n.m().patternProps = append(n.m().patternProps, patternProp{re, s})
 			}
 			n.kw |= kwObject
 		case "properties", "required", "dependentRequired", "dependentSchemas":
@@ -210,15 +210,15 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			}
 			switch k {
 			case "allOf":
-				n.allOf = subs
+				n.m().allOf = subs
 			case "anyOf":
-				n.anyOf = subs
+				n.m().anyOf = subs
 			case "oneOf":
-				n.oneOf = subs
+				n.m().oneOf = subs
 			}
 			n.kw |= kwCombine
 		case "not":
-			if n.not, err = c.sub(v, base, n, k, "", false); err != nil {
+			if n.m().not, err = c.sub(v, base, n, k, "", false); err != nil {
 				return err
 			}
 			n.kw |= kwCombine
@@ -229,12 +229,12 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			}
 			switch k {
 			case "if":
-				n.ifN = s
+				n.m().ifN = s
 				n.kw |= kwCombine
 			case "then":
-				n.thenN = s
+				n.m().thenN = s
 			case "else":
-				n.elseN = s
+				n.m().elseN = s
 			}
 		case "default":
 			n.def = jsonx.Marshal(v)
@@ -269,8 +269,10 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			return err
 		}
 	}
-	if n.ifN == nil {
-		n.thenN, n.elseN = nil, nil
+	if n.x().ifN == nil {
+		if n.more != nil {
+			n.more.thenN, n.more.elseN = nil, nil
+		}
 	}
 	n.intBounds = true
 	for _, b := range []*bound{n.min, n.max, n.exMin, n.exMax} {
@@ -278,8 +280,8 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			n.intBounds = false
 		}
 	}
-	if n.contains != nil && n.minContains < 0 {
-		n.minContains = 1
+	if n.x().contains != nil && n.x().minContains < 0 {
+		n.m().minContains = 1
 	}
 	return nil
 }
@@ -599,7 +601,7 @@ func (c *compiler) objectKeys(n *node, o *jsonx.Object, base *url.URL) error {
 				}
 				d.need = append(d.need, kt.add(s))
 			}
-			n.depRequired = append(n.depRequired, d)
+			n.m().depRequired = append(n.m().depRequired, d)
 		}
 	}
 	if v, ok := o.Get("dependentSchemas"); ok {
@@ -612,7 +614,7 @@ func (c *compiler) objectKeys(n *node, o *jsonx.Object, base *url.URL) error {
 			if err != nil {
 				return err
 			}
-			n.depSchemas = append(n.depSchemas, depSchema{key: kt.add(name), schema: s})
+			n.m().depSchemas = append(n.m().depSchemas, depSchema{key: kt.add(name), schema: s})
 		}
 	}
 	if len(n.keys) > 8 {

@@ -35,18 +35,12 @@ type node struct {
 	ref      *node
 	res      *resource // the schema resource the node belongs to (dynamic scope)
 
-	// $dynamicRef: the statically resolved target, and the anchor name
-	// when resolution is dynamic ("" means it acts as a $ref to dynRef)
-	dynRef  *node
-	dynName string
-
-	// enum and const (nil when absent)
-	enum, constV *valueSet
+	enum *valueSet // nil when absent
 
 	// numbers
-	min, max, exMin, exMax, multipleOf *bound
-	intBounds                          bool  // every bound present is a plain integer (bound.i)
-	id                                 int32 // the node's index in compiler.all, where its site is (Compile only)
+	min, max, exMin, exMax *bound
+	intBounds              bool  // every bound present is a plain integer (bound.i)
+	id                     int32 // the node's index in compiler.all, where its site is (Compile only)
 
 	// strings
 	minLen, maxLen int // code points; -1 when absent
@@ -55,12 +49,9 @@ type node struct {
 	formatFn       func(string) bool
 
 	// arrays
-	prefixItems              []*node
-	items                    *node // for elements after prefixItems; nil when absent
-	contains                 *node
-	minContains, maxContains int // -1 when absent (minContains defaults to 1 with contains)
-	minItems, maxItems       int // -1 when absent
-	uniqueItems              bool
+	items              *node // for elements after prefixItems; nil when absent
+	minItems, maxItems int   // -1 when absent
+	uniqueItems        bool
 
 	// objects. keys lists every property name the node refers to
 	// (properties, required, dependentRequired, dependentSchemas);
@@ -69,23 +60,15 @@ type node struct {
 	keys           []keyInfo
 	keyIndex       map[string]int
 	propNames      string // "a, b, c" in schema order, for unknown-key messages
-	patternProps   []patternProp
-	additional     *node // nil when absent
-	propertyNames  *node
-	minProps       int   // -1 when absent
-	maxProps       int   // -1 when absent
-	required       []int // indexes into keys, in schema order
-	depRequired    []depReq
-	depSchemas     []depSchema
+	additional     *node  // nil when absent
+	minProps       int    // -1 when absent
+	maxProps       int    // -1 when absent
+	required       []int  // indexes into keys, in schema order
 	hasRequiredBit uint64 // bit i: keys[i] is required (first 64 keys)
 
-	// unevaluatedProperties / unevaluatedItems (nil when absent)
-	unevalProps, unevalItems *node
-
-	// combinators
-	allOf, anyOf, oneOf []*node
-	not                 *node
-	ifN, thenN, elseN   *node
+	// the keywords schemas use less often (nil when the node has none):
+	// read through x, written through m
+	more *nodeMore
 
 	// defaults
 	def []byte // compact JSON of "default"; nil when absent
@@ -97,6 +80,59 @@ type node struct {
 	// what the fast path knows of the node (fastpath.go); nil when it
 	// hands the node to the general path
 	fast *fastNode
+}
+
+// nodeMore holds a node's less common keywords, apart so that the nodes
+// of the usual schemas (types, bounds, enums, properties, items) are half
+// the size.
+type nodeMore struct {
+	// $dynamicRef: the statically resolved target, and the anchor name
+	// when resolution is dynamic ("" means it acts as a $ref to dynRef)
+	dynRef  *node
+	dynName string
+
+	constV     *valueSet // nil when absent
+	multipleOf *bound
+
+	// arrays
+	prefixItems              []*node
+	contains                 *node
+	minContains, maxContains int // -1 when absent (minContains defaults to 1 with contains)
+
+	// objects
+	patternProps  []patternProp
+	propertyNames *node
+	depRequired   []depReq
+	depSchemas    []depSchema
+
+	// unevaluatedProperties / unevaluatedItems (nil when absent)
+	unevalProps, unevalItems *node
+
+	// combinators
+	allOf, anyOf, oneOf []*node
+	not                 *node
+	ifN, thenN, elseN   *node
+}
+
+// noMore is the nodeMore of a node without any of its keywords; never
+// written.
+var noMore = nodeMore{minContains: -1, maxContains: -1}
+
+// x returns n's less common keywords for reading.
+func (n *node) x() *nodeMore {
+	if n.more != nil {
+		return n.more
+	}
+	return &noMore
+}
+
+// m returns n's less common keywords for writing, made on first use
+// (compile only).
+func (n *node) m() *nodeMore {
+	if n.more == nil {
+		n.more = &nodeMore{minContains: -1, maxContains: -1}
+	}
+	return n.more
 }
 
 // bound is a numeric keyword's value.

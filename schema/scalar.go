@@ -9,7 +9,7 @@ import (
 // checkEnum checks enum and const; false when either fails.
 func (s *state) checkEnum(n *node, i int) bool {
 	ok := true
-	for _, vs := range [2]*valueSet{n.constV, n.enum} {
+	for _, vs := range [2]*valueSet{n.x().constV, n.enum} {
 		if vs != nil && !s.inSet(vs, i) {
 			ok = false
 			if s.fail() {
@@ -183,7 +183,7 @@ func smallDec(t []byte) (floor int64, frac, ok bool) {
 
 // checkNumber enforces the numeric keywords on the number at [i, e).
 func (s *state) checkNumber(n *node, i, e int) {
-	if n.intBounds && n.multipleOf == nil {
+	if n.intBounds && n.x().multipleOf == nil {
 		if v, frac, ok := smallDec(s.data[i:e]); ok {
 			// v is the floor of the number; frac says it is not an
 			// integer, so it lies strictly between v and v+1.
@@ -207,8 +207,8 @@ func (s *state) checkNumber(n *node, i, e int) {
 		}
 	}
 	d := parseNum(s.data[i:e])
-	if n.multipleOf != nil {
-		s.checkMultipleOf(&d, n.multipleOf)
+	if n.x().multipleOf != nil {
+		s.checkMultipleOf(&d, n.x().multipleOf)
 	}
 	if n.min != nil && cmpNum(&d, &n.min.n) < 0 {
 		s.numProblem("minimum", n.min, "must be at least ")
