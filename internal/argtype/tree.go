@@ -94,6 +94,15 @@ func (b *treeBuilder) schema(s *jsonschema.Schema) any {
 			add(k, b.str(v))
 		}
 	}
+	typeName := func(v string) {
+		switch v {
+		case "":
+		case "object", "string", "integer", "number", "boolean", "array", "null":
+			add("type", boxedType(v))
+		default:
+			add("type", b.str(v))
+		}
+	}
 	num := func(k string, v json.Number) {
 		if v != "" {
 			add(k, b.number(v))
@@ -125,7 +134,7 @@ func (b *treeBuilder) schema(s *jsonschema.Schema) any {
 	}
 	// canonical's frontKeys first.
 	str("$ref", s.Ref)
-	str("type", s.Type)
+	typeName(s.Type)
 	str("title", s.Title)
 	str("description", s.Description)
 	// The rest in invopop's order, but canonical's tailKeys.
@@ -312,9 +321,10 @@ func (b *treeBuilder) value(v any) any {
 	case nil:
 		return nil
 	case string:
-		return b.str(x)
+		b.str(x)
+		return v // already boxed
 	case bool:
-		return x
+		return v
 	case json.Number:
 		if x == "" {
 			b.ok = false // encoding/json writes 0
@@ -346,6 +356,26 @@ func (b *treeBuilder) value(v any) any {
 		return nil
 	}
 	return t
+}
+
+// boxedType returns the JSON Schema type name t in an interface value
+// that takes no allocation (a constant's).
+func boxedType(t string) any {
+	switch t {
+	case "object":
+		return "object"
+	case "string":
+		return "string"
+	case "integer":
+		return "integer"
+	case "number":
+		return "number"
+	case "boolean":
+		return "boolean"
+	case "array":
+		return "array"
+	}
+	return "null"
 }
 
 func sortedKeys[V any](m map[string]V) []string {
