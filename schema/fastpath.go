@@ -115,7 +115,7 @@ func (b *fastBuilder) walk(n *node) {
 func (f *fastNode) prepare(n *node) {
 	for i, k := range n.keys {
 		fk := &f.keys[i]
-		fk.sch, fk.nullAbsent = k.schema, n.nullAbsent[k.name]
+		fk.sch, fk.nullAbsent = k.schema, n.nullIsAbsent(i, k.name)
 		fk.m[0] = ^uint64(0) // w[0] == 0 never matches: the key's first byte is '"'
 		if qlen := len(k.name) + 3; qlen <= 16 && plainName(k.name) {
 			var b, m [16]byte
@@ -517,7 +517,7 @@ func (s *state) fobject(n *node, f *fastNode, i int) int {
 				}
 			} else {
 				unknown++
-				if d[vi] == 'n' && n.nullAbsent != nil && n.nullAbsent[string(keyBody(d, i))] {
+				if d[vi] == 'n' && n.nullIsAbsentBytes(-1, keyBody(d, i)) {
 					e = s.fskip(vi)
 				} else {
 					extra++

@@ -74,8 +74,11 @@ type node struct {
 	def []byte // compact JSON of "default"; nil when absent
 
 	// Options.NullAsAbsent: the property names whose explicit null counts
-	// as absent (shared by the subschemas applied in place; nullabsent.go)
+	// as absent (nullabsent.go), read through nullIsAbsent: a set shared by
+	// the subschemas applied in place together, or, for a node alone with
+	// at most 64 keys, bit i of absentMask for keys[i]
 	nullAbsent map[string]bool
+	absentMask uint64
 
 	// what the fast path knows of the node (fastpath.go); nil when it
 	// hands the node to the general path
@@ -112,6 +115,23 @@ type nodeMore struct {
 	allOf, anyOf, oneOf []*node
 	not                 *node
 	ifN, thenN, elseN   *node
+}
+
+// nullIsAbsent reports whether a null value of the member name, at index
+// idx of n.keys (-1 if it is none of them), counts as absent.
+func (n *node) nullIsAbsent(idx int, name string) bool {
+	if n.nullAbsent != nil {
+		return n.nullAbsent[name]
+	}
+	return idx >= 0 && idx < 64 && n.absentMask&(1<<uint(idx)) != 0
+}
+
+// nullIsAbsentBytes is nullIsAbsent for a name in bytes.
+func (n *node) nullIsAbsentBytes(idx int, name []byte) bool {
+	if n.nullAbsent != nil {
+		return n.nullAbsent[string(name)]
+	}
+	return idx >= 0 && idx < 64 && n.absentMask&(1<<uint(idx)) != 0
 }
 
 // noMore is the nodeMore of a node without any of its keywords; never

@@ -58,9 +58,15 @@ func (c *compiler) nullAbsent() {
 	for _, e := range c.all {
 		n := e.n
 		if _, joined := parent[n]; !joined {
-			if len(n.keys) > 0 {
+			if len(n.keys) > 64 {
 				g := [1]*node{n}
 				n.nullAbsent = absentSet(g[:])
+			} else {
+				for i := range n.keys {
+					if optionalAt(n, i) { // alone, agreed(g, name) is optionalIn(n, name) >= 0
+						n.absentMask |= 1 << uint(i)
+					}
+				}
 			}
 			continue
 		}

@@ -120,7 +120,7 @@ func (s *state) collect(n *node, pos, base int) bool {
 		}
 	}
 	for _, d := range n.x().depSchemas {
-		if s.hasMember(pos, n.keys[d.key].name, n.nullAbsent) && !add(d.schema) {
+		if s.hasMember(pos, n, d.key) && !add(d.schema) {
 			return false
 		}
 	}
@@ -182,9 +182,10 @@ func (s *state) evaluatedItem(base, idx, epos int) (ev, ok bool) {
 	return false, true
 }
 
-// hasMember reports whether the (checked) object at pos has the key name
-// (a null counts as absent when nullAbsent says so).
-func (s *state) hasMember(pos int, name string, nullAbsent map[string]bool) bool {
+// hasMember reports whether the (checked) object at pos has the member
+// n.keys[key] (a null counts as absent when n says so).
+func (s *state) hasMember(pos int, n *node, key int) bool {
+	name := n.keys[key].name
 	if s.data[pos] != '{' {
 		return false
 	}
@@ -196,7 +197,7 @@ func (s *state) hasMember(pos int, name string, nullAbsent map[string]bool) bool
 		s.buf = s.buf[:bbase]
 		k = wsT(s.data, wsT(s.data, endT(s.data, k))+1)
 		if got {
-			return s.data[k] != 'n' || !nullAbsent[name]
+			return s.data[k] != 'n' || !n.nullIsAbsent(key, name)
 		}
 		k = wsT(s.data, endT(s.data, k))
 		if s.data[k] == ',' {
