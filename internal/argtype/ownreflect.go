@@ -255,9 +255,9 @@ func tagKeywords(p *jsonschema.Schema, f *goField) bool {
 	if f.tags.schema == "" {
 		return true
 	}
-	parts := strings.Split(f.tags.schema, ",")
-	var rest []string
-	for _, part := range parts {
+	for rest, more := f.tags.schema, true; more; {
+		var part string
+		part, rest, more = strings.Cut(rest, ",")
 		name, val, ok := strings.Cut(part, "=")
 		if !ok {
 			continue
@@ -269,21 +269,31 @@ func tagKeywords(p *jsonschema.Schema, f *goField) bool {
 			p.Description = val
 		case "type", "anchor", "oneof_required", "anyof_required", "oneof_ref", "oneof_type", "anyof_ref", "anyof_type":
 			return false
-		default:
-			rest = append(rest, part)
 		}
 	}
+	// invopop hands the entries other than title, description and the
+	// declined ones to these; they ignore the names they do not know, so
+	// they read the whole tag.
 	switch p.Type {
 	case "string":
-		stringKeywords(p, rest)
+		stringKeywords(p, f.tags.schema)
 	case "number", "integer":
-		numberKeywords(p, rest)
+		numberKeywords(p, f.tags.schema)
 	case "boolean":
-		boolKeywords(p, rest)
+		boolKeywords(p, f.tags.schema)
 	case "array":
-		return arrayKeywords(p, rest)
+		return arrayKeywords(p, f.tags.schema)
 	}
 	return true
+}
+
+// entries calls f with each comma-separated entry of tag.
+func entries(tag string, f func(entry string)) {
+	for rest, more := tag, true; more; {
+		var entry string
+		entry, rest, more = strings.Cut(rest, ",")
+		f(entry)
+	}
 }
 
 // cut2 splits a tag entry as invopop's strings.Split(tag, "=") with two
@@ -293,11 +303,11 @@ func cut2(tag string) (name, val string, ok bool) {
 	return name, val, ok && strings.IndexByte(val, '=') < 0
 }
 
-func stringKeywords(p *jsonschema.Schema, tags []string) {
-	for _, tag := range tags {
+func stringKeywords(p *jsonschema.Schema, tags string) {
+	entries(tags, func(tag string) {
 		name, val, ok := strings.Cut(tag, "=")
 		if !ok {
-			continue
+			return
 		}
 		switch name {
 		case "minLength":
@@ -319,14 +329,14 @@ func stringKeywords(p *jsonschema.Schema, tags []string) {
 		case "enum":
 			p.Enum = append(p.Enum, val)
 		}
-	}
+	})
 }
 
-func numberKeywords(p *jsonschema.Schema, tags []string) {
-	for _, tag := range tags {
+func numberKeywords(p *jsonschema.Schema, tags string) {
+	entries(tags, func(tag string) {
 		name, val, ok := cut2(tag)
 		if !ok {
-			continue
+			return
 		}
 		switch name {
 		case "multipleOf":
@@ -352,11 +362,11 @@ func numberKeywords(p *jsonschema.Schema, tags []string) {
 				p.Enum = append(p.Enum, n)
 			}
 		}
-	}
+	})
 }
 
-func boolKeywords(p *jsonschema.Schema, tags []string) {
-	for _, tag := range tags {
+func boolKeywords(p *jsonschema.Schema, tags string) {
+	entries(tags, func(tag string) {
 		if name, val, ok := cut2(tag); ok && name == "default" {
 			switch val {
 			case "true":
@@ -365,15 +375,17 @@ func boolKeywords(p *jsonschema.Schema, tags []string) {
 				p.Default = false
 			}
 		}
-	}
+	})
 }
 
 // arrayKeywords reports false where invopop would fail (an array schema
 // without items).
-func arrayKeywords(p *jsonschema.Schema, tags []string) bool {
+func arrayKeywords(p *jsonschema.Schema, tags string) bool {
 	var defaults []any
 	var rest []string
-	for _, tag := range tags {
+	for tags, more := tags, true; more; {
+		var tag string
+		tag, tags, more = strings.Cut(tags, ",")
 		name, val, ok := cut2(tag)
 		if !ok {
 			continue
@@ -396,6 +408,8 @@ func arrayKeywords(p *jsonschema.Schema, tags []string) bool {
 			} else {
 				p.Items.Pattern = val
 			}
+		case "title", "description", "type", "anchor", "oneof_required", "anyof_required", "oneof_ref", "oneof_type", "anyof_ref", "anyof_type":
+			// tagKeywords's, not handed on by invopop
 		default:
 			rest = append(rest, tag)
 		}
@@ -409,13 +423,13 @@ func arrayKeywords(p *jsonschema.Schema, tags []string) bool {
 	if p.Items == nil {
 		return false
 	}
-	switch p.Items.Type {
+	switch items := strings.Join(rest, ","); p.Items.Type {
 	case "string":
-		stringKeywords(p.Items, rest)
+		stringKeywords(p.Items, items)
 	case "number", "integer":
-		numberKeywords(p.Items, rest)
+		numberKeywords(p.Items, items)
 	case "boolean":
-		boolKeywords(p.Items, rest)
+		boolKeywords(p.Items, items)
 	}
 	return true
 }

@@ -29,8 +29,10 @@ func applyValidate(s *jsonschema.Schema, t reflect.Type, tag string, enforced bo
 		t = t.Elem()
 	}
 	pre, post := splitDive(tag)
-	for _, rule := range splitRules(pre) {
-		if ptr && rule == "required" {
+	for rest, more := pre, pre != ""; more; {
+		var rule string
+		rule, rest, more = strings.Cut(rest, ",")
+		if rule = strings.TrimSpace(rule); rule == "" || ptr && rule == "required" {
 			continue // on a pointer: present and not null, which the schema says already
 		}
 		if err := applyRule(s, t, rule, enforced, names); err != nil {

@@ -110,7 +110,11 @@ func (b *treeBuilder) schema(s *jsonschema.Schema) any {
 	}
 	count := func(k string, v *uint64) {
 		if v != nil {
-			add(k, json.Number(strconv.FormatUint(*v, 10)))
+			if *v < uint64(len(smallNumbers)) {
+				add(k, smallNumbers[*v])
+			} else {
+				add(k, json.Number(strconv.FormatUint(*v, 10)))
+			}
 		}
 	}
 	flag := func(k string, v bool) {
@@ -311,8 +315,23 @@ func (b *treeBuilder) number(n json.Number) any {
 	if end, _, err := jsonlex.Num([]byte(n), 0); err != jsonlex.None || end != len(n) {
 		b.ok = false
 	}
+	switch {
+	case len(n) == 1 && n[0] >= '0' && n[0] <= '9':
+		return smallNumbers[n[0]-'0']
+	case len(n) == 2 && n[0] >= '1' && n[0] <= '9' && n[1] >= '0' && n[1] <= '9':
+		return smallNumbers[(n[0]-'0')*10+n[1]-'0']
+	}
 	return n
 }
+
+// smallNumbers are the JSON numbers 0 to 99 boxed once, for the counts
+// and bounds most schemas hold.
+var smallNumbers = func() (a [100]any) {
+	for i := range a {
+		a[i] = json.Number(strconv.Itoa(i))
+	}
+	return a
+}()
 
 // value converts a keyword value (enum, const, default, examples, extras)
 // as json.Marshal then jsonx.Parse would.

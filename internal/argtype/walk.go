@@ -47,6 +47,7 @@ type walker struct {
 	// met (byType finds them).
 	structs   []*walkedStruct
 	byType    map[reflect.Type]*walkedStruct // for more than linearStructs structs
+	first     [2]*walkedStruct               // room for the first structs
 	recursive bool
 	invopop   bool // reflect with invopop even where ownReflect would (the tests compare both)
 	validate  bool
@@ -96,6 +97,9 @@ func (w *walker) fieldsOf(t reflect.Type) ([]goField, bool) {
 }
 
 func (w *walker) add(s *walkedStruct) {
+	if w.structs == nil {
+		w.structs = w.first[:0]
+	}
 	w.structs = append(w.structs, s)
 	switch {
 	case w.byType != nil:
@@ -287,18 +291,25 @@ func (w *walker) object(t reflect.Type) (*objSpec, error) {
 func structFields(t reflect.Type) (_ []goField, irregular bool, _ error) {
 	cands := make([]goField, 0, t.NumField())
 	// The index paths of the fields at depth 0, one slice for all.
-	top := make([]int, t.NumField())
-	for i := range top {
-		top[i] = i
+	top := topIndexes[:]
+	if t.NumField() > len(top) {
+		top = make([]int, t.NumField())
+		for i := range top {
+			top[i] = i
+		}
 	}
 	embeds := false // some field comes from an embedded struct
-	var walk func(t reflect.Type, index []int, depth int, visiting map[reflect.Type]bool) error
-	walk = func(t reflect.Type, index []int, depth int, visiting map[reflect.Type]bool) error {
-		if visiting[t] {
-			return fmt.Errorf("struct %s embeds itself (directly or through other embedded structs); name the field instead of embedding it", typeName(t))
+	root := t
+	var visiting []reflect.Type // the embedded structs being walked, outermost first
+	var walk func(t reflect.Type, index []int, depth int) error
+	walk = func(t reflect.Type, index []int, depth int) error {
+		if depth > 0 {
+			if t == root || slices.Contains(visiting, t) {
+				return fmt.Errorf("struct %s embeds itself (directly or through other embedded structs); name the field instead of embedding it", typeName(t))
+			}
+			visiting = append(visiting, t)
+			defer func() { visiting = visiting[:len(visiting)-1] }()
 		}
-		visiting[t] = true
-		defer delete(visiting, t)
 		for i := 0; i < t.NumField(); i++ {
 			sf := t.Field(i)
 			tags := readTags(sf.Tag)
@@ -319,7 +330,7 @@ func structFields(t reflect.Type) (_ []goField, irregular bool, _ error) {
 						return fmt.Errorf("struct %s: embedded field %s is a pointer to an unexported struct, which encoding/json cannot set; embed it by value or export the type", typeName(t), sf.Name)
 					}
 					embeds = true
-					if err := walk(et, append(append([]int(nil), index...), i), depth+1, visiting); err != nil {
+					if err := walk(et, append(append([]int(nil), index...), i), depth+1); err != nil {
 						return err
 					}
 					continue
@@ -379,7 +390,7 @@ func structFields(t reflect.Type) (_ []goField, irregular bool, _ error) {
 		}
 		return nil
 	}
-	if err := walk(t, nil, 0, map[reflect.Type]bool{}); err != nil {
+	if err := walk(t, nil, 0); err != nil {
 		return nil, false, err
 	}
 	if !embeds && len(cands) <= 32 && !repeatedName(cands, func(f goField) string { return f.name }) {
@@ -432,6 +443,15 @@ func structFields(t reflect.Type) (_ []goField, irregular bool, _ error) {
 	slices.SortStableFunc(out, func(a, b goField) int { return slices.Compare(a.index, b.index) })
 	return out, irregular, nil
 }
+
+// topIndexes are the index paths of the first 64 fields of a struct at
+// depth 0, shared read-only: topIndexes[i:i+1] is field i's.
+var topIndexes = func() (a [64]int) {
+	for i := range a {
+		a[i] = i
+	}
+	return a
+}()
 
 // repeatedName reports whether two elements of s have the same name
 // (quadratic: for the short lists of one struct's fields).
