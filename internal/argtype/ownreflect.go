@@ -34,7 +34,7 @@ func (w *walker) ownSchema(t reflect.Type) (any, bool) {
 	if w.recursive || schemaRoundTrip {
 		return nil, false
 	}
-	r := ownReflector{w: w, root: t, b: treeBuilder{ok: true}}
+	r := ownReflector{w: w, root: t, rootName: t.Name(), b: treeBuilder{ok: true}}
 	s, ok := r.typ(t, true)
 	if !ok {
 		return nil, false
@@ -44,9 +44,10 @@ func (w *walker) ownSchema(t reflect.Type) (any, bool) {
 }
 
 type ownReflector struct {
-	w    *walker
-	root reflect.Type
-	b    treeBuilder
+	w        *walker
+	root     reflect.Type
+	rootName string // root.Name()
+	b        treeBuilder
 	// used are the schemas handed out by newSchema for the field being
 	// written, free those already written and cleared.
 	used, free []*jsonschema.Schema
@@ -112,11 +113,14 @@ func (r *ownReflector) typ(t reflect.Type, enforced bool) (*jsonschema.Schema, b
 	if hasSchemaMethods(t) {
 		return nil, false
 	}
-	// invopop files named structs, slices and maps under their name and
-	// expands the root from that entry: another type of the root's name
-	// would replace it.
-	if t != r.root && t.Name() != "" && t.Name() == r.root.Name() {
-		return nil, false
+	switch t.Kind() {
+	case reflect.Struct, reflect.Slice, reflect.Array, reflect.Map:
+		// invopop files named structs, slices and maps under their name
+		// and expands the root from that entry: another type of the
+		// root's name would replace it.
+		if t != r.root && r.rootName != "" && t.Name() == r.rootName {
+			return nil, false
+		}
 	}
 	switch t.Kind() {
 	case reflect.Struct:

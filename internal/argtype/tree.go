@@ -209,7 +209,7 @@ func (b *treeBuilder) schema(s *jsonschema.Schema) any {
 	if len(s.Examples) > 0 {
 		add("examples", b.anyList(s.Examples))
 	}
-	for _, k := range sortedKeys(s.Extras) {
+	for _, k := range sortedKeys(s.Extras) { // none, mostly: no allocation then
 		if _, dup := o.Get(k); dup || slices.Contains(tailKeys, k) {
 			b.ok = false // a keyword written twice: canonical keeps both
 		}
