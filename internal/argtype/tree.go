@@ -34,6 +34,13 @@ func schemaTree(s *jsonschema.Schema) (any, bool) {
 
 type treeBuilder struct {
 	ok bool
+	// keys and vals are the keywords of the schemas being written, the
+	// innermost last (reused from schema to schema)
+	keys []string
+	vals []any
+	// room for the first keywords of the stacks
+	keyBuf [16]string
+	valBuf [16]any
 	// built are the struct schemas ownSchema has written the properties
 	// of; schema writes those for them.
 	built []builtObject
@@ -77,17 +84,15 @@ func (b *treeBuilder) schema(s *jsonschema.Schema) any {
 	if s.ContentSchema != nil {
 		b.ok = false
 	}
-	// One allocation for the object and room for its first 8 keywords.
-	ob := &struct {
-		o    jsonx.Object
-		keys [8]string
-		vals [8]any
-	}{}
-	o := &ob.o
-	o.Keys, o.Vals = ob.keys[:0], ob.vals[:0]
+	// The keywords go on b's stacks above base (subschemas push and pop
+	// theirs meanwhile), then into an object of their number.
+	if b.keys == nil {
+		b.keys, b.vals = b.keyBuf[:0], b.valBuf[:0]
+	}
+	base := len(b.keys)
 	add := func(k string, v any) {
-		o.Keys = append(o.Keys, k)
-		o.Vals = append(o.Vals, v)
+		b.keys = append(b.keys, k)
+		b.vals = append(b.vals, v)
 	}
 	str := func(k, v string) {
 		if v != "" {
@@ -209,11 +214,13 @@ func (b *treeBuilder) schema(s *jsonschema.Schema) any {
 	if len(s.Examples) > 0 {
 		add("examples", b.anyList(s.Examples))
 	}
-	for _, k := range sortedKeys(s.Extras) { // none, mostly: no allocation then
-		if _, dup := o.Get(k); dup || slices.Contains(tailKeys, k) {
-			b.ok = false // a keyword written twice: canonical keeps both
+	if len(s.Extras) > 0 {
+		for _, k := range sortedKeys(s.Extras) {
+			if slices.Contains(b.keys[base:], k) || slices.Contains(tailKeys, k) {
+				b.ok = false // a keyword written twice: canonical keeps both
+			}
+			add(b.str(k), b.value(s.Extras[k]))
 		}
-		add(b.str(k), b.value(s.Extras[k]))
 	}
 	// canonical's tailKeys last.
 	if s.Properties != nil {
@@ -228,6 +235,46 @@ func (b *treeBuilder) schema(s *jsonschema.Schema) any {
 	if len(s.Definitions) > 0 {
 		add("$defs", b.schemaMap(s.Definitions))
 	}
+	o := newObject(b.keys[base:], b.vals[base:])
+	clear(b.vals[base:])
+	b.keys, b.vals = b.keys[:base], b.vals[:base]
+	return o
+}
+
+// newObject returns an object holding copies of keys and vals, made in
+// one allocation when they are few.
+func newObject(keys []string, vals []any) *jsonx.Object {
+	var o *jsonx.Object
+	switch n := len(keys); {
+	case n <= 2:
+		ob := &struct {
+			o    jsonx.Object
+			keys [2]string
+			vals [2]any
+		}{}
+		o = &ob.o
+		o.Keys, o.Vals = ob.keys[:n], ob.vals[:n]
+	case n <= 4:
+		ob := &struct {
+			o    jsonx.Object
+			keys [4]string
+			vals [4]any
+		}{}
+		o = &ob.o
+		o.Keys, o.Vals = ob.keys[:n], ob.vals[:n]
+	case n <= 8:
+		ob := &struct {
+			o    jsonx.Object
+			keys [8]string
+			vals [8]any
+		}{}
+		o = &ob.o
+		o.Keys, o.Vals = ob.keys[:n], ob.vals[:n]
+	default:
+		o = &jsonx.Object{Keys: make([]string, n), Vals: make([]any, n)}
+	}
+	copy(o.Keys, keys)
+	copy(o.Vals, vals)
 	return o
 }
 
