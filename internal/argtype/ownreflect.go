@@ -34,7 +34,8 @@ func (w *walker) ownSchema(t reflect.Type) (any, bool) {
 	if w.recursive || schemaRoundTrip {
 		return nil, false
 	}
-	r := ownReflector{w: w, root: t, rootName: t.Name(), b: treeBuilder{ok: true}}
+	r := &ownReflector{w: w, root: t, rootName: t.Name(), b: treeBuilder{ok: true}}
+	r.used, r.free = r.buf[:0:4], r.buf[4:4]
 	s, ok := r.typ(t, true)
 	if !ok {
 		return nil, false
@@ -51,6 +52,7 @@ type ownReflector struct {
 	// used are the schemas handed out by newSchema for the field being
 	// written, free those already written and cleared.
 	used, free []*jsonschema.Schema
+	buf        [8]*jsonschema.Schema // room for the first of used and free
 }
 
 // newSchema returns an empty schema, reused once release gives it back.

@@ -210,7 +210,9 @@ func schemaOneof(s *jsonschema.Schema, f ruleFacts, _, param string) {
 		}
 		return
 	}
-	for _, v := range oneofValues(param) {
+	vals := oneofValues(param)
+	s.Enum = make([]any, 0, len(vals))
+	for _, v := range vals {
 		if f.kind == reflect.Bool {
 			if b, err := strconv.ParseBool(v); err == nil {
 				s.Enum = append(s.Enum, b)

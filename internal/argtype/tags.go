@@ -144,7 +144,7 @@ func splitRules(tag string) []string {
 // oneofValues splits a oneof parameter the way validator does: by spaces,
 // with 'single quoted' values that may contain spaces.
 func oneofValues(param string) []string {
-	var out []string
+	out := make([]string, 0, strings.Count(param, " ")+1)
 	for len(param) > 0 {
 		param = strings.TrimLeft(param, " ")
 		if param == "" {

@@ -491,11 +491,23 @@ func hasCycle(t reflect.Type) bool {
 
 // cycleSearch is hasCycle's state: the structs whose fields are being
 // looked through (a stack, searched in order: it is as deep as the type's
-// nesting) and the structs found free of cycles.
+// nesting) and the structs found free of cycles, in arrays while they are
+// short (so the search allocates nothing for most types).
 type cycleSearch struct {
-	onStack []reflect.Type
-	done    []reflect.Type
-	doneSet map[reflect.Type]bool // done, once it is longer than linearStructs
+	stack    [8]reflect.Type
+	depth    int
+	deeper   []reflect.Type // the stack beyond len(stack)
+	done     [linearStructs]reflect.Type
+	nDone    int
+	doneMore map[reflect.Type]bool // done beyond len(done)
+}
+
+func (c *cycleSearch) onStack(t reflect.Type) bool {
+	return slices.Contains(c.stack[:min(c.depth, len(c.stack))], t) || slices.Contains(c.deeper, t)
+}
+
+func (c *cycleSearch) isDone(t reflect.Type) bool {
+	return slices.Contains(c.done[:c.nDone], t) || c.doneMore[t]
 }
 
 func (c *cycleSearch) from(t reflect.Type) bool {
@@ -516,30 +528,36 @@ func (c *cycleSearch) from(t reflect.Type) bool {
 	if t.Kind() != reflect.Struct || isStdType(t) || implements(t, schemaHookType) || implements(t, schemaAliasType) {
 		return false
 	}
-	if slices.Contains(c.onStack, t) {
+	if c.onStack(t) {
 		return true
 	}
-	if c.doneSet[t] || c.doneSet == nil && slices.Contains(c.done, t) {
+	if c.isDone(t) {
 		return false
 	}
-	c.onStack = append(c.onStack, t)
+	if c.depth < len(c.stack) {
+		c.stack[c.depth] = t
+	} else {
+		c.deeper = append(c.deeper, t)
+	}
+	c.depth++
 	for i := 0; i < t.NumField(); i++ {
 		if c.from(t.Field(i).Type) {
 			return true
 		}
 	}
-	c.onStack = c.onStack[:len(c.onStack)-1]
+	c.depth--
+	if c.depth >= len(c.stack) {
+		c.deeper = c.deeper[:len(c.deeper)-1]
+	}
 	switch {
-	case c.doneSet != nil:
-		c.doneSet[t] = true
-	case len(c.done) < linearStructs:
-		c.done = append(c.done, t)
+	case c.nDone < len(c.done):
+		c.done[c.nDone] = t
+		c.nDone++
 	default:
-		c.doneSet = make(map[reflect.Type]bool, 2*linearStructs)
-		for _, d := range c.done {
-			c.doneSet[d] = true
+		if c.doneMore == nil {
+			c.doneMore = map[reflect.Type]bool{}
 		}
-		c.doneSet[t] = true
+		c.doneMore[t] = true
 	}
 	return false
 }
