@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/invopop/jsonschema"
 
@@ -34,14 +35,35 @@ func (w *walker) ownSchema(t reflect.Type) (any, bool) {
 	if w.recursive || schemaRoundTrip {
 		return nil, false
 	}
-	r := &ownReflector{w: w, root: t, rootName: t.Name(), b: treeBuilder{ok: true}}
-	r.used, r.free = r.buf[:0:4], r.buf[4:4]
+	r := reflectors.Get().(*ownReflector)
+	r.w, r.root, r.rootName, r.b.ok = w, t, t.Name(), true
+	defer r.reset()
 	s, ok := r.typ(t, true)
 	if !ok {
 		return nil, false
 	}
 	tree := r.b.schema(s)
 	return tree, r.b.ok
+}
+
+// reflectors are ownReflectors between uses, with the schemas they reuse.
+var reflectors = sync.Pool{New: func() any {
+	r := &ownReflector{}
+	r.used, r.free = r.buf[:0:4], r.buf[4:4]
+	return r
+}}
+
+// reset clears r of one use (keeping its schemas, cleared, for the next)
+// and puts it back in reflectors.
+func (r *ownReflector) reset() {
+	r.release(0, 0)
+	clear(r.b.keys[:cap(r.b.keys)])
+	clear(r.b.vals[:cap(r.b.vals)])
+	r.b.keys, r.b.vals = r.b.keys[:0], r.b.vals[:0]
+	r.w, r.root, r.rootName = nil, nil, ""
+	if len(r.free) <= 64 {
+		reflectors.Put(r)
+	}
 }
 
 type ownReflector struct {
