@@ -131,11 +131,13 @@ func (r *ownReflector) typ(t reflect.Type, enforced bool) (*jsonschema.Schema, b
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if st, ok := stdTypes[t]; ok {
-		return st.schema(), true
-	}
-	if hasSchemaMethods(t) {
-		return nil, false
+	if mayHaveMethods(t) {
+		if st, ok := stdTypes[t]; ok {
+			return st.schema(), true
+		}
+		if hasSchemaMethods(t) {
+			return nil, false
+		}
 	}
 	switch t.Kind() {
 	case reflect.Struct, reflect.Slice, reflect.Array, reflect.Map:

@@ -106,6 +106,9 @@ func selfDecodingError(where string, t reflect.Type, how string) error {
 }
 
 func isStdType(t reflect.Type) bool {
+	if !mayHaveMethods(t) {
+		return false // the standard types are named and have methods
+	}
 	_, ok := stdTypes[t]
 	return ok
 }

@@ -2,6 +2,7 @@ package argtype
 
 import (
 	"fmt"
+	"math/bits"
 	"reflect"
 	"slices"
 	"strings"
@@ -40,6 +41,10 @@ var (
 	float64Spec = &valSpec{kind: kNumber}
 	stringSpec  = &valSpec{kind: kString}
 	base64Spec  = &valSpec{kind: kBase64}
+	// by kind, from reflect.Int and reflect.Uint on
+	intSpecs  = [...]*valSpec{{kind: kInteger, bits: bits.UintSize}, {kind: kInteger, bits: 8}, {kind: kInteger, bits: 16}, {kind: kInteger, bits: 32}, {kind: kInteger, bits: 64}}
+	uintSpecs = [...]*valSpec{{kind: kInteger, bits: bits.UintSize, unsigned: true}, {kind: kInteger, bits: 8, unsigned: true}, {kind: kInteger, bits: 16, unsigned: true},
+		{kind: kInteger, bits: 32, unsigned: true}, {kind: kInteger, bits: 64, unsigned: true}, {kind: kInteger, bits: bits.UintSize, unsigned: true}}
 )
 
 type walker struct {
@@ -54,7 +59,7 @@ type walker struct {
 	// needValidator is set when a validate rule is not mirrored exactly by
 	// the checker (see mirrored).
 	needValidator bool
-	tree          any // the final schema, for attachConstraints
+	tree          any // the final schema as a jsonx tree, for compileSchema
 }
 
 // walkedStruct is what the walker knows of one struct type.
@@ -160,34 +165,38 @@ func (w *walker) value(t reflect.Type, where place) (*valSpec, error) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if st, ok := stdTypes[t]; ok {
-		if st.kind == kAny {
+	// The standard, refused and self-describing types are named and have
+	// methods; a predeclared or unnamed type is none of them.
+	if mayHaveMethods(t) {
+		if st, ok := stdTypes[t]; ok {
+			if st.kind == kAny {
+				return anySpec, nil
+			}
+			return &valSpec{kind: st.kind, text: t, want: st.want}, nil
+		}
+		if hint, ok := refusedTypes[t]; ok {
+			return nil, fmt.Errorf("field %s (%s): %s", where, t, hint)
+		}
+		switch {
+		case implements(t, schemaHookType), implements(t, schemaAliasType):
+			// The type describes itself; the schema engine checks it and
+			// encoding/json decodes it, with its own method if it has one.
+			if selfDecoding(t) != "" {
+				return &valSpec{kind: kAny, text: t}, nil
+			}
 			return anySpec, nil
 		}
-		return &valSpec{kind: st.kind, text: t, want: st.want}, nil
-	}
-	if hint, ok := refusedTypes[t]; ok {
-		return nil, fmt.Errorf("field %s (%s): %s", where, t, hint)
-	}
-	switch {
-	case implements(t, schemaHookType), implements(t, schemaAliasType):
-		// The type describes itself; the schema engine checks it and
-		// encoding/json decodes it, with its own method if it has one.
-		if selfDecoding(t) != "" {
-			return &valSpec{kind: kAny, text: t}, nil
+		if how := selfDecoding(t); how != "" {
+			return nil, selfDecodingError(where.String(), t, how)
 		}
-		return anySpec, nil
-	}
-	if how := selfDecoding(t); how != "" {
-		return nil, selfDecodingError(where.String(), t, how)
 	}
 	switch t.Kind() {
 	case reflect.Bool:
 		return boolSpec, nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return &valSpec{kind: kInteger, bits: uint8(t.Bits())}, nil
+		return intSpecs[t.Kind()-reflect.Int], nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return &valSpec{kind: kInteger, bits: uint8(t.Bits()), unsigned: true}, nil
+		return uintSpecs[t.Kind()-reflect.Uint], nil
 	case reflect.Float32:
 		return &valSpec{kind: kNumber, bits: 32}, nil
 	case reflect.Float64:
