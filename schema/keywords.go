@@ -454,21 +454,13 @@ func newValueSet(vals []any, isConst bool) *valueSet {
 		_, h := hashValue(b, 0)
 		vs.hashes = append(vs.hashes, h)
 	}
-	switch {
-	case allStr && !isConst:
-		vs.text = enumText(vals)
-		if len(vals) > 8 {
-			vs.strs = make(map[string]struct{}, len(vals))
-			for _, v := range vals {
-				vs.strs[v.(string)] = struct{}{}
-			}
+	vs.src, vs.nstr = vals, nstr
+	if allStr && !isConst && len(vals) > 8 {
+		vs.strs = make(map[string]struct{}, len(vals))
+		for _, v := range vals {
+			vs.strs[v.(string)] = struct{}{}
 		}
-	case nstr == 0:
-		vs.text = joinBytes(vs.vals, " ") // numbers, booleans, null: 1 2 3
-	default:
-		vs.text = joinBytes(vs.vals, ", ") // "a", null
 	}
-	vs.text = cutN(vs.text, 256)
 	return vs
 }
 

@@ -221,8 +221,23 @@ type valueSet struct {
 	vals    [][]byte
 	hashes  []uint64
 	strs    map[string]struct{} // when every value is a string and there are many
-	text    string
+	src     []any               // the values as the document holds them, for text
+	nstr    int                 // how many of them are strings
 	isConst bool
+}
+
+// text is the values as a failure message lists them (made only for one).
+func (vs *valueSet) text() string {
+	var t string
+	switch {
+	case vs.nstr == len(vs.src) && !vs.isConst:
+		t = enumText(vs.src)
+	case vs.nstr == 0:
+		t = joinBytes(vs.vals, " ") // numbers, booleans, null: 1 2 3
+	default:
+		t = joinBytes(vs.vals, ", ") // "a", null
+	}
+	return cutN(t, 256)
 }
 
 // resource is a schema resource (the document or a subschema with $id) as

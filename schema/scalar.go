@@ -14,10 +14,10 @@ func (s *state) checkEnum(n *node, i int) bool {
 			ok = false
 			if s.fail() {
 				p := s.pathString()
-				if vs.isConst {
-					s.add(p, "const", vs.text, subject(p)+" must be "+cut(vs.text))
+				if text := vs.text(); vs.isConst {
+					s.add(p, "const", text, subject(p)+" must be "+cut(text))
 				} else {
-					s.add(p, "enum", vs.text, subject(p)+" must be one of ["+vs.text+"]")
+					s.add(p, "enum", text, subject(p)+" must be one of ["+text+"]")
 				}
 			}
 		}
