@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/toolnexus/toolnexus/internal/jsonx"
 )
@@ -119,7 +120,22 @@ var (
 var defaultBaseURL, _ = url.Parse(defaultBase)
 
 func newCompiler(o *Options) *compiler {
-	return &compiler{opts: o}
+	c := compilers.Get().(*compiler)
+	c.opts = o
+	return c
+}
+
+// compilers are compilers between uses (they keep the room of all).
+var compilers = sync.Pool{New: func() any { return new(compiler) }}
+
+// release clears c, which no node refers to, for another compile.
+func (c *compiler) release() {
+	all := c.all
+	clear(all)
+	*c = compiler{all: all[:0]}
+	if cap(all) <= 1024 {
+		compilers.Put(c)
+	}
 }
 
 func serr(ptr, kw, msg string) *SchemaError { return &SchemaError{Path: ptr, Keyword: kw, Msg: msg} }
@@ -143,7 +159,9 @@ func (c *compiler) compileRoot(raw []byte, doc any) (*node, error) {
 		sv.schemas += sv.shared
 	}
 	c.slab = make([]node, sv.schemas)
-	c.all = make([]compiled, 0, sv.schemas)
+	if cap(c.all) < sv.schemas {
+		c.all = make([]compiled, 0, sv.schemas)
+	}
 	if sv.bounds > 0 {
 		c.bounds = make([]bound, sv.bounds)
 		c.digits = make([]byte, 0, sv.digits)

@@ -44,6 +44,7 @@ func compile(raw []byte, tree any, opts *Options) (*Validator, error) {
 		v.opts.MaxDepth = DefaultMaxDepth
 	}
 	c := newCompiler(&v.opts)
+	defer c.release()
 	root, err := c.compileRoot(raw, tree)
 	if err != nil {
 		return nil, err
