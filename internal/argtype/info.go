@@ -96,7 +96,7 @@ func buildTypeInfo(t reflect.Type, invopop bool) (*Info, error) {
 	}
 	w := &walker{invopop: invopop}
 	w.recursive = hasCycle(t)
-	spec, err := w.value(t, place{owner: typeName(t)})
+	spec, err := w.value(t, place{owner: t})
 	if err != nil {
 		return nil, err
 	}

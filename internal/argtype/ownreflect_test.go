@@ -143,7 +143,7 @@ func checkOwnReflect(t *testing.T, typ reflect.Type) bool {
 	}
 	w := &walker{}
 	w.recursive = hasCycle(typ)
-	if _, err := w.value(typ, place{owner: typeName(typ)}); err != nil {
+	if _, err := w.value(typ, place{owner: typ}); err != nil {
 		return false
 	}
 	_, ok := w.ownSchema(typ)

@@ -76,7 +76,7 @@ func applyRule(s *jsonschema.Schema, t reflect.Type, rule string, enforced bool,
 	name, param, _ := strings.Cut(rule, "=")
 	spec := validatorRules[name]
 	if strings.Contains(rule, "|") || spec == nil || spec.schema == nil {
-		if enforced {
+		if enforced && !structuralRule(rule) {
 			addHint(s, ruleHint(rule, name, param, names))
 		}
 		return nil
@@ -246,16 +246,21 @@ func mirrored(tag string, t reflect.Type, ownFormat bool) bool {
 	return true
 }
 
-// structuralRules shape how validator reads a tag; they say nothing of the
-// value and get no hint.
-var structuralRules = map[string]bool{"omitempty": true, "omitnil": true, "omitzero": true, "required": true,
-	"structonly": true, "nostructlevel": true, "dive": true, "keys": true, "endkeys": true, "-": true}
+// structuralRule reports whether rule shapes how validator reads a tag;
+// such a rule says nothing of the value and gets no hint.
+func structuralRule(rule string) bool {
+	switch rule {
+	case "omitempty", "omitnil", "omitzero", "required", "structonly", "nostructlevel", "dive", "keys", "endkeys", "-":
+		return true
+	}
+	return false
+}
 
 // ruleHint is the sentence that shows a rule no keyword carries, "" for a
 // structural rule: "It must equal the \"start\" property.", "Required when
 // \"kind\" is pro.", "It must pass the validate rule \"startswith=ab\"."
 func ruleHint(rule, name, param string, names func(string) string) string {
-	if structuralRules[rule] {
+	if structuralRule(rule) {
 		return ""
 	}
 	field := func(goName string) string {

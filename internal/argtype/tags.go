@@ -48,7 +48,7 @@ func hasTagWord(tag, word string) bool {
 // schema says already.
 func checkRequiredRule(t reflect.Type, sf reflect.StructField) error {
 	ft := sf.Type
-	where := place{owner: typeName(t), field: sf.Name} // "Args.Field", formatted only in a message
+	where := place{owner: t, field: sf.Name} // "Args.Field", formatted only in a message
 	const already = "the property is already required (its json tag has no omitempty)"
 	switch k := ft.Kind(); {
 	case k == reflect.Bool:

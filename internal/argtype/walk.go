@@ -140,13 +140,13 @@ func mayHaveMethods(t reflect.Type) bool {
 // place names a field for error messages, "Args.Done" or "Args.Tags[]",
 // built only when a message needs it.
 type place struct {
-	owner string // the struct's name (typeName), alone for the root
-	field string // the Go field name, "" for the root
-	elems int    // how many "[]" follow (elements of slices and maps)
+	owner reflect.Type // the struct (named by typeName), alone for the root
+	field string       // the Go field name, "" for the root
+	elems int          // how many "[]" follow (elements of slices and maps)
 }
 
 func (p place) String() string {
-	s := p.owner
+	s := typeName(p.owner)
 	if p.field != "" {
 		s += "." + p.field
 	}
@@ -274,7 +274,7 @@ func (w *walker) object(t reflect.Type) (*objSpec, error) {
 				w.needValidator = true
 			}
 		}
-		vs, err := w.value(f.typ, place{owner: typeName(t), field: f.goName})
+		vs, err := w.value(f.typ, place{owner: t, field: f.goName})
 		if err != nil {
 			return nil, err
 		}
