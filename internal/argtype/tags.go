@@ -12,16 +12,32 @@ import (
 // splitDive splits a validate tag at its first "dive" rule: the rules for
 // the field and the rules for its items.
 func splitDive(tag string) (pre, post string) {
+	pre, post, _ = cutDive(tag)
+	return pre, post
+}
+
+// cutDive is splitDive, and reports whether tag has a "dive" rule.
+func cutDive(tag string) (pre, post string, found bool) {
 	if !strings.Contains(tag, "dive") {
-		return tag, ""
+		return tag, "", false
 	}
-	rules := strings.Split(tag, ",")
-	for i, r := range rules {
-		if strings.TrimSpace(r) == "dive" {
-			return strings.Join(rules[:i], ","), strings.Join(rules[i+1:], ",")
+	for start := 0; start <= len(tag); {
+		end := strings.IndexByte(tag[start:], ',')
+		if end < 0 {
+			end = len(tag)
+		} else {
+			end += start
 		}
+		if strings.TrimSpace(tag[start:end]) == "dive" {
+			pre = tag[:max(start-1, 0)]
+			if end < len(tag) {
+				post = tag[end+1:]
+			}
+			return pre, post, true
+		}
+		start = end + 1
 	}
-	return tag, ""
+	return tag, "", false
 }
 
 func hasTagWord(tag, word string) bool {
@@ -109,11 +125,8 @@ func cutUnescaped(s string) (before, after string, found bool) {
 }
 
 func hasDive(tag string) bool {
-	if !strings.Contains(tag, "dive") {
-		return false
-	}
-	_, post := splitDive(tag)
-	return post != "" || slices.Contains(splitRules(tag), "dive")
+	_, _, found := cutDive(tag)
+	return found
 }
 
 // firstRule is splitRules(tag)[0], or "" when tag has no rule.
