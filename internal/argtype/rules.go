@@ -28,7 +28,7 @@ func applyValidate(s *jsonschema.Schema, t reflect.Type, tag string, enforced bo
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	pre, post := splitDive(tag)
+	pre, post, dive := cutDive(tag)
 	for rest, more := pre, pre != ""; more; {
 		var rule string
 		rule, rest, more = strings.Cut(rest, ",")
@@ -39,11 +39,12 @@ func applyValidate(s *jsonschema.Schema, t reflect.Type, tag string, enforced bo
 			return err
 		}
 	}
-	if post == "" && !hasDive(tag) {
+	if !dive {
 		return nil
 	}
 	// keys ... endkeys rules apply to map keys, which have no schema here.
-	if rules := splitRules(post); len(rules) > 0 && rules[0] == "keys" {
+	if firstRule(post) == "keys" {
+		rules := splitRules(post)
 		end := slices.Index(rules, "endkeys")
 		if end < 0 {
 			return nil
@@ -211,7 +212,7 @@ func mirrored(tag string, t reflect.Type, ownFormat bool) bool {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	pre, post := splitDive(tag)
+	pre, post, dive := cutDive(tag)
 	if isStdType(t) || implements(t, jsonUnmarshaler) || implements(t, textUnmarshaler) {
 		return false
 	}
@@ -237,7 +238,7 @@ func mirrored(tag string, t reflect.Type, ownFormat bool) bool {
 			return false
 		}
 	}
-	if hasDive(tag) {
+	if dive {
 		if !f.isList || strings.HasPrefix(strings.TrimSpace(post), "keys") {
 			return false
 		}

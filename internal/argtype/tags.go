@@ -131,7 +131,9 @@ func hasDive(tag string) bool {
 
 // firstRule is splitRules(tag)[0], or "" when tag has no rule.
 func firstRule(tag string) string {
-	for r := range strings.SplitSeq(tag, ",") {
+	for rest, more := tag, true; more; {
+		var r string
+		r, rest, more = strings.Cut(rest, ",")
 		if r = strings.TrimSpace(r); r != "" {
 			return r
 		}
