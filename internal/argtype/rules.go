@@ -213,17 +213,19 @@ func mirrored(tag string, t reflect.Type, ownFormat bool) bool {
 		t = t.Elem()
 	}
 	pre, post, dive := cutDive(tag)
-	if isStdType(t) || implements(t, jsonUnmarshaler) || implements(t, textUnmarshaler) {
+	plain := !mayHaveMethods(t) // no standard type, no methods: its JSON type is its kind's
+	if !plain && (isStdType(t) || implements(t, jsonUnmarshaler) || implements(t, textUnmarshaler)) {
 		return false
 	}
 	kind := t.Kind()
+	isList := kind == reflect.Slice || kind == reflect.Array
 	f := ruleFacts{
 		kind:      kind,
 		ptr:       ptr,
 		isNum:     kind >= reflect.Int && kind <= reflect.Float64,
 		isInt:     kind >= reflect.Int && kind <= reflect.Uintptr,
-		isStr:     kind == reflect.String && jsonTypeOf(t) == "string",
-		isList:    (kind == reflect.Slice || kind == reflect.Array) && jsonTypeOf(t) == "array",
+		isStr:     kind == reflect.String && (plain || jsonTypeOf(t) == "string"),
+		isList:    isList && (plain && !(kind == reflect.Slice && t.Elem().Kind() == reflect.Uint8) || !plain && jsonTypeOf(t) == "array"),
 		ownFormat: ownFormat,
 	}
 	for rest, more := pre, pre != ""; more; {
