@@ -317,12 +317,16 @@ func readTags(tag reflect.StructTag) structTags {
 		}
 		name := s[:i]
 		s = s[i+1:]
-		i = 1
-		for i < len(s) && s[i] != '"' {
-			if s[i] == '\\' {
+		if j := strings.IndexByte(s[1:], '"'); j >= 0 && strings.IndexByte(s[1:1+j], '\\') < 0 {
+			i = 1 + j // no escape before the first closing quote
+		} else {
+			i = 1
+			for i < len(s) && s[i] != '"' {
+				if s[i] == '\\' {
+					i++
+				}
 				i++
 			}
-			i++
 		}
 		if i >= len(s) {
 			break
@@ -365,7 +369,14 @@ func readTags(tag reflect.StructTag) structTags {
 // copying one that has no escapes.
 func unquoteTag(q string) (string, bool) {
 	body := q[1 : len(q)-1]
-	if strings.IndexByte(body, '\\') < 0 && strings.IndexByte(body, '\n') < 0 && utf8.ValidString(body) {
+	plain := true // ASCII without backslash or newline: the value is the body
+	for i := 0; i < len(body); i++ {
+		if c := body[i]; c == '\\' || c == '\n' || c >= utf8.RuneSelf {
+			plain = false
+			break
+		}
+	}
+	if plain || strings.IndexByte(body, '\\') < 0 && strings.IndexByte(body, '\n') < 0 && utf8.ValidString(body) {
 		return body, true
 	}
 	v, err := strconv.Unquote(q)
