@@ -36,7 +36,7 @@ func (w *walker) ownSchema(t reflect.Type) (any, bool) {
 		return nil, false
 	}
 	r := reflectors.Get().(*ownReflector)
-	r.w, r.root, r.rootName, r.b.ok = w, t, t.Name(), true
+	r.w, r.root, r.rootName, r.b.ok, r.b.own = w, t, t.Name(), true, true
 	defer r.reset()
 	s, ok := r.typ(t, true)
 	if !ok {

@@ -33,7 +33,8 @@ func schemaTree(s *jsonschema.Schema) (any, bool) {
 }
 
 type treeBuilder struct {
-	ok bool
+	ok  bool
+	own bool // the schemas are ownSchema's (never invopop's boolean ones)
 	// keys and vals are the keywords of the schemas being written, the
 	// innermost last (reused from schema to schema)
 	keys []string
@@ -75,7 +76,7 @@ func (b *treeBuilder) schema(s *jsonschema.Schema) any {
 	if s == jsonschema.FalseSchema {
 		return false
 	}
-	if v, ok := boolSchema(s); ok {
+	if v, ok := b.boolSchema(s); ok {
 		if v {
 			return &jsonx.Object{}
 		}
@@ -290,7 +291,15 @@ var schemaBoolField = func() int {
 
 // boolSchema reports the boolean invopop's MarshalJSON writes for s, if it
 // writes one: its boolean field, or true for a schema with nothing set.
-func boolSchema(s *jsonschema.Schema) (v, ok bool) {
+func (b *treeBuilder) boolSchema(s *jsonschema.Schema) (v, ok bool) {
+	if b.own {
+		// ownSchema's schemas are made empty: none has the boolean set,
+		// and only one without a type can be empty.
+		if s.Type == "" && s.Ref == "" && s.Properties == nil && reflect.DeepEqual(&jsonschema.Schema{}, s) {
+			return true, true
+		}
+		return false, false
+	}
 	if schemaBoolField < 0 {
 		raw, err := s.MarshalJSON()
 		return string(raw) == "true", err == nil && (string(raw) == "true" || string(raw) == "false")
