@@ -233,17 +233,8 @@ func (r *ownReflector) object(t reflect.Type, enforced bool) (*jsonschema.Schema
 	var names func(string) string
 	for i := range fields {
 		f := &fields[i]
-		childEnforced := enforced
-		ft := f.typ
-		for ft.Kind() == reflect.Pointer {
-			ft = ft.Elem()
-		}
-		switch ft.Kind() {
-		case reflect.Slice, reflect.Array, reflect.Map:
-			childEnforced = enforced && hasDive(f.validate)
-		}
 		mark, built := len(r.used), len(r.b.built)
-		p, ok := r.typ(f.typ, childEnforced)
+		p, ok := r.typ(f.typ, f.enforcedInside(enforced))
 		if !ok || !tagKeywords(p, f) {
 			return nil, false
 		}

@@ -314,16 +314,7 @@ func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type, enforced bool) err
 					return fmt.Errorf("field %s.%s: %w", typeName(t), f.goName, err)
 				}
 			}
-			childEnforced := enforced
-			ft := f.typ
-			for ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			switch ft.Kind() {
-			case reflect.Slice, reflect.Array, reflect.Map:
-				childEnforced = enforced && hasDive(f.validate)
-			}
-			if err := p.patch(ps, f.typ, childEnforced); err != nil {
+			if err := p.patch(ps, f.typ, f.enforcedInside(enforced)); err != nil {
 				return err
 			}
 		}
@@ -351,6 +342,22 @@ func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type, enforced bool) err
 		}
 	}
 	return nil
+}
+
+// enforcedInside is patch's enforced for what the field f holds, when the
+// validator sees f's own value if enforced: the fields of a nested struct,
+// but the items of a slice, array or map only when f's validate tag has
+// "dive".
+func (f *goField) enforcedInside(enforced bool) bool {
+	ft := f.typ
+	for ft.Kind() == reflect.Pointer {
+		ft = ft.Elem()
+	}
+	switch ft.Kind() {
+	case reflect.Slice, reflect.Array, reflect.Map:
+		return enforced && hasDive(f.validate)
+	}
+	return enforced
 }
 
 // nullableWrapped returns the schema inside invopop's wrapper for a
