@@ -769,3 +769,54 @@ func TestConditionalRequiredOnOptionalField(t *testing.T) {
 	_, err = NewTool("m", "", func(context.Context, mixed) (string, error) { return "", nil })
 	require.ErrorIs(t, err, ErrInvalidSchema, "min=3 would run on the zero value of an optional field")
 }
+
+// A nested type with the Go name of another type (two function-local
+// types, or pkg.Args inside main.Args) keeps its own schema: invopop files
+// types by name, so the last one of a name replaced the others, the root
+// included. Found by review.
+func TestNestedTypeNamedLikeAnother(t *testing.T) {
+	type Args struct {
+		Z int `json:"z"`
+	}
+	type innerArgs = Args
+	type Item struct {
+		Z int `json:"z"`
+	}
+	type itemA = Item
+	{
+		type Args struct {
+			Query string    `json:"query" validate:"required"`
+			Sub   innerArgs `json:"sub"`
+		}
+		reg := NewRegistry()
+		require.NoError(t, Register(reg, "search", "Search.", func(ctx context.Context, a Args) (string, error) {
+			return fmt.Sprintf("query=%s z=%d", a.Query, a.Sub.Z), nil
+		}))
+		tool, _ := reg.Get("search")
+		assert.JSONEq(t, `{"type":"object","properties":{"query":{"type":"string","minLength":1},`+
+			`"sub":{"type":"object","properties":{"z":{"type":"integer"}},"required":["z"],"additionalProperties":false}},`+
+			`"required":["query","sub"],"additionalProperties":false}`, string(tool.InputSchema))
+		res := reg.Execute(context.Background(), "search", json.RawMessage(`{"query":"go","sub":{"z":1}}`))
+		assert.False(t, res.IsError, res.Output)
+		assert.Equal(t, "query=go z=1", res.Output)
+		res = reg.Execute(context.Background(), "search", json.RawMessage(`{"z":1}`))
+		assert.True(t, res.IsError, res.Output)
+
+		type Item struct {
+			Name string `json:"name"`
+		}
+		type Node struct {
+			Kids []*Node `json:"kids,omitempty"`
+			A    itemA   `json:"a"`
+			B    Item    `json:"b"`
+		}
+		require.NoError(t, Register(reg, "tree", "Tree.", func(ctx context.Context, n Node) (string, error) {
+			return fmt.Sprintf("a=%d b=%s", n.A.Z, n.B.Name), nil
+		}))
+		res = reg.Execute(context.Background(), "tree", json.RawMessage(`{"a":{"z":1},"b":{"name":"x"}}`))
+		assert.False(t, res.IsError, res.Output)
+		assert.Equal(t, "a=1 b=x", res.Output)
+		res = reg.Execute(context.Background(), "tree", json.RawMessage(`{"a":{"z":1},"b":{"z":1}}`))
+		assert.True(t, res.IsError, res.Output)
+	}
+}

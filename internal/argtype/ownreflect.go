@@ -36,7 +36,7 @@ func (w *walker) ownSchema(t reflect.Type) (any, bool) {
 		return nil, false
 	}
 	r := reflectors.Get().(*ownReflector)
-	r.w, r.root, r.rootName, r.b.ok, r.b.own = w, t, t.Name(), true, true
+	r.w, r.b.ok, r.b.own = w, true, true
 	defer r.reset()
 	s, ok := r.typ(t, true)
 	if !ok {
@@ -60,17 +60,15 @@ func (r *ownReflector) reset() {
 	clear(r.b.keys[:cap(r.b.keys)])
 	clear(r.b.vals[:cap(r.b.vals)])
 	r.b.keys, r.b.vals = r.b.keys[:0], r.b.vals[:0]
-	r.w, r.root, r.rootName = nil, nil, ""
+	r.w = nil
 	if len(r.free) <= 64 {
 		reflectors.Put(r)
 	}
 }
 
 type ownReflector struct {
-	w        *walker
-	root     reflect.Type
-	rootName string // root.Name()
-	b        treeBuilder
+	w *walker
+	b treeBuilder
 	// used are the schemas handed out by newSchema for the field being
 	// written, free those already written and cleared.
 	used, free []*jsonschema.Schema
@@ -136,15 +134,6 @@ func (r *ownReflector) typ(t reflect.Type, enforced bool) (*jsonschema.Schema, b
 			return st.schema(), true
 		}
 		if hasSchemaMethods(t) {
-			return nil, false
-		}
-	}
-	switch t.Kind() {
-	case reflect.Struct, reflect.Slice, reflect.Array, reflect.Map:
-		// invopop files named structs, slices and maps under their name
-		// and expands the root from that entry: another type of the
-		// root's name would replace it.
-		if t != r.root && r.rootName != "" && t.Name() == r.rootName {
 			return nil, false
 		}
 	}

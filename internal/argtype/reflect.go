@@ -36,11 +36,14 @@ func (w *walker) reflectSchema(t reflect.Type) (out json.RawMessage, err error) 
 			return marshalTree(tree), nil
 		}
 	}
+	var names typeNamer
+	rootName := names.name(t) // the root keeps its Go name
 	r := &jsonschema.Reflector{
 		DoNotReference: !w.recursive, // invopop overflows the stack on recursive types without references
 		ExpandedStruct: true,
 		Anonymous:      true,
 		Mapper:         stdMapper,
+		Namer:          names.name,
 	}
 	s := r.ReflectFromType(t)
 	s.Version = ""
@@ -48,7 +51,7 @@ func (w *walker) reflectSchema(t reflect.Type) (out json.RawMessage, err error) 
 	if w.recursive {
 		// invopop expands the root but references the root type by name;
 		// keep a definition for it so every $ref resolves.
-		name := t.Name()
+		name := rootName
 		if s.Definitions == nil {
 			s.Definitions = jsonschema.Definitions{}
 		}
@@ -102,6 +105,35 @@ func marshalTree(tree any) []byte {
 		marshalBufs.Put(bp)
 	}
 	return out
+}
+
+// typeNamer names types for invopop's reflector (its Namer): by their Go
+// name, a second type of a name met before getting "_2", "_3", ... invopop
+// files named types by name, so two types of one name (function-local
+// types, or pkg.Args inside main.Args) shared one entry, and the one
+// reflected last replaced the other's schema, the root's included.
+type typeNamer struct {
+	byType map[reflect.Type]string
+	taken  map[string]bool
+}
+
+func (n *typeNamer) name(t reflect.Type) string {
+	base := t.Name()
+	if base == "" {
+		return ""
+	}
+	if name, ok := n.byType[t]; ok {
+		return name
+	}
+	if n.byType == nil {
+		n.byType, n.taken = map[reflect.Type]string{}, map[string]bool{}
+	}
+	name := base
+	for i := 2; n.taken[name]; i++ {
+		name = base + "_" + strconv.Itoa(i)
+	}
+	n.byType[t], n.taken[name] = name, true
+	return name
 }
 
 // renameDefs gives every $defs entry a name that is a plain JSON Pointer
