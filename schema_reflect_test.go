@@ -820,3 +820,28 @@ func TestNestedTypeNamedLikeAnother(t *testing.T) {
 		assert.True(t, res.IsError, res.Output)
 	}
 }
+
+// reviewByte is a named byte without methods: encoding/json reads a
+// []reviewByte as base64, as it reads a []byte.
+type reviewByte uint8
+
+// A slice of a named byte type is shown as what Execute takes, a base64
+// string (invopop showed an array of integers, which the checker refused).
+// Found by review.
+func TestNamedByteSliceIsBase64(t *testing.T) {
+	type args struct {
+		B []reviewByte `json:"b"`
+	}
+	reg := NewRegistry()
+	require.NoError(t, Register(reg, "bytes", "Bytes.", func(ctx context.Context, a args) (string, error) {
+		return fmt.Sprint(a.B), nil
+	}))
+	tool, _ := reg.Get("bytes")
+	assert.JSONEq(t, `{"type":"object","properties":{"b":{"type":"string","contentEncoding":"base64"}},"required":["b"],"additionalProperties":false}`,
+		string(tool.InputSchema))
+	res := reg.Execute(context.Background(), "bytes", json.RawMessage(`{"b":"AQI="}`))
+	assert.False(t, res.IsError, res.Output)
+	assert.Equal(t, "[1 2]", res.Output)
+	res = reg.Execute(context.Background(), "bytes", json.RawMessage(`{"b":[1,2]}`))
+	assert.True(t, res.IsError, res.Output)
+}

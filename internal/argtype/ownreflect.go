@@ -146,7 +146,7 @@ func (r *ownReflector) typ(t reflect.Type, enforced bool) (*jsonschema.Schema, b
 			n := uint64(t.Len())
 			s.MinItems, s.MaxItems = &n, &n // one pointer for both, as invopop
 		}
-		if t.Kind() == reflect.Slice && t.Elem() == uint8Type {
+		if byteSlice(t) { // invopop's for []byte; stdMapper's for a named byte
 			s.Type, s.ContentEncoding = "string", "base64"
 			return s, true
 		}

@@ -64,9 +64,15 @@ var refusedTypes = map[reflect.Type]string{
 }
 
 // stdMapper is the invopop Reflector's Mapper: the schemas of stdTypes.
+// A slice of a byte type of its own is a base64 string, as encoding/json
+// reads it and the checker holds it (invopop would show an array of
+// integers); a type describing itself keeps its schema.
 func stdMapper(t reflect.Type) *jsonschema.Schema {
 	if st, ok := stdTypes[t]; ok {
 		return st.schema()
+	}
+	if byteSlice(t) && t.Elem() != uint8Type && !implements(t, schemaHookType) && !implements(t, schemaAliasType) {
+		return &jsonschema.Schema{Type: "string", ContentEncoding: "base64"}
 	}
 	return nil
 }

@@ -126,6 +126,14 @@ func implements(t, iface reflect.Type) bool {
 	return mayHaveMethods(t) && (t.Implements(iface) || reflect.PointerTo(t).Implements(iface))
 }
 
+// byteSlice reports whether encoding/json reads the slice type t as a
+// base64 string: a slice of bytes, or of a byte type of its own without
+// decoding methods.
+func byteSlice(t reflect.Type) bool {
+	return t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 &&
+		!implements(t.Elem(), jsonUnmarshaler) && !implements(t.Elem(), textUnmarshaler)
+}
+
 // mayHaveMethods is false when neither t nor *t can have methods: t is
 // predeclared or unnamed, and not a struct (which may promote methods of
 // embedded fields), a pointer or an interface.
@@ -209,7 +217,7 @@ func (w *walker) value(t reflect.Type, where place) (*valSpec, error) {
 		}
 		return anySpec, nil
 	case reflect.Slice, reflect.Array:
-		if t.Elem().Kind() == reflect.Uint8 && t.Kind() == reflect.Slice && !implements(t.Elem(), jsonUnmarshaler) && !implements(t.Elem(), textUnmarshaler) {
+		if byteSlice(t) {
 			return base64Spec, nil // []byte is base64, as encoding/json does
 		}
 		elem, err := w.value(t.Elem(), where.elem())
