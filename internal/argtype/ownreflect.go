@@ -66,6 +66,8 @@ func (r *ownReflector) reset() {
 	}
 }
 
+// ownReflector is the state of one ownSchema: the walk it reads the fields
+// of, the tree it writes, and the schemas it hands out and reuses.
 type ownReflector struct {
 	w *walker
 	b treeBuilder
