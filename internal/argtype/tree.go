@@ -100,7 +100,7 @@ func (b *treeBuilder) schema(s *jsonschema.Schema) any {
 			add(k, b.str(v))
 		}
 	}
-	typeName := func(v string) {
+	typeKeyword := func(v string) {
 		switch v {
 		case "":
 		case "object", "string", "integer", "number", "boolean", "array", "null":
@@ -144,7 +144,7 @@ func (b *treeBuilder) schema(s *jsonschema.Schema) any {
 	}
 	// canonical's frontKeys first.
 	str("$ref", s.Ref)
-	typeName(s.Type)
+	typeKeyword(s.Type)
 	str("title", s.Title)
 	str("description", s.Description)
 	// The rest in invopop's order, but canonical's tailKeys.
