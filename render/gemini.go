@@ -132,7 +132,9 @@ type GeminiTools []GeminiTool
 //   - a dropped keyword that Execute enforces and that plain words can
 //     state becomes one sentence appended to the node's description, in
 //     this order: "Format: email." (a format Execute checks: date, time,
-//     duration, email, hostname, ipv4, ipv6, uri, uuid), "Must be greater
+//     duration, email, hostname, ipv4, ipv6, uri, uuid), "Base64-encoded."
+//     (contentEncoding base64: a []byte field, which a typed tool's
+//     decoder reads as base64), "Must be greater
 //     than 0." (exclusiveMinimum), "Must be less than 1."
 //     (exclusiveMaximum), "Must be a multiple of 0.5." (multipleOf), "Items
 //     must be unique." (uniqueItems:true), "Each value must be of type
@@ -146,7 +148,8 @@ type GeminiTools []GeminiTool
 //
 //   - dropped without a hint because they carry no rule: annotations
 //     ($schema, $id, $comment, $defs, examples, deprecated, readOnly,
-//     writeOnly, content*), formats Execute does not check,
+//     writeOnly, contentMediaType, contentSchema, contentEncoding other
+//     than base64), formats Execute does not check,
 //     uniqueItems:false, additionalProperties true or {}, and
 //     additionalProperties:false, deliberately: the properties shown are
 //     the whole list the model knows of, Execute refuses any other key

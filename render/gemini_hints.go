@@ -36,6 +36,11 @@ var geminiHidden = map[string]bool{
 	"unevaluatedProperties": true, "unevaluatedItems": true, "$dynamicRef": true,
 }
 
+// base64Hint states contentEncoding base64, which a typed tool's []byte
+// field carries and its decoder holds the model to, where a rendering
+// drops the keyword.
+const base64Hint = "Base64-encoded."
+
 // hintValueMax is the most runes a value quoted in a hint keeps; a longer
 // one is cut and ends with "…".
 const hintValueMax = 64
@@ -48,6 +53,7 @@ const hintMax = 200
 // Execute enforces, to be stated in its description.
 type geminiHints struct {
 	format                   string
+	base64                   bool // contentEncoding base64 (a []byte field: the typed decoder holds it)
 	exMin, exMax, multipleOf string
 	unique                   bool
 	values                   string   // additionalProperties: the values' type sentence
@@ -60,6 +66,9 @@ func (h *geminiHints) sentences() []string {
 	var s []string
 	if h.format != "" {
 		s = append(s, "Format: "+h.format+".")
+	}
+	if h.base64 {
+		s = append(s, base64Hint)
 	}
 	if h.exMin != "" {
 		s = append(s, "Must be greater than "+h.exMin+".")
@@ -145,6 +154,8 @@ func (g *geminiRewriter) dropped(o *jsonx.Object, k string, v any, p string, h *
 		h.multipleOf = hintNumber(v)
 	case "uniqueItems":
 		h.unique = v == true
+	case "contentEncoding":
+		h.base64 = v == "base64"
 	case "additionalProperties":
 		return g.valuesHint(o, v, p, h)
 	case "dependentRequired":

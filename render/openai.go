@@ -174,7 +174,9 @@ type OpenAIOptions struct {
 //   - keywords strict mode does not take (default, examples, uniqueItems,
 //     formats outside date-time, time, date, duration, email, hostname,
 //     ipv4, ipv6, uuid, …) are dropped from the copy; Execute still
-//     enforces them
+//     enforces them. contentEncoding base64 (a []byte field, which a typed
+//     tool's decoder reads as base64) becomes the sentence
+//     "Base64-encoded." at the end of the description
 //
 // Not strictable, an error wrapping [ErrNotStrict]: a free-form map
 // (additionalProperties is a schema or true), a value of any type ({}, or

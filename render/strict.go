@@ -334,6 +334,7 @@ func (s *strictor) node(v any, path string, depth int) (*jsonx.Object, error) {
 	}
 
 	out := &jsonx.Object{}
+	base64 := false // contentEncoding base64, stated in the description
 	var props *jsonx.Object
 	var defsKey string
 	var defs *jsonx.Object
@@ -424,10 +425,25 @@ func (s *strictor) node(v any, path string, depth int) (*jsonx.Object, error) {
 				}
 				defs.Keys, defs.Vals = append(defs.Keys, name), append(defs.Vals, c)
 			}
+		case k == "contentEncoding":
+			base64 = val == "base64"
 		default:
 			// Annotations and constraints strict mode does not take
 			// (default, examples, uniqueItems, minProperties, $comment, …)
 			// are dropped from the copy; Execute still enforces them.
+		}
+	}
+	if base64 {
+		if d, ok := out.Get("description"); ok {
+			desc, _ := d.(string)
+			if desc != "" {
+				desc = sentence(desc, base64Hint)
+			} else {
+				desc = base64Hint
+			}
+			out.Set("description", desc)
+		} else {
+			out.Keys, out.Vals = append(out.Keys, "description"), append(out.Vals, base64Hint)
 		}
 	}
 	if isObject {

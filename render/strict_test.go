@@ -500,3 +500,22 @@ func TestStrictRejectsInvalidSchemas(t *testing.T) {
 		})
 	}
 }
+
+// TestStrictBase64: a []byte field's contentEncoding, which strict mode
+// does not take and the typed decoder enforces, is stated in the
+// description. Found by a new user: the model was never told to send
+// base64.
+func TestStrictBase64(t *testing.T) {
+	s := `{"type":"object","properties":{"b":{"type":"string","contentEncoding":"base64"},"d":{"description":"Data","contentEncoding":"base64","type":"string"}}}`
+	out, err := OpenAIStrict([]toolnexus.Tool{{Name: "t", InputSchema: json.RawMessage(s)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"type":"object","properties":{` +
+		`"b":{"type":["string","null"],"description":"Base64-encoded."},` +
+		`"d":{"description":"Data. Base64-encoded.","type":["string","null"]}},` +
+		`"required":["b","d"],"additionalProperties":false}`
+	if got := string(out[0].Function.Parameters); got != want {
+		t.Errorf("strict schema\n got %s\nwant %s", got, want)
+	}
+}
