@@ -98,22 +98,20 @@ func (h *geminiHints) sentences() []string {
 // apply appends the hints to the description of out, creating it when
 // there is none.
 func (h *geminiHints) apply(out *jsonx.Object) {
-	add := h.sentences()
-	if len(add) == 0 {
-		return
+	for _, s := range h.sentences() {
+		addSentence(out, s)
 	}
-	desc := ""
+}
+
+// addSentence appends the sentence s to the description of out, creating
+// it when there is none.
+func addSentence(out *jsonx.Object, s string) {
 	if d, ok := out.Get("description"); ok {
-		desc, _ = d.(string)
-	}
-	for _, s := range add {
-		if desc == "" {
-			desc = s
-		} else {
-			desc = sentence(desc, s)
+		if desc, _ := d.(string); desc != "" {
+			s = sentence(desc, s)
 		}
 	}
-	out.Set("description", desc)
+	out.Set("description", s)
 }
 
 // cutHint shortens s to at most n runes, ending a cut one with "…".

@@ -434,17 +434,7 @@ func (s *strictor) node(v any, path string, depth int) (*jsonx.Object, error) {
 		}
 	}
 	if base64 {
-		if d, ok := out.Get("description"); ok {
-			desc, _ := d.(string)
-			if desc != "" {
-				desc = sentence(desc, base64Hint)
-			} else {
-				desc = base64Hint
-			}
-			out.Set("description", desc)
-		} else {
-			out.Keys, out.Vals = append(out.Keys, "description"), append(out.Vals, base64Hint)
-		}
+		addSentence(out, base64Hint)
 	}
 	if isObject {
 		np := &jsonx.Object{}

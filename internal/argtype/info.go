@@ -85,7 +85,7 @@ func For(t reflect.Type) (*Info, error) {
 }
 
 // buildTypeInfo computes t's Info; invopop makes invopop reflect t even
-// where ownReflect would.
+// where ownSchema would.
 func buildTypeInfo(t reflect.Type, invopop bool) (*Info, error) {
 	if t.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("arguments type %s must be a struct or a pointer to a struct (a JSON object), not %s",
@@ -142,9 +142,9 @@ func kindWord(t reflect.Type) string {
 
 // verifyOwnReflect makes [For] build every type a second time with invopop
 // reflecting it and panic where the schema or the error differs from
-// ownReflect's: the tests of this package and the root package turn it on
+// ownSchema's: the tests of this package and the root package turn it on
 // (VerifyOwnReflect), so every argument type they register is a
-// differential test of ownReflect against invopop.
+// differential test of ownSchema against invopop.
 var verifyOwnReflect atomic.Bool
 
 // VerifyOwnReflect turns the check of verifyOwnReflect on or off (a test
@@ -157,10 +157,10 @@ func compareReflections(t reflect.Type, info *Info, err error) {
 	slow, slowErr := buildTypeInfo(t, true)
 	switch {
 	case (err == nil) != (slowErr == nil):
-		panic(fmt.Sprintf("ownReflect: %s: error %v, with invopop %v", t, err, slowErr))
+		panic(fmt.Sprintf("ownSchema: %s: error %v, with invopop %v", t, err, slowErr))
 	case err != nil && err.Error() != slowErr.Error():
-		panic(fmt.Sprintf("ownReflect: %s: error %q, with invopop %q", t, err, slowErr))
+		panic(fmt.Sprintf("ownSchema: %s: error %q, with invopop %q", t, err, slowErr))
 	case err == nil && string(info.Schema) != string(slow.Schema):
-		panic(fmt.Sprintf("ownReflect: %s: schema\n%s\nwith invopop\n%s", t, info.Schema, slow.Schema))
+		panic(fmt.Sprintf("ownSchema: %s: schema\n%s\nwith invopop\n%s", t, info.Schema, slow.Schema))
 	}
 }

@@ -124,7 +124,7 @@ func hasSchemaMethods(t reflect.Type) bool {
 	return false
 }
 
-// typ is invopop's reflectTypeToSchema for the types ownReflect follows.
+// typ is invopop's reflectTypeToSchema for the types ownSchema follows.
 // A struct is written at once (object) with enforced saying whether the
 // validator sees its fields (patch's enforced).
 func (r *ownReflector) typ(t reflect.Type, enforced bool) (*jsonschema.Schema, bool) {
@@ -267,9 +267,7 @@ func tagKeywords(p *jsonschema.Schema, f *goField) bool {
 	if f.tags.schema == "" {
 		return true
 	}
-	for rest, more := f.tags.schema, true; more; {
-		var part string
-		part, rest, more = strings.Cut(rest, ",")
+	for part := range strings.SplitSeq(f.tags.schema, ",") {
 		name, val, ok := strings.Cut(part, "=")
 		if !ok {
 			continue
@@ -299,15 +297,6 @@ func tagKeywords(p *jsonschema.Schema, f *goField) bool {
 	return true
 }
 
-// entries calls f with each comma-separated entry of tag.
-func entries(tag string, f func(entry string)) {
-	for rest, more := tag, true; more; {
-		var entry string
-		entry, rest, more = strings.Cut(rest, ",")
-		f(entry)
-	}
-}
-
 // cut2 splits a tag entry as invopop's strings.Split(tag, "=") with two
 // parts required: exactly one "=".
 func cut2(tag string) (name, val string, ok bool) {
@@ -316,10 +305,10 @@ func cut2(tag string) (name, val string, ok bool) {
 }
 
 func stringKeywords(p *jsonschema.Schema, tags string) {
-	entries(tags, func(tag string) {
+	for tag := range strings.SplitSeq(tags, ",") {
 		name, val, ok := strings.Cut(tag, "=")
 		if !ok {
-			return
+			continue
 		}
 		switch name {
 		case "minLength":
@@ -341,14 +330,14 @@ func stringKeywords(p *jsonschema.Schema, tags string) {
 		case "enum":
 			p.Enum = append(p.Enum, val)
 		}
-	})
+	}
 }
 
 func numberKeywords(p *jsonschema.Schema, tags string) {
-	entries(tags, func(tag string) {
+	for tag := range strings.SplitSeq(tags, ",") {
 		name, val, ok := cut2(tag)
 		if !ok {
-			return
+			continue
 		}
 		switch name {
 		case "multipleOf":
@@ -374,11 +363,11 @@ func numberKeywords(p *jsonschema.Schema, tags string) {
 				p.Enum = append(p.Enum, n)
 			}
 		}
-	})
+	}
 }
 
 func boolKeywords(p *jsonschema.Schema, tags string) {
-	entries(tags, func(tag string) {
+	for tag := range strings.SplitSeq(tags, ",") {
 		if name, val, ok := cut2(tag); ok && name == "default" {
 			switch val {
 			case "true":
@@ -387,7 +376,7 @@ func boolKeywords(p *jsonschema.Schema, tags string) {
 				p.Default = false
 			}
 		}
-	})
+	}
 }
 
 // arrayKeywords reports false where invopop would fail (an array schema
@@ -395,9 +384,7 @@ func boolKeywords(p *jsonschema.Schema, tags string) {
 func arrayKeywords(p *jsonschema.Schema, tags string) bool {
 	var defaults []any
 	var rest []string
-	for tags, more := tags, true; more; {
-		var tag string
-		tag, tags, more = strings.Cut(tags, ",")
+	for tag := range strings.SplitSeq(tags, ",") {
 		name, val, ok := cut2(tag)
 		if !ok {
 			continue

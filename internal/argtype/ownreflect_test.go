@@ -19,7 +19,7 @@ func init() { VerifyOwnReflect(true) }
 
 // typeGen makes struct types from a byte stream: fields of the kinds,
 // standard types, nested structs and tags argument types use, including
-// tags ownReflect declines and tags registration refuses, so both paths
+// tags ownSchema declines and tags registration refuses, so both paths
 // meet them.
 type typeGen struct {
 	data []byte
@@ -127,7 +127,7 @@ func (g *typeGen) strct(depth int) reflect.Type {
 }
 
 // checkOwnReflect builds t both ways and reports a difference in the
-// schema or the error. It reports whether ownReflect served t.
+// schema or the error. It reports whether ownSchema served t.
 func checkOwnReflect(t *testing.T, typ reflect.Type) bool {
 	t.Helper()
 	own, ownErr := buildTypeInfo(typ, false)
@@ -170,13 +170,13 @@ func TestOwnReflectMatchesInvopop(t *testing.T) {
 			served++
 		}
 	}
-	t.Logf("%d types registered, %d of them reflected by ownReflect", built, served)
+	t.Logf("%d types registered, %d of them reflected by ownSchema", built, served)
 	if served < built/4 || built < 300 {
-		t.Errorf("only %d of %d registered types were reflected by ownReflect", served, built)
+		t.Errorf("only %d of %d registered types were reflected by ownSchema", served, built)
 	}
 	for _, typ := range []reflect.Type{reflect.TypeFor[benchTrip](), reflect.TypeFor[treeInner](), reflect.TypeFor[genInner]()} {
 		if !checkOwnReflect(t, typ) {
-			t.Errorf("%s: ownReflect declined a plain type", typ)
+			t.Errorf("%s: ownSchema declined a plain type", typ)
 		}
 	}
 	// Found by review: an interface with invopop's methods, and two fields

@@ -20,10 +20,12 @@ import (
 // even when schemaTree converts the schema (the tests compare both).
 var schemaRoundTrip bool
 
-// reflectSchema reflects t as invopop's reflector does with our fixed
-// configuration (ownReflect, or invopop itself where ownReflect declines
-// or w.invopop is set) and then applies our rules: no $schema/$id, required per our rule, and the
-// keywords implied by `validate` tags.
+// reflectSchema returns t's schema: invopop's reflection with our fixed
+// configuration and our rules applied (no $schema/$id, required per our
+// rule, the keywords implied by `validate` tags), in canonical order. Our
+// own reflection (ownSchema) writes it where it follows the type and
+// w.invopop is not set; otherwise invopop reflects and patch applies the
+// rules.
 func (w *walker) reflectSchema(t reflect.Type) (out json.RawMessage, err error) {
 	defer func() {
 		if v := recover(); v != nil {

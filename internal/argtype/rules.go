@@ -29,9 +29,7 @@ func applyValidate(s *jsonschema.Schema, t reflect.Type, tag string, enforced bo
 		t = t.Elem()
 	}
 	pre, post, dive := cutDive(tag)
-	for rest, more := pre, pre != ""; more; {
-		var rule string
-		rule, rest, more = strings.Cut(rest, ",")
+	for rule := range strings.SplitSeq(pre, ",") {
 		if rule = strings.TrimSpace(rule); rule == "" || ptr && rule == "required" {
 			continue // on a pointer: present and not null, which the schema says already
 		}
@@ -77,7 +75,7 @@ func applyRule(s *jsonschema.Schema, t reflect.Type, rule string, enforced bool,
 	name, param, _ := strings.Cut(rule, "=")
 	spec := validatorRules[name]
 	if strings.Contains(rule, "|") || spec == nil || spec.schema == nil {
-		if enforced && !structuralRule(rule) {
+		if enforced {
 			addHint(s, ruleHint(rule, name, param, names))
 		}
 		return nil
@@ -213,24 +211,23 @@ func mirrored(tag string, t reflect.Type, ownFormat bool) bool {
 		t = t.Elem()
 	}
 	pre, post, dive := cutDive(tag)
-	plain := !mayHaveMethods(t) // no standard type, no methods: its JSON type is its kind's
-	if !plain && (isStdType(t) || implements(t, jsonUnmarshaler) || implements(t, textUnmarshaler)) {
+	if isStdType(t) || implements(t, jsonUnmarshaler) || implements(t, textUnmarshaler) {
 		return false
 	}
-	kind := t.Kind()
-	isList := kind == reflect.Slice || kind == reflect.Array
+	kind, jsonType := t.Kind(), jsonTypeOf(t)
 	f := ruleFacts{
 		kind:      kind,
 		ptr:       ptr,
 		isNum:     kind >= reflect.Int && kind <= reflect.Float64,
 		isInt:     kind >= reflect.Int && kind <= reflect.Uintptr,
-		isStr:     kind == reflect.String && (plain || jsonTypeOf(t) == "string"),
-		isList:    isList && (plain && !(kind == reflect.Slice && t.Elem().Kind() == reflect.Uint8) || !plain && jsonTypeOf(t) == "array"),
+		isStr:     kind == reflect.String && jsonType == "string",
+		isList:    (kind == reflect.Slice || kind == reflect.Array) && jsonType == "array",
 		ownFormat: ownFormat,
 	}
-	for rest, more := pre, pre != ""; more; {
-		var rule string
-		rule, rest, more = strings.Cut(rest, ",")
+	for rule := range strings.SplitSeq(pre, ",") {
+		if pre == "" {
+			break
+		}
 		if rule == "" || strings.TrimSpace(rule) != rule {
 			return false // validator reads "" or " min" as an undefined rule and panics
 		}

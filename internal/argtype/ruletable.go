@@ -229,32 +229,13 @@ func schemaOneof(s *jsonschema.Schema, f ruleFacts, _, param string) {
 	}
 }
 
-// plainInt reports whether s is a decimal integer of at most 18 digits
-// with an optional '-' (it parses as a float64).
-func plainInt(s string) bool {
-	if s != "" && s[0] == '-' {
-		s = s[1:]
-	}
-	if s == "" || len(s) > 18 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 // schemaBound shows min, max, len, gte, lte, gt and lt as bounds on a
 // number or on the length of a string, list or map.
 func schemaBound(s *jsonschema.Schema, f ruleFacts, name, param string) {
 	switch {
 	case f.isNum:
-		if !plainInt(param) {
-			if _, err := strconv.ParseFloat(param, 64); err != nil {
-				return
-			}
+		if _, err := strconv.ParseFloat(param, 64); err != nil {
+			return
 		}
 		n := json.Number(param)
 		// setNum keeps a bound already shown when it is at least as strict.

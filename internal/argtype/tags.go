@@ -9,14 +9,8 @@ import (
 	"unicode/utf8"
 )
 
-// splitDive splits a validate tag at its first "dive" rule: the rules for
-// the field and the rules for its items.
-func splitDive(tag string) (pre, post string) {
-	pre, post, _ = cutDive(tag)
-	return pre, post
-}
-
-// cutDive is splitDive, and reports whether tag has a "dive" rule.
+// cutDive splits a validate tag at its first "dive" rule: the rules for
+// the field and the rules for its items; found reports whether it has one.
 func cutDive(tag string) (pre, post string, found bool) {
 	if !strings.Contains(tag, "dive") {
 		return tag, "", false
@@ -131,9 +125,7 @@ func hasDive(tag string) bool {
 
 // firstRule is splitRules(tag)[0], or "" when tag has no rule.
 func firstRule(tag string) string {
-	for rest, more := tag, true; more; {
-		var r string
-		r, rest, more = strings.Cut(rest, ",")
+	for r := range strings.SplitSeq(tag, ",") {
 		if r = strings.TrimSpace(r); r != "" {
 			return r
 		}
@@ -369,14 +361,7 @@ func readTags(tag reflect.StructTag) structTags {
 // copying one that has no escapes.
 func unquoteTag(q string) (string, bool) {
 	body := q[1 : len(q)-1]
-	plain := true // ASCII without backslash or newline: the value is the body
-	for i := 0; i < len(body); i++ {
-		if c := body[i]; c == '\\' || c == '\n' || c >= utf8.RuneSelf {
-			plain = false
-			break
-		}
-	}
-	if plain || strings.IndexByte(body, '\\') < 0 && strings.IndexByte(body, '\n') < 0 && utf8.ValidString(body) {
+	if strings.IndexByte(body, '\\') < 0 && strings.IndexByte(body, '\n') < 0 && utf8.ValidString(body) {
 		return body, true
 	}
 	v, err := strconv.Unquote(q)

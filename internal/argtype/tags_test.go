@@ -41,7 +41,7 @@ func FuzzReadTags(f *testing.F) {
 	f.Fuzz(checkReadTags)
 }
 
-// TestCutDive: splitDive cuts a validate tag at its first "dive" rule as
+// TestCutDive: cutDive cuts a validate tag at its first "dive" rule as
 // splitting on commas and joining the parts before and after it would.
 func TestCutDive(t *testing.T) {
 	for _, tag := range []string{"", "dive", "dive,min=1", "max=3,dive", "max=3,dive,min=1", "max=3, dive ,min=1,dive,max=2",

@@ -25,7 +25,7 @@ type goField struct {
 	tags      fieldTags
 }
 
-// fieldTags is what invopop reads from a field's tags, for ownReflect.
+// fieldTags is what invopop reads from a field's tags, for ownSchema.
 type fieldTags struct {
 	schema      string // the jsonschema tag
 	description string // the jsonschema_description tag
@@ -54,7 +54,7 @@ type walker struct {
 	byType    map[reflect.Type]*walkedStruct // for more than linearStructs structs
 	first     [2]*walkedStruct               // room for the first structs
 	recursive bool
-	invopop   bool // reflect with invopop even where ownReflect would (the tests compare both)
+	invopop   bool // reflect with invopop even where ownSchema would (the tests compare both)
 	validate  bool
 	// needValidator is set when a validate rule is not mirrored exactly by
 	// the checker (see mirrored).
@@ -70,7 +70,7 @@ type walkedStruct struct {
 	// irregular marks a struct whose properties invopop lists
 	// differently from fields (an embedded field, a json "inline" option,
 	// two fields of one JSON name, a jsonschema "-" that is not the tag's
-	// first entry), which ownReflect leaves to invopop.
+	// first entry), which ownSchema leaves to invopop.
 	irregular bool
 	onStack   bool // the walk is inside this struct's fields
 }
@@ -386,7 +386,7 @@ func structFields(t reflect.Type) (_ []goField, irregular bool, _ error) {
 			}
 			optional := hasTagWord(opts, "omitempty") || hasTagWord(opts, "omitzero")
 			vtag := tags.validate
-			pre, _ := splitDive(vtag)
+			pre, _, _ := cutDive(vtag)
 			required := !optional || hasTagWord(schemaTag, "required") || hasTagWord(pre, "required")
 			if first := firstRule(pre); !required && first != "" && !slices.Contains([]string{"omitempty", "omitnil", "omitzero"}, first) && !allConditional(splitRules(pre)) {
 				return fmt.Errorf("field %s.%s is optional (json omitempty/omitzero) but its validate rules %q also run when the model leaves it out (on the zero value); start the tag with omitempty: validate:\"omitempty,%s\"",
