@@ -46,6 +46,7 @@ func (e *Executor) OpenAIChatStream(ctx context.Context, r io.Reader) ([]OpenAIT
 type OpenAIChatFeed struct {
 	s       *streamCalls
 	calls   []OpenAIToolCall
+	args    [][]byte    // each call's arguments so far, until it starts
 	byIndex map[int]int // tool_calls[].index → the latest call with it
 	started int         // calls[:started] have started
 	done    bool
@@ -107,6 +108,7 @@ func (f *OpenAIChatFeed) Feed(data []byte) error {
 				f.startUpTo(len(f.calls))
 				pos = len(f.calls)
 				f.calls = append(f.calls, OpenAIToolCall{})
+				f.args = append(f.args, nil)
 				f.s.add()
 				f.byIndex[d.Index] = pos
 			} else if pos < f.started {
@@ -117,17 +119,18 @@ func (f *OpenAIChatFeed) Feed(data []byte) error {
 			typ, name := p.str(d.Type, "type"), fp.str(d.Function.Name, "function.name")
 			args := fp.arguments(d.Function.Arguments, "function.arguments")
 			tc.ID, tc.Type, tc.Function.Name = first(tc.ID, id), first(tc.Type, typ), first(tc.Function.Name, name)
-			tc.Function.Arguments += args
 			tc.problem = joinProblems(tc.problem, p.String())
 			tc.Function.problem = joinProblems(tc.Function.problem, fp.String())
 			if deep {
 				markDeepChat(tc)
+				tc.Function.problem = joinProblems(tc.Function.problem, deepStr("function.arguments", &args))
 			}
+			f.args[pos] = append(f.args[pos], args...)
 			if err := f.s.keep(len(id) + len(typ) + len(name) + len(args)); err != nil {
 				return f.s.fail(err)
 			}
 			if args != "" {
-				f.s.partial(pos, tc.ID, tc.Function.Name, args, func() string { return tc.Function.Arguments })
+				f.s.partial(pos, tc.ID, tc.Function.Name, args, func() string { return string(f.args[pos]) })
 			}
 		}
 		if !absent(ch.FinishReason) {
@@ -148,7 +151,9 @@ func first(a, b string) string {
 // startUpTo starts calls[started:n].
 func (f *OpenAIChatFeed) startUpTo(n int) {
 	for ; f.started < n; f.started++ {
-		f.s.start(f.started, chatCall(&f.calls[f.started]))
+		tc := &f.calls[f.started]
+		tc.Function.Arguments, f.args[f.started] = string(f.args[f.started]), nil
+		f.s.start(f.started, chatCall(tc))
 	}
 }
 
