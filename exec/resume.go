@@ -1,7 +1,9 @@
 package exec
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"slices"
 	"sync"
 
@@ -22,7 +24,9 @@ import (
 // of the last run are the same bytes as those of one run whose answers
 // were attached up front.
 //
-// A call is known by its id, name and arguments; two calls of one reply
+// A call is known by its id, name and arguments (whitespace between JSON
+// tokens aside, so a reply run streamed and resumed whole is the same
+// reply); two calls of one reply
 // alike in all three (possible only without ids) share one result on a
 // resume. A Batch is safe for concurrent use.
 type Batch struct {
@@ -89,8 +93,16 @@ func Resume[T any](ctx context.Context, b *Batch, answers []toolnexus.Answer, ru
 	return run(WithBatch(ctx, b))
 }
 
+// key identifies c: id, name and arguments without the whitespace
+// between tokens, so that a call streamed first (arguments as the deltas
+// spelled them) and resumed whole (compact) is the same call.
 func (b *Batch) key(c Call) string {
-	return c.ID + "\x00" + c.Name + "\x00" + string(c.Arguments)
+	var args bytes.Buffer
+	if json.Compact(&args, c.Arguments) != nil {
+		args.Reset()
+		args.Write(c.Arguments)
+	}
+	return c.ID + "\x00" + c.Name + "\x00" + args.String()
 }
 
 func (b *Batch) done(key string) (Result, bool) {

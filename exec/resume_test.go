@@ -4,8 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/exec"
@@ -145,4 +149,44 @@ func TestExecApprover(t *testing.T) {
 	if len(seen) != 2 || seen[0] != "x1 a" || seen[1] != "x2 b" {
 		t.Errorf("approver saw %q", seen)
 	}
+}
+
+// TestResumeStreamThenWhole: a reply first run streamed (arguments as the
+// deltas spelled them, with spaces) and resumed whole (the assistant
+// message as the host keeps it, compact) is one call: after the answer it
+// runs once, and Batch.Pending is empty, not holding the streamed call's
+// stale entry.
+func TestResumeStreamThenWhole(t *testing.T) {
+	var runs atomic.Int32
+	reg := toolnexus.NewRegistry()
+	require.NoError(t, reg.Add(toolnexus.Tool{Name: "confirm", Description: "asks first",
+		Handler: pendingOnce{&runs}}))
+	e := exec.New(reg, nil)
+	b := exec.NewBatch()
+	stream := "data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"confirm\",\"input\":{}}}\n\n" +
+		"data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"path\\\": \"}}\n\n" +
+		"data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"\\\"a\\\"}\"}}\n\n" +
+		"data: {\"type\":\"content_block_stop\",\"index\":0}\n\ndata: {\"type\":\"message_stop\"}\n\n"
+	_, err := e.AnthropicStream(exec.WithBatch(context.Background(), b), strings.NewReader(stream))
+	require.NoError(t, err)
+	require.Len(t, b.Pending(), 1)
+	whole := []byte(`{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"confirm","input":{"path":"a"}}]}`)
+	msg, err := exec.Resume(context.Background(), b, []toolnexus.Answer{{ID: "q1", OK: true}},
+		func(ctx context.Context) (exec.AnthropicMessage, error) { return e.AnthropicJSON(ctx, whole) })
+	require.NoError(t, err)
+	require.Equal(t, "confirmed", msg.Content[0].Content)
+	assert.Empty(t, b.Pending())
+	assert.Equal(t, int32(2), runs.Load())
+}
+
+// pendingOnce asks for the answer "q1", then answers "confirmed"; it
+// counts its runs.
+type pendingOnce struct{ runs *atomic.Int32 }
+
+func (p pendingOnce) Call(ctx context.Context, _ json.RawMessage) toolnexus.Result {
+	p.runs.Add(1)
+	if _, ok := toolnexus.AnswerFor(ctx, "q1"); ok {
+		return toolnexus.Result{Output: "confirmed"}
+	}
+	return toolnexus.PendingResult("asked", toolnexus.PendingRequest{ID: "q1", Kind: "question"})
 }
