@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"unicode/utf8"
+
+	"github.com/toolnexus/toolnexus"
 )
 
 // AnthropicContentBlock is one block of an Anthropic Messages assistant
@@ -123,4 +126,144 @@ func slowAnthropic(raw []byte) ([]AnthropicContentBlock, error) {
 		return m.Content, nil
 	}
 	return nil, notReply("Anthropic", raw)
+}
+
+// UnmarshalJSON decodes one Anthropic content block as encoding/json
+// would, except that a field of the wrong JSON type does not fail the
+// whole reply: a tool_use block with one is answered with an error result
+// naming the field (see [ErrMalformedCall]); other blocks are skipped as
+// always. A non-string field keeps its JSON text (a numeric id 5 is echoed
+// as "5"); a block that is not an object is not a tool_use block.
+func (bl *AnthropicContentBlock) UnmarshalJSON(b []byte) error {
+	type plain AnthropicContentBlock
+	bl.problem = ""
+	if json.Unmarshal(b, (*plain)(bl)) == nil {
+		return nil
+	}
+	var f struct {
+		Type  json.RawMessage `json:"type"`
+		Text  json.RawMessage `json:"text"`
+		ID    json.RawMessage `json:"id"`
+		Name  json.RawMessage `json:"name"`
+		Input json.RawMessage `json:"input"`
+	}
+	if firstByte(b) != '{' || json.Unmarshal(b, &f) != nil {
+		*bl = AnthropicContentBlock{problem: notObject(b, "the content block")}
+		return nil
+	}
+	var p problems
+	*bl = AnthropicContentBlock{Type: p.str(f.Type, "type"), Text: p.str(f.Text, "text"), ID: p.str(f.ID, "id"),
+		Name: p.str(f.Name, "name"), Input: f.Input}
+	bl.problem = p.String()
+	return nil
+}
+
+func markDeepAnthropic(b *AnthropicContentBlock) {
+	b.problem = joinProblems(b.problem, deepStr("type", &b.Type), deepStr("text", &b.Text), deepStr("id", &b.ID),
+		deepStr("name", &b.Name), deepField("input", b.Input))
+}
+
+// hasToolUse reports whether a block is a tool_use block.
+func hasToolUse(blocks []AnthropicContentBlock) bool {
+	for i := range blocks {
+		if blocks[i].Type == "tool_use" {
+			return true
+		}
+	}
+	return false
+}
+
+// anthropicCall is the Call for a tool_use block: a tool search when
+// Options.ToolSearch is set and the block calls render.ToolSearchName.
+func (e *Executor) anthropicCall(b *AnthropicContentBlock) Call {
+	c := Call{ID: b.ID, Name: b.Name, Arguments: b.Input, malformed: b.problem}
+	c.search = e.opts.ToolSearch != nil && b.Name == toolSearchName
+	return c
+}
+
+// anthropicResult is the tool_result block answering the tool_use with
+// id, from its result r.
+func anthropicResult(id string, r *Result) AnthropicToolResult {
+	out := AnthropicToolResult{Type: "tool_result", ToolUseID: id, Content: r.Text(), IsError: r.IsError, Blocks: anthropicBlocks(r)}
+	if len(r.found) > 0 {
+		out.Blocks = make([]AnthropicResultBlock, len(r.found))
+		for i := range r.found {
+			out.Blocks[i] = AnthropicResultBlock{Type: "tool_reference", ToolName: r.found[i].Name}
+		}
+	}
+	return out
+}
+
+// AnthropicResultBlock is one content block of a tool_result whose content
+// is an array: a text, image or document block.
+//
+//	{"type":"text","text":"chart:"}
+//	{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBO…"}}
+//	{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"JVBE…"},"title":"a.pdf"}
+//
+// Source: Anthropic API reference, Messages, tool_result content
+// (TextBlockParam, ImageBlockParam, DocumentBlockParam;
+// https://docs.anthropic.com/en/api/messages).
+type AnthropicResultBlock struct {
+	Type   string           `json:"type"`             // "text", "image", "document", or "tool_reference" (a tool search's answer)
+	Text   string           `json:"text,omitempty"`   // a text block's text
+	Source *AnthropicSource `json:"source,omitempty"` // an image or document block's data
+	Title  string           `json:"title,omitempty"`  // a document's title (its file name), or ""
+	// ToolName is the tool of a "tool_reference" block (the answer of a
+	// tool search, see [ToolSearch]).
+	ToolName string `json:"tool_name,omitempty"`
+}
+
+// AnthropicSource is the source of an image or document block: Type
+// "base64" (MediaType, Data in standard base64), "url" (URL) or, for a
+// plain-text document, "text" (MediaType "text/plain", Data the text).
+type AnthropicSource struct {
+	Type      string `json:"type"`                 // "base64", "url" or "text"
+	MediaType string `json:"media_type,omitempty"` // the MIME type, for base64 and text
+	Data      string `json:"data,omitempty"`       // standard base64 bytes, or the text
+	URL       string `json:"url,omitempty"`        // for Type "url"
+}
+
+// anthropicBlocks shapes r's parts for a tool_result, or returns nil when
+// r is text only (the content stays a string).
+func anthropicBlocks(r *Result) []AnthropicResultBlock {
+	if r.IsError || !hasRich(r.Content) {
+		return nil
+	}
+	blocks := make([]AnthropicResultBlock, 0, len(r.Content))
+	for _, p := range r.Content {
+		b := AnthropicResultBlock{Type: "text", Text: p.Summary()}
+		switch {
+		case p.Kind == toolnexus.PartImage && len(p.Data) > 0 && anthropicImageTypes[p.MIMEType]:
+			b = AnthropicResultBlock{Type: "image", Source: &AnthropicSource{Type: "base64", MediaType: p.MIMEType, Data: b64(p.Data)}}
+		case p.Kind == toolnexus.PartImage && len(p.Data) == 0 && isHTTP(p.URL):
+			b = AnthropicResultBlock{Type: "image", Source: &AnthropicSource{Type: "url", URL: p.URL}}
+		case p.Kind == toolnexus.PartFile && p.MIMEType == "application/pdf" && len(p.Data) > 0:
+			b = AnthropicResultBlock{Type: "document", Title: p.Name, Source: &AnthropicSource{Type: "base64", MediaType: p.MIMEType, Data: b64(p.Data)}}
+		case p.Kind == toolnexus.PartFile && p.MIMEType == "application/pdf" && len(p.Data) == 0 && isHTTP(p.URL):
+			b = AnthropicResultBlock{Type: "document", Title: p.Name, Source: &AnthropicSource{Type: "url", URL: p.URL}}
+		case p.Kind == toolnexus.PartFile && p.MIMEType == "text/plain" && len(p.Data) > 0 && utf8.Valid(p.Data):
+			b = AnthropicResultBlock{Type: "document", Title: p.Name, Source: &AnthropicSource{Type: "text", MediaType: p.MIMEType, Data: string(p.Data)}}
+		}
+		if b.Type == "text" && b.Text == "" {
+			continue // Anthropic refuses empty text blocks
+		}
+		blocks = append(blocks, b)
+	}
+	return blocks
+}
+
+// MarshalJSON writes the block's JSON: "content" is the Content string, or
+// the Blocks array when Blocks is not nil.
+func (r AnthropicToolResult) MarshalJSON() ([]byte, error) {
+	if r.Blocks == nil {
+		type plain AnthropicToolResult // no MarshalJSON; Blocks is json:"-"
+		return json.Marshal(plain(r))
+	}
+	return json.Marshal(struct {
+		Type      string                 `json:"type"`
+		ToolUseID string                 `json:"tool_use_id"`
+		Content   []AnthropicResultBlock `json:"content"`
+		IsError   bool                   `json:"is_error,omitempty"`
+	}{r.Type, r.ToolUseID, r.Blocks, r.IsError})
 }

@@ -201,27 +201,3 @@ func deepStr(field string, value *string) string {
 	*value = strings.ReplaceAll(*value, string(deepMarker), `"…"`)
 	return deepField(field, deepMarker)
 }
-
-func markDeepChat(tc *OpenAIToolCall) {
-	tc.problem = joinProblems(tc.problem, deepStr("id", &tc.ID), deepStr("type", &tc.Type))
-	tc.Function.problem = joinProblems(tc.Function.problem, deepStr("function.name", &tc.Function.Name),
-		deepStr("function.arguments", &tc.Function.Arguments))
-}
-
-func markDeepResponses(it *ResponsesItem) {
-	it.problem = joinProblems(it.problem, deepStr("type", &it.Type), deepStr("id", &it.ID), deepStr("call_id", &it.CallID),
-		deepStr("name", &it.Name), deepStr("arguments", &it.Arguments), deepStr("status", &it.Status), deepStr("execution", &it.Execution))
-}
-
-func markDeepAnthropic(b *AnthropicContentBlock) {
-	b.problem = joinProblems(b.problem, deepStr("type", &b.Type), deepStr("text", &b.Text), deepStr("id", &b.ID),
-		deepStr("name", &b.Name), deepField("input", b.Input))
-}
-
-func markDeepGemini(p *GeminiPart) {
-	p.problem = joinProblems(p.problem, deepStr("text", &p.Text), deepStr("thoughtSignature", &p.ThoughtSignature))
-	if fc := p.FunctionCall; fc != nil {
-		fc.problem = joinProblems(fc.problem, deepStr("functionCall.id", &fc.ID), deepStr("functionCall.name", &fc.Name),
-			deepField("functionCall.args", fc.Args))
-	}
-}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
+
+	"github.com/toolnexus/toolnexus"
 )
 
 // GeminiContent is a Gemini content: a role and its parts.
@@ -155,4 +158,137 @@ func slowGemini(raw []byte) ([]GeminiPart, error) {
 		return c.Parts, nil
 	}
 	return nil, notReply("Gemini", raw)
+}
+
+// UnmarshalJSON decodes one Gemini part as encoding/json would, except
+// that a field of the wrong JSON type does not fail the whole reply: a
+// part holding a functionCall is answered with an error result naming the
+// field (see [ErrMalformedCall]); other parts are skipped as always. A
+// wrongly typed text or thoughtSignature keeps its JSON text, thought is
+// false and functionResponse nil; a part that is not an object is not a
+// call.
+func (pt *GeminiPart) UnmarshalJSON(b []byte) error {
+	type plain GeminiPart
+	pt.problem = ""
+	if json.Unmarshal(b, (*plain)(pt)) == nil {
+		return nil
+	}
+	var f struct {
+		Text             json.RawMessage     `json:"text"`
+		Thought          json.RawMessage     `json:"thought"`
+		FunctionCall     *GeminiFunctionCall `json:"functionCall"`
+		FunctionResponse json.RawMessage     `json:"functionResponse"`
+		ThoughtSignature json.RawMessage     `json:"thoughtSignature"`
+	}
+	if firstByte(b) != '{' || json.Unmarshal(b, &f) != nil {
+		*pt = GeminiPart{problem: notObject(b, "the part")}
+		return nil
+	}
+	var p problems
+	*pt = GeminiPart{Text: p.str(f.Text, "text"), Thought: p.boolean(f.Thought, "thought"),
+		FunctionCall: f.FunctionCall, ThoughtSignature: p.str(f.ThoughtSignature, "thoughtSignature")}
+	if !absent(f.FunctionResponse) && json.Unmarshal(f.FunctionResponse, &pt.FunctionResponse) != nil {
+		pt.FunctionResponse = nil
+		p = append(p, `"functionResponse" is not a valid FunctionResponse`)
+	}
+	pt.problem = p.String()
+	return nil
+}
+
+// UnmarshalJSON decodes a functionCall as encoding/json would, except that
+// a field of the wrong JSON type, or a functionCall that is not an object,
+// does not fail the whole reply: the call is answered with an error result
+// naming the field (see [ErrMalformedCall]). A non-string id or name keeps
+// its JSON text (a numeric id 5 is echoed as "5").
+func (fc *GeminiFunctionCall) UnmarshalJSON(b []byte) error {
+	type plain GeminiFunctionCall
+	fc.problem = ""
+	if json.Unmarshal(b, (*plain)(fc)) == nil {
+		return nil
+	}
+	var f struct {
+		ID   json.RawMessage `json:"id"`
+		Name json.RawMessage `json:"name"`
+		Args json.RawMessage `json:"args"`
+	}
+	if firstByte(b) != '{' || json.Unmarshal(b, &f) != nil {
+		*fc = GeminiFunctionCall{problem: notObject(b, `"functionCall"`)}
+		return nil
+	}
+	var p problems
+	*fc = GeminiFunctionCall{ID: p.str(f.ID, "functionCall.id"), Name: p.str(f.Name, "functionCall.name"), Args: f.Args}
+	fc.problem = p.String()
+	return nil
+}
+
+func markDeepGemini(p *GeminiPart) {
+	p.problem = joinProblems(p.problem, deepStr("text", &p.Text), deepStr("thoughtSignature", &p.ThoughtSignature))
+	if fc := p.FunctionCall; fc != nil {
+		fc.problem = joinProblems(fc.problem, deepStr("functionCall.id", &fc.ID), deepStr("functionCall.name", &fc.Name),
+			deepField("functionCall.args", fc.Args))
+	}
+}
+
+// hasFunctionCall reports whether a part is a functionCall part.
+func hasFunctionCall(parts []GeminiPart) bool {
+	for i := range parts {
+		if parts[i].FunctionCall != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// GeminiFunctionResponsePart is one media part of a functionResponse
+// (genai.FunctionResponsePart): inline bytes or a file URI.
+//
+//	{"inlineData":{"mimeType":"image/png","data":"iVBO…"}}
+//	{"fileData":{"mimeType":"application/pdf","fileUri":"https://…"}}
+type GeminiFunctionResponsePart struct {
+	InlineData *GeminiBlob     `json:"inlineData,omitempty"` // the bytes, or nil
+	FileData   *GeminiFileData `json:"fileData,omitempty"`   // a file URI, or nil
+}
+
+// GeminiBlob is inline media (genai.FunctionResponseBlob); Data is
+// standard base64 in JSON, as encoding/json writes []byte. DisplayName is
+// the part's Name, which the response may refer to.
+type GeminiBlob struct {
+	MIMEType    string `json:"mimeType"`              // the media type, "image/png"
+	Data        []byte `json:"data"`                  // the bytes (base64 in JSON)
+	DisplayName string `json:"displayName,omitempty"` // the part's name, or ""
+}
+
+// GeminiFileData is media by URI (genai.FunctionResponseFileData).
+type GeminiFileData struct {
+	MIMEType    string `json:"mimeType,omitempty"`    // the media type, or ""
+	FileURI     string `json:"fileUri"`               // where the file is
+	DisplayName string `json:"displayName,omitempty"` // the part's name, or ""
+}
+
+// geminiResponse builds the response object and media parts of r.
+func geminiResponse(r *Result) (map[string]any, []GeminiFunctionResponsePart) {
+	if r.IsError {
+		return map[string]any{"error": r.Text()}, nil
+	}
+	if !hasRich(r.Content) {
+		if len(r.Content) == 0 && r.Structured != nil && json.Valid(r.Structured) {
+			return map[string]any{"output": r.Structured}, nil
+		}
+		return map[string]any{"output": r.Text()}, nil
+	}
+	var texts []string
+	var media []GeminiFunctionResponsePart
+	for _, p := range r.Content {
+		switch {
+		case p.IsBinary() && len(p.Data) > 0 && p.MIMEType != "" && p.Kind != toolnexus.PartResourceLink:
+			media = append(media, GeminiFunctionResponsePart{InlineData: &GeminiBlob{MIMEType: p.MIMEType, Data: p.Data, DisplayName: p.Name}})
+		case (p.Kind == toolnexus.PartImage || p.Kind == toolnexus.PartAudio || p.Kind == toolnexus.PartFile) && len(p.Data) == 0 && p.URL != "":
+			media = append(media, GeminiFunctionResponsePart{FileData: &GeminiFileData{MIMEType: p.MIMEType, FileURI: p.URL, DisplayName: p.Name}})
+		default:
+			if s := p.Summary(); s != "" {
+				texts = append(texts, s)
+			}
+		}
+	}
+	return map[string]any{"output": strings.Join(texts, "\n")}, media
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/toolnexus/toolnexus/internal/jsonx"
-	"github.com/toolnexus/toolnexus/render"
 )
 
 // ErrorPrefix starts the content sent back for a failed call on the two
@@ -186,29 +185,6 @@ func customCall(id, name, input string) Call {
 	return Call{ID: id, Name: name, Arguments: append(args, '}'), freeform: true}
 }
 
-// NamespaceSeparator joins a namespace and a tool's name in it into the
-// registry name: the function_call {"namespace":"crm","name":"lookup"}
-// runs the registry tool "crm__lookup" (and only that one), which
-// render.OpenAIResponsesNamespace shows inside namespace "crm" as "lookup".
-const NamespaceSeparator = "__"
-
-// responsesCall is the Call for a function_call or custom_tool_call item.
-func responsesCall(it *ResponsesItem) Call {
-	name := it.Name
-	if it.Namespace != "" {
-		name = it.Namespace + NamespaceSeparator + it.Name
-	}
-	switch it.Type {
-	case "custom_tool_call":
-		c := customCall(it.CallID, name, it.Input)
-		c.malformed = it.problem
-		return c
-	case "tool_search_call":
-		return Call{ID: it.CallID, Name: toolSearchName, Arguments: json.RawMessage(it.Arguments), malformed: it.problem, search: true, responses: true}
-	}
-	return Call{ID: it.CallID, Name: name, Arguments: json.RawMessage(it.Arguments), malformed: it.problem}
-}
-
 // openAIContent is the content of a tool message or function_call_output.
 func openAIContent(r *Result) string {
 	if r.IsError {
@@ -217,158 +193,81 @@ func openAIContent(r *Result) string {
 	return r.Text()
 }
 
-// ResponsesItem is one item of an OpenAI Responses "output" array, with the
-// fields of a function call or a custom tool call:
-//
-//	{"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather","arguments":"{\"city\":\"Paris\"}","status":"completed"}
-//	{"type":"custom_tool_call","id":"ctc_1","call_id":"call_2","name":"run_sql","input":"SELECT 1"}
-//
-//	{"type":"tool_search_call","id":"tsc_1","call_id":"call_3","execution":"client","arguments":{"query":"weather"},"status":"completed"}
-//
-// A call with a Namespace runs the registry tool Namespace +
-// [NamespaceSeparator] + Name. A custom_tool_call runs a freeform tool
-// (toolnexus.NewFreeform) with {"input":Input}. A tool_search_call with
-// Execution "client" is a tool search (see [ToolSearch]; its arguments
-// object is kept as JSON text in Arguments); one the server executed is
-// skipped, as are items of other types (message, reasoning, ...). Source:
-// OpenAI API reference, Responses, "The response object", output[]
-// "Function tool call" (https://platform.openai.com/docs/api-reference/responses/object);
-// openai-go responses.ResponseToolSearchCall.
-type ResponsesItem struct {
-	Type      string `json:"type"`                // "function_call", "custom_tool_call" or "tool_search_call"; others are skipped
-	ID        string `json:"id,omitempty"`        // the item's id ("fc_…"), not the call's
-	CallID    string `json:"call_id,omitempty"`   // the call id, echoed in the output item
-	Name      string `json:"name,omitempty"`      // the tool to run (within Namespace, if set)
-	Arguments string `json:"arguments,omitempty"` // function_call, tool_search_call: the arguments object as JSON text
-	Input     string `json:"input,omitempty"`     // custom_tool_call: the raw text the model wrote
-	Namespace string `json:"namespace,omitempty"` // the namespace of a namespaced tool, or ""
-	Status    string `json:"status,omitempty"`    // "completed", "in_progress" or "incomplete"; not acted on
-	Execution string `json:"execution,omitempty"` // tool_search_call: "client" (answered here) or "server" (skipped)
-
-	problem string // set by UnmarshalJSON for a wrongly typed field
+// UnmarshalJSON decodes one tool_calls entry as encoding/json would, except
+// that a field of the wrong JSON type, or an entry that is not an object,
+// does not fail the whole reply: the call is answered with an error result
+// naming the field (see [ErrMalformedCall]). A non-string id or type
+// keeps its JSON text (a numeric id 5 is echoed as "5"). A null entry is a
+// call too, answered the same way ("the tool call is null").
+func (tc *OpenAIToolCall) UnmarshalJSON(b []byte) error {
+	type plain OpenAIToolCall
+	tc.problem = ""
+	if string(b) == "null" {
+		*tc = OpenAIToolCall{problem: "the tool call is null, want an object"}
+		return nil
+	}
+	if json.Unmarshal(b, (*plain)(tc)) == nil {
+		return nil
+	}
+	var f struct {
+		ID       json.RawMessage    `json:"id"`
+		Type     json.RawMessage    `json:"type"`
+		Function OpenAIFunctionCall `json:"function"`
+		Custom   struct {
+			Name  json.RawMessage `json:"name"`
+			Input json.RawMessage `json:"input"`
+		} `json:"custom"`
+	}
+	if firstByte(b) != '{' || json.Unmarshal(b, &f) != nil {
+		*tc = OpenAIToolCall{problem: notObject(b, "the tool call")}
+		return nil
+	}
+	var p problems
+	*tc = OpenAIToolCall{ID: p.str(f.ID, "id"), Type: p.str(f.Type, "type"), Function: f.Function,
+		Custom: OpenAICustomCall{Name: p.str(f.Custom.Name, "custom.name"), Input: p.str(f.Custom.Input, "custom.input")}}
+	tc.problem = p.String()
+	return nil
 }
 
-// ResponsesOutput is the input item that answers one function call,
-// custom tool call or client-executed tool search call:
-//
-//	{"type":"function_call_output","call_id":"call_1","output":"22C"}
-//	{"type":"custom_tool_call_output","call_id":"call_2","output":"1"}
-//	{"type":"tool_search_output","call_id":"call_3","execution":"client","status":"completed","tools":[…]}
-//
-// Type is "function_call_output", "custom_tool_call_output" for a
-// custom_tool_call, or "tool_search_output" for a tool_search_call; CallID
-// is the call's call_id; Output is the result as text
-// ([toolnexus.Result.Text]), valid UTF-8, prefixed with [ErrorPrefix] for
-// failures (for a tool search it is not sent: see [ToolSearch]). Source:
-// OpenAI API reference, Responses, request body input[] "Function tool
-// call output" (https://platform.openai.com/docs/api-reference/responses/create);
-// openai-go responses.ResponseToolSearchOutputItemParam.
-type ResponsesOutput struct {
-	Type   string `json:"type"`    // see above
-	CallID string `json:"call_id"` // the answered call's call_id
-	Output string `json:"output"`  // the result as text; see above
-
-	// Parts, when not nil, is the result's content as input_text,
-	// input_image and input_file parts, and "output" is that array
-	// instead of the Output string (see "Rich results" in the package
-	// doc). Output still holds the text form.
-	Parts []ResponsesContentPart `json:"-"`
-
-	// Tools are the tools a tool search found (a tool_search_output's
-	// "tools"), rendered as [ToolSearch] says.
-	Tools render.OpenAIResponsesTools `json:"-"`
+// UnmarshalJSON decodes the function of a tool call as encoding/json
+// would, with two differences: arguments may be the JSON object itself
+// (as some OpenAI-compatible servers send it) rather than a string holding
+// it, and is then kept as that object's JSON text; and a field of another
+// wrong type (or a function that is not an object) does not fail the whole
+// reply: the call is answered with an error result naming the field (see
+// [ErrMalformedCall]).
+func (fc *OpenAIFunctionCall) UnmarshalJSON(b []byte) error {
+	type plain OpenAIFunctionCall
+	fc.problem = ""
+	if json.Unmarshal(b, (*plain)(fc)) == nil {
+		return nil
+	}
+	var f struct {
+		Name      json.RawMessage `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if firstByte(b) != '{' || json.Unmarshal(b, &f) != nil {
+		*fc = OpenAIFunctionCall{problem: notObject(b, `"function"`)}
+		return nil
+	}
+	var p problems
+	*fc = OpenAIFunctionCall{Name: p.str(f.Name, "function.name"), Arguments: p.arguments(f.Arguments, "function.arguments")}
+	fc.problem = p.String()
+	return nil
 }
 
-// Responses runs the function_call and custom_tool_call items of an OpenAI
-// Responses output array and returns one function_call_output or
-// custom_tool_call_output item per call, in order; a tool_search_call with
-// "execution":"client" is answered, in its place, by a tool_search_output
-// (see [ToolSearch]). Other items are skipped; none gives an empty,
-// non-nil slice. Errors as for [Executor.OpenAIChat].
-func (e *Executor) Responses(ctx context.Context, items []ResponsesItem) ([]ResponsesOutput, error) {
-	idx := make([]int, 0, len(items))
-	for i := range items {
-		if isResponsesCall(&items[i]) {
-			idx = append(idx, i)
+func markDeepChat(tc *OpenAIToolCall) {
+	tc.problem = joinProblems(tc.problem, deepStr("id", &tc.ID), deepStr("type", &tc.Type))
+	tc.Function.problem = joinProblems(tc.Function.problem, deepStr("function.name", &tc.Function.Name),
+		deepStr("function.arguments", &tc.Function.Arguments))
+}
+
+// hasChatCall reports whether a tool call names a function or custom tool.
+func hasChatCall(calls []OpenAIToolCall) bool {
+	for i := range calls {
+		if calls[i].Function.Name != "" || calls[i].Custom.Name != "" {
+			return true
 		}
-	}
-	if len(idx) == 0 {
-		return []ResponsesOutput{}, nil
-	}
-	results := make([]Result, len(idx))
-	e.runInto(ctx, len(idx), func(i int) Call { return responsesCall(&items[idx[i]]) }, results)
-	out := make([]ResponsesOutput, len(results))
-	for i := range results {
-		out[i] = e.responsesOutput(&items[idx[i]], &results[i])
-	}
-	return out, e.batchErr(ctx, results)
-}
-
-// outputType is the type of the item that answers an item of type t.
-func outputType(t string) string {
-	switch t {
-	case "custom_tool_call":
-		return "custom_tool_call_output"
-	case "tool_search_call":
-		return "tool_search_output"
-	}
-	return "function_call_output"
-}
-
-// isResponsesCall reports whether the output item it is answered: a
-// function_call, a custom_tool_call, or a tool_search_call the client
-// executes ("execution":"client"; the server answers its own).
-func isResponsesCall(it *ResponsesItem) bool {
-	switch it.Type {
-	case "function_call", "custom_tool_call":
-		return true
-	case "tool_search_call":
-		return it.Execution == "client"
 	}
 	return false
-}
-
-// ResponsesJSON is [Executor.Responses] on raw JSON bytes: the output array
-// or a whole response object ({"output":[…]}).
-func (e *Executor) ResponsesJSON(ctx context.Context, raw []byte) ([]ResponsesOutput, error) {
-	items, err := ParseResponses(raw)
-	if err != nil {
-		return nil, err
-	}
-	return e.Responses(ctx, items)
-}
-
-// ParseResponses extracts the output items from raw JSON bytes in any of
-// the forms [Executor.ResponsesJSON] accepts.
-func ParseResponses(raw []byte) ([]ResponsesItem, error) {
-	items, err := parseReply(raw, fastResponses, slowResponses, markDeepResponses)
-	if err == nil && hasResponsesCall(items) {
-		return items, nil
-	}
-	if err = otherProvider(raw, responsesShape, "Responses", err); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-// slowResponses is ParseResponses with encoding/json, for whatever the fast path
-// gives up on; it also produces the error messages.
-func slowResponses(raw []byte) ([]ResponsesItem, error) {
-	switch firstByte(raw) {
-	case '[':
-		var items []ResponsesItem
-		if err := json.Unmarshal(raw, &items); err != nil {
-			return nil, fmt.Errorf("exec: Responses output: %w", err)
-		}
-		return items, nil
-	case '{':
-		var r struct {
-			Output []ResponsesItem `json:"output"`
-		}
-		if err := json.Unmarshal(raw, &r); err != nil {
-			return nil, fmt.Errorf("exec: Responses response: %w", err)
-		}
-		return r.Output, nil
-	}
-	return nil, notReply("Responses", raw)
 }

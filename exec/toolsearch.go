@@ -250,41 +250,6 @@ func searchWords(s string, camel bool, max int) []string {
 	return words
 }
 
-// anthropicCall is the Call for a tool_use block: a tool search when
-// Options.ToolSearch is set and the block calls render.ToolSearchName.
-func (e *Executor) anthropicCall(b *AnthropicContentBlock) Call {
-	c := Call{ID: b.ID, Name: b.Name, Arguments: b.Input, malformed: b.problem}
-	c.search = e.opts.ToolSearch != nil && b.Name == toolSearchName
-	return c
-}
-
-// anthropicResult is the tool_result block answering the tool_use with
-// id, from its result r.
-func anthropicResult(id string, r *Result) AnthropicToolResult {
-	out := AnthropicToolResult{Type: "tool_result", ToolUseID: id, Content: r.Text(), IsError: r.IsError, Blocks: anthropicBlocks(r)}
-	if len(r.found) > 0 {
-		out.Blocks = make([]AnthropicResultBlock, len(r.found))
-		for i := range r.found {
-			out.Blocks[i] = AnthropicResultBlock{Type: "tool_reference", ToolName: r.found[i].Name}
-		}
-	}
-	return out
-}
-
-// responsesOutput is the item answering the call item it, from its
-// result r.
-func (e *Executor) responsesOutput(it *ResponsesItem, r *Result) ResponsesOutput {
-	out := ResponsesOutput{Type: outputType(it.Type), CallID: it.CallID, Output: openAIContent(r), Parts: responsesParts(r)}
-	if it.Type == "tool_search_call" {
-		out.Parts = nil
-		out.Tools = r.searchOut
-		if out.Tools == nil {
-			out.Tools = render.OpenAIResponsesTools{}
-		}
-	}
-	return out
-}
-
 // searchOutputTools renders the tools of a tool_search_output: each as
 // render.OpenAIResponsesWith renders it with ToolSearch.OpenAI, with
 // "defer_loading":true, those of a known namespace grouped into one

@@ -1,8 +1,10 @@
 package exec
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -177,4 +179,115 @@ func quoteHead(raw []byte) string {
 		n--
 	}
 	return "the reply begins " + strconv.Quote(string(raw[:n])) + "…"
+}
+
+// The UnmarshalJSON methods of the provider call types (in each
+// provider's file) make one call's wrongly typed field that call's problem instead of
+// an error for the whole reply: each first decodes exactly as
+// encoding/json would without the method (so well-typed input gives the
+// same values as before), and only when that fails decodes field by
+// field, keeping what it can and recording what it cannot in the
+// unexported problem field. The executor answers a call with a problem
+// with an error result wrapping ErrMalformedCall; no hook or tool runs.
+//
+// The rules, shared by all four providers:
+//   - a string field (id, name, type, ...) holding another JSON type gets
+//     that value's JSON text (5 → "5", {"a":1} → `{"a":1}`), so an id
+//     that is not a string is still echoed, as its JSON text;
+//   - arguments (OpenAI Chat and Responses) may be a string holding the
+//     arguments or, as some OpenAI-compatible servers send them, the JSON
+//     object itself, which is taken as is and is not a problem; another
+//     type is a problem;
+//   - an element that is not an object has no fields at all: a tool_calls
+//     entry that is not an object (null included) is a call with empty id
+//     and name, answered with an error; in the other providers' arrays it
+//     is not a call (it has no type or functionCall) and is skipped like
+//     text blocks.
+
+// problems collects the problems of one element.
+type problems []string
+
+func (p problems) String() string { return strings.Join(p, "; ") }
+
+// joinProblems joins non-empty problem texts.
+func joinProblems(ps ...string) string {
+	var out problems
+	for _, p := range ps {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return out.String()
+}
+
+// jsonKind names the JSON type of a valid JSON value, for messages.
+func jsonKind(raw []byte) string {
+	switch firstByte(raw) {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// absent reports whether a field decoded into a json.RawMessage was
+// missing or null (which leave a Go string or bool unchanged).
+func absent(raw json.RawMessage) bool {
+	return len(raw) == 0 || string(raw) == "null"
+}
+
+// str decodes a string field; another type is a problem and gives the
+// value's JSON text.
+func (p *problems) str(raw json.RawMessage, field string) string {
+	if absent(raw) {
+		return ""
+	}
+	if raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+	}
+	*p = append(*p, fmt.Sprintf("%q is %s, want a string", field, jsonKind(raw)))
+	return string(raw)
+}
+
+// boolean decodes a boolean field; another type is a problem and gives
+// false.
+func (p *problems) boolean(raw json.RawMessage, field string) bool {
+	if absent(raw) {
+		return false
+	}
+	var b bool
+	if json.Unmarshal(raw, &b) == nil {
+		return b
+	}
+	*p = append(*p, fmt.Sprintf("%q is %s, want a boolean", field, jsonKind(raw)))
+	return false
+}
+
+// arguments decodes an OpenAI arguments field: a string, or the arguments
+// object itself (taken as its JSON text). Another type is a problem and
+// gives the value's JSON text.
+func (p *problems) arguments(raw json.RawMessage, field string) string {
+	if len(raw) > 0 && raw[0] == '{' {
+		return string(raw)
+	}
+	if absent(raw) || raw[0] == '"' {
+		return p.str(raw, field)
+	}
+	*p = append(*p, fmt.Sprintf("%q is %s, want a string holding a JSON object", field, jsonKind(raw)))
+	return string(raw)
+}
+
+// notObject is the problem of an element that is not a JSON object.
+func notObject(b []byte, what string) string {
+	return fmt.Sprintf("%s is %s, want an object", what, jsonKind(b))
 }

@@ -1,0 +1,174 @@
+package exec
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// ResponsesStream is [Executor.Responses] on a streamed Responses reply
+// (stream: true): it reads the server-sent events of body r and runs each
+// function_call (custom_tool_call, client tool_search_call) as soon as its
+// response.output_item.done event arrives
+// (see [ResponsesFeed]). The outputs equal, byte for byte, those
+// [Executor.Responses] gives for the response's output array sent whole,
+// in output order. Errors and incomplete streams as for
+// [Executor.OpenAIChatStream]; the stream is finished by
+// response.completed.
+func (e *Executor) ResponsesStream(ctx context.Context, r io.Reader) ([]ResponsesOutput, error) {
+	f := e.NewResponsesFeed(ctx)
+	if err := feedAll(ctx, r, e.maxStream(), f.Feed); err != nil {
+		f.s.fail(err)
+	}
+	return f.Close()
+}
+
+// ResponsesFeed is the incremental form of [Executor.ResponsesStream]:
+// Feed each event's data, then Close. A function_call item (likewise a
+// custom_tool_call, and a tool_search_call with "execution":"client",
+// answered as [ToolSearch] says) is registered
+// by response.output_item.added and starts at its
+// response.output_item.done, with the item that event carries (the
+// arguments deltas are read only for [Options.OnInvalidPartial]). response.completed finishes the
+// stream (a call it holds whose done event never came starts then);
+// response.incomplete, response.failed and error events make it
+// incomplete. Used by one goroutine, as [OpenAIChatFeed].
+type ResponsesFeed struct {
+	s       *streamCalls
+	items   []ResponsesItem
+	byIndex map[int]int // output_index → position in items
+	args    [][]byte    // arguments so far, kept for OnInvalidPartial only
+	started []bool
+	done    bool
+}
+
+// NewResponsesFeed returns an empty feed whose calls run with ctx.
+func (e *Executor) NewResponsesFeed(ctx context.Context) *ResponsesFeed {
+	return &ResponsesFeed{s: newStreamCalls(ctx, e, responsesShape), byIndex: map[int]int{}}
+}
+
+type responsesEvent struct {
+	Type        string          `json:"type"`
+	OutputIndex int             `json:"output_index"`
+	Item        json.RawMessage `json:"item"`
+	Response    json.RawMessage `json:"response"`
+	Delta       json.RawMessage `json:"delta"`
+	Message     json.RawMessage `json:"message"`
+}
+
+// Feed takes the data of one server-sent event (its "type" says which
+// event it is). Errors as for [OpenAIChatFeed.Feed].
+func (f *ResponsesFeed) Feed(data []byte) error {
+	if err := f.s.usable(); err != nil {
+		return err
+	}
+	f.s.look(data)
+	var ev responsesEvent
+	deep, err := unmarshalEvent(data, &ev)
+	if err != nil {
+		return f.s.fail(fmt.Errorf("%w: an event is not a Responses stream event: %v", ErrStreamIncomplete, err))
+	}
+	switch ev.Type {
+	case "response.output_item.added", "response.output_item.done":
+		var it ResponsesItem
+		if err := json.Unmarshal(ev.Item, &it); err != nil || !isResponsesCall(&it) {
+			return nil // not a call to answer (or not an item): nothing to run
+		}
+		if deep {
+			markDeepResponses(&it)
+		}
+		pos, ok := f.byIndex[ev.OutputIndex]
+		if !ok {
+			pos = f.add(ev.OutputIndex, it)
+		} else if f.started[pos] {
+			return nil
+		}
+		f.items[pos] = it
+		if err := f.s.keep(len(it.CallID) + len(it.Name) + len(it.Namespace) + len(it.Arguments) + len(it.Input)); err != nil {
+			return f.s.fail(err)
+		}
+		if ev.Type == "response.output_item.done" {
+			f.start(pos)
+		}
+	case "response.function_call_arguments.delta":
+		pos, ok := f.byIndex[ev.OutputIndex]
+		if !ok || f.started[pos] || f.s.e.opts.OnInvalidPartial == nil {
+			return nil
+		}
+		var frag string
+		if json.Unmarshal(ev.Delta, &frag) != nil {
+			return nil
+		}
+		if err := f.s.keep(len(frag)); err != nil {
+			return f.s.fail(err)
+		}
+		f.args[pos] = append(f.args[pos], frag...)
+		it := &f.items[pos]
+		f.s.partial(pos, it.CallID, it.Name, frag, func() string { return string(f.args[pos]) })
+	case "response.completed":
+		f.done = true
+		f.completed(ev.Response)
+	case "response.incomplete", "response.failed":
+		return f.s.fail(fmt.Errorf("%w: the provider sent %s", ErrStreamIncomplete, ev.Type))
+	case "error":
+		return f.s.fail(fmt.Errorf("%w: the provider sent an error: %s", ErrStreamIncomplete, ev.Message))
+	}
+	return nil
+}
+
+func (f *ResponsesFeed) add(outputIndex int, it ResponsesItem) int {
+	pos := len(f.items)
+	f.items = append(f.items, it)
+	f.started = append(f.started, false)
+	f.args = append(f.args, nil)
+	f.byIndex[outputIndex] = pos
+	f.s.add()
+	return pos
+}
+
+func (f *ResponsesFeed) start(pos int) {
+	f.started[pos] = true
+	f.args[pos] = nil
+	it := &f.items[pos]
+	f.s.start(pos, responsesCall(it))
+}
+
+// completed starts the calls of the final response whose done event did
+// not come, with the items it holds.
+func (f *ResponsesFeed) completed(response json.RawMessage) {
+	var items []ResponsesItem
+	for i, ok := range f.started {
+		if ok {
+			continue
+		}
+		if items == nil {
+			var err error
+			if items, err = ParseResponses(response); err != nil {
+				return
+			}
+		}
+		for oi, pos := range f.byIndex {
+			if pos == i && oi >= 0 && oi < len(items) && items[oi].Type == f.items[i].Type {
+				f.items[i] = items[oi]
+				f.start(i)
+			}
+		}
+	}
+}
+
+// Close ends the feed: it waits for the calls and returns one
+// function_call_output per function call (custom_tool_call_output per
+// custom tool call, tool_search_output per client tool search), in
+// output order.
+func (f *ResponsesFeed) Close() ([]ResponsesOutput, error) {
+	if !f.done {
+		f.s.fail(fmt.Errorf("%w: the stream ended before the response was complete", ErrStreamIncomplete))
+	}
+	results, err := f.s.finish(func(i int) (string, string) { c := responsesCall(&f.items[i]); return c.ID, c.Name })
+	out := make([]ResponsesOutput, len(results))
+	for i := range results {
+		out[i] = f.s.e.responsesOutput(&f.items[i], &results[i])
+	}
+	return out, err
+}
