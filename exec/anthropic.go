@@ -3,7 +3,6 @@ package exec
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus"
@@ -65,23 +64,19 @@ type AnthropicToolResult struct {
 // empty Content (and should not be sent). Errors as for
 // [Executor.OpenAIChat].
 func (e *Executor) Anthropic(ctx context.Context, content []AnthropicContentBlock) (AnthropicMessage, error) {
-	idx := make([]int, 0, len(content))
-	for i := range content {
-		if content[i].Type == "tool_use" {
-			idx = append(idx, i)
-		}
-	}
-	msg := AnthropicMessage{Role: "user", Content: make([]AnthropicToolResult, len(idx))}
-	if len(idx) == 0 {
-		return msg, nil
-	}
-	results := make([]Result, len(idx))
-	e.runInto(ctx, len(idx), func(i int) Call { return e.anthropicCall(&content[idx[i]]) }, results)
-	for i := range results {
-		msg.Content[i] = anthropicResult(content[idx[i]].ID, &results[i])
-	}
-	return msg, e.batchErr(ctx, results)
+	results, err := anthropic.run(ctx, e, content)
+	return AnthropicMessage{Role: "user", Content: results}, err
 }
+
+// anthropic is the Anthropic Messages provider.
+var anthropic = &provider[AnthropicContentBlock, AnthropicToolResult]{shape: anthropicShape, decode: decodeAnthropic,
+	has: hasToolUse, isCall: isToolUse, mark: markDeepAnthropic, call: (*Executor).anthropicCall,
+	answer: func(_ *Executor, b *AnthropicContentBlock, r *Result) AnthropicToolResult {
+		return anthropicResult(b.ID, r)
+	}}
+
+// isToolUse reports whether b is a tool_use block.
+func isToolUse(b *AnthropicContentBlock) bool { return b.Type == "tool_use" }
 
 // AnthropicJSON is [Executor.Anthropic] on raw JSON bytes: the content
 // array or a whole message object ({"role":"assistant","content":[…]}).
@@ -95,37 +90,18 @@ func (e *Executor) AnthropicJSON(ctx context.Context, raw []byte) (AnthropicMess
 
 // ParseAnthropic extracts the content blocks from raw JSON bytes in any of
 // the forms [Executor.AnthropicJSON] accepts.
-func ParseAnthropic(raw []byte) ([]AnthropicContentBlock, error) {
-	blocks, err := parseReply(raw, fastAnthropic, slowAnthropic, markDeepAnthropic)
-	if err == nil && hasToolUse(blocks) {
-		return blocks, nil
-	}
-	if err = otherProvider(raw, anthropicShape, "Anthropic", err); err != nil {
-		return nil, err
-	}
-	return blocks, nil
-}
+func ParseAnthropic(raw []byte) ([]AnthropicContentBlock, error) { return anthropic.parse(raw) }
 
-// slowAnthropic is ParseAnthropic with encoding/json, for whatever the fast path
-// gives up on; it also produces the error messages.
-func slowAnthropic(raw []byte) ([]AnthropicContentBlock, error) {
-	switch firstByte(raw) {
-	case '[':
-		var blocks []AnthropicContentBlock
-		if err := json.Unmarshal(raw, &blocks); err != nil {
-			return nil, fmt.Errorf("exec: Anthropic content: %w", err)
-		}
-		return blocks, nil
-	case '{':
+// decodeAnthropic reads the forms ParseAnthropic accepts with
+// encoding/json.
+func decodeAnthropic(raw []byte) ([]AnthropicContentBlock, error) {
+	return decodeReply(raw, "Anthropic content", "Anthropic message", func(raw []byte) ([]AnthropicContentBlock, error) {
 		var m struct {
 			Content []AnthropicContentBlock `json:"content"`
 		}
-		if err := json.Unmarshal(raw, &m); err != nil {
-			return nil, fmt.Errorf("exec: Anthropic message: %w", err)
-		}
-		return m.Content, nil
-	}
-	return nil, notReply("Anthropic", raw)
+		err := json.Unmarshal(raw, &m)
+		return m.Content, err
+	})
 }
 
 // UnmarshalJSON decodes one Anthropic content block as encoding/json

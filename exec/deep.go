@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+
+	"github.com/toolnexus/toolnexus/internal/jsonlex"
 )
 
 // This file keeps one call's arguments nested deeper than encoding/json
@@ -104,28 +106,28 @@ func deepSpans(raw []byte, cutAt, limit int) (spans [][2]int, valid bool) {
 			}
 			continue
 		case c == '"':
-			if _, _, _, ok := w.strSpan(); !ok {
+			if _, ok := w.quoted(); !ok {
 				return nil, false
 			}
-		case c == 't' || c == 'f':
-			if _, ok := w.boolean(); !ok {
+		case c == 't' || c == 'f' || c == 'n':
+			end, err := jsonlex.Lit(w.d, w.i)
+			if err != jsonlex.None {
 				return nil, false
 			}
-		case c == 'n':
-			if !w.null() {
-				return nil, false
-			}
+			w.i = end
 		case c == '-' || c >= '0' && c <= '9':
-			if !w.number() {
+			end, _, err := jsonlex.Num(w.d, w.i)
+			if err != jsonlex.None {
 				return nil, false
 			}
+			w.i = end
 		default:
 			return nil, false
 		}
 		// A value ended: close containers until a comma.
 		for {
 			if len(stack) == 0 {
-				if !w.end() {
+				if jsonlex.WS(w.d, w.i) != len(w.d) {
 					return nil, false
 				}
 				return spans, true
@@ -149,38 +151,11 @@ func deepSpans(raw []byte, cutAt, limit int) (spans [][2]int, valid bool) {
 
 // key consumes an object key and its colon.
 func (w *walker) key() bool {
-	if _, _, _, ok := w.strSpan(); !ok || w.peek() != ':' {
+	if _, ok := w.quoted(); !ok || w.peek() != ':' {
 		return false
 	}
 	w.i++
 	return true
-}
-
-// parseReply is the body of the Parse* functions: the fast path, then
-// encoding/json, then, if that failed and the reply is only too deep, the
-// reply with its too-deep values cut (see cutDeep), each call that held
-// one marked by mark.
-func parseReply[T any](raw []byte, fast func([]byte) ([]T, bool), slow func([]byte) ([]T, error), mark func(*T)) ([]T, error) {
-	if v, ok := fast(raw); ok {
-		return v, nil
-	}
-	v, err := slow(raw)
-	if err == nil {
-		return v, nil
-	}
-	cut, ok := cutDeep(raw)
-	if !ok {
-		return nil, err
-	}
-	if v, ok = fast(cut); !ok {
-		if v, err = slow(cut); err != nil {
-			return nil, err
-		}
-	}
-	for i := range v {
-		mark(&v[i])
-	}
-	return v, nil
 }
 
 // deepField is the problem of a field that held a too-deep value, or "".

@@ -43,8 +43,7 @@
 //     [Executor.GeminiStream], [Executor.NewGeminiFeed]; render Gemini,
 //     GeminiWith; --format gemini.
 //
-// render's plain "OpenAI" (Chat Completions) keeps its name; the CLI takes
-// openai and responses, its names before this scheme, as aliases.
+// The CLI also takes openai and responses as aliases.
 //
 // # Guarantees
 //
@@ -97,15 +96,10 @@
 //
 // # Reading replies
 //
-// The Parse* functions (and so the *JSON methods) read a reply in one pass
-// with a scanner that extracts only the fields needed and validates the
-// rest, with no reflection and about one allocation per escaped string.
-// Whenever the input is anything encoding/json might read differently
-// (invalid JSON, keys that differ only in case, duplicate keys, wrong
-// types, invalid UTF-8, deep nesting) they fall back to encoding/json, so
-// the result is always exactly what json.Unmarshal into the exported
-// structs gives; a differential fuzz test holds them to that. Unescaped
-// strings share one copy of the reply.
+// The Parse* functions (and so the *JSON methods) read a reply with
+// encoding/json into the exported structs, whose UnmarshalJSON methods
+// keep a wrongly typed field to its own call (see "Malformed calls"):
+// the result is what json.Unmarshal into those structs gives.
 //
 // # Malformed calls
 //

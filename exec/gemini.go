@@ -3,7 +3,6 @@ package exec
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/toolnexus/toolnexus"
@@ -75,26 +74,20 @@ type GeminiFunctionResponse struct {
 // order. Other parts are skipped; with no functionCall part the content has
 // no parts (and should not be sent). Errors as for [Executor.OpenAIChat].
 func (e *Executor) Gemini(ctx context.Context, parts []GeminiPart) (GeminiContent, error) {
-	idx := make([]int, 0, len(parts))
-	for i := range parts {
-		if parts[i].FunctionCall != nil {
-			idx = append(idx, i)
-		}
-	}
-	out := GeminiContent{Role: "user", Parts: make([]GeminiPart, len(idx))}
-	if len(idx) == 0 {
-		return out, nil
-	}
-	results := make([]Result, len(idx))
-	e.runInto(ctx, len(idx), func(i int) Call {
-		fc := parts[idx[i]].FunctionCall
-		return Call{ID: fc.ID, Name: fc.Name, Arguments: fc.Args,
-			malformed: joinProblems(parts[idx[i]].problem, fc.problem)}
-	}, results)
-	for i := range results {
-		out.Parts[i] = geminiAnswer(parts[idx[i]].FunctionCall, &results[i])
-	}
-	return out, e.batchErr(ctx, results)
+	answers, err := gemini.run(ctx, e, parts)
+	return GeminiContent{Role: "user", Parts: answers}, err
+}
+
+// gemini is the Gemini provider.
+var gemini = &provider[GeminiPart, GeminiPart]{shape: geminiShape, decode: decodeGemini,
+	has: hasFunctionCall, isCall: func(p *GeminiPart) bool { return p.FunctionCall != nil }, mark: markDeepGemini,
+	call:   func(_ *Executor, p *GeminiPart) Call { return geminiCall(p) },
+	answer: func(_ *Executor, p *GeminiPart, r *Result) GeminiPart { return geminiAnswer(p.FunctionCall, r) }}
+
+// geminiCall is the Call of a functionCall part.
+func geminiCall(p *GeminiPart) Call {
+	fc := p.FunctionCall
+	return Call{ID: fc.ID, Name: fc.Name, Arguments: fc.Args, malformed: joinProblems(p.problem, fc.problem)}
 }
 
 // geminiAnswer is the functionResponse part answering fc with r.
@@ -118,46 +111,25 @@ func (e *Executor) GeminiJSON(ctx context.Context, raw []byte) (GeminiContent, e
 
 // ParseGemini extracts the parts from raw JSON bytes in any of the forms
 // [Executor.GeminiJSON] accepts.
-func ParseGemini(raw []byte) ([]GeminiPart, error) {
-	parts, err := parseReply(raw, fastGemini, slowGemini, markDeepGemini)
-	if err == nil && hasFunctionCall(parts) {
-		return parts, nil
-	}
-	if err = otherProvider(raw, geminiShape, "Gemini", err); err != nil {
-		return nil, err
-	}
-	return parts, nil
-}
+func ParseGemini(raw []byte) ([]GeminiPart, error) { return gemini.parse(raw) }
 
-// slowGemini is ParseGemini with encoding/json, for whatever the fast path
-// gives up on; it also produces the error messages.
-func slowGemini(raw []byte) ([]GeminiPart, error) {
-	switch firstByte(raw) {
-	case '[':
-		var parts []GeminiPart
-		if err := json.Unmarshal(raw, &parts); err != nil {
-			return nil, fmt.Errorf("exec: Gemini parts: %w", err)
-		}
-		return parts, nil
-	case '{':
+// decodeGemini reads the forms ParseGemini accepts with encoding/json.
+func decodeGemini(raw []byte) ([]GeminiPart, error) {
+	return decodeReply(raw, "Gemini parts", "Gemini content", func(raw []byte) ([]GeminiPart, error) {
 		var c struct {
 			GeminiContent
 			Candidates []struct {
 				Content GeminiContent `json:"content"`
 			} `json:"candidates"`
 		}
-		if err := json.Unmarshal(raw, &c); err != nil {
-			return nil, fmt.Errorf("exec: Gemini content: %w", err)
+		if err := json.Unmarshal(raw, &c); err != nil || c.Candidates == nil {
+			return c.Parts, err
 		}
-		if c.Candidates != nil {
-			if len(c.Candidates) == 0 {
-				return nil, nil
-			}
-			return c.Candidates[0].Content.Parts, nil
+		if len(c.Candidates) == 0 {
+			return nil, nil
 		}
-		return c.Parts, nil
-	}
-	return nil, notReply("Gemini", raw)
+		return c.Candidates[0].Content.Parts, nil
+	})
 }
 
 // UnmarshalJSON decodes one Gemini part as encoding/json would, except

@@ -96,17 +96,16 @@ type OpenAIToolMessage struct {
 // messages are complete even then (the calls cut short answer with an
 // error saying so), so they can still be sent.
 func (e *Executor) OpenAIChat(ctx context.Context, toolCalls []OpenAIToolCall) ([]OpenAIToolMessage, error) {
-	if len(toolCalls) == 0 {
-		return []OpenAIToolMessage{}, nil
-	}
-	results := make([]Result, len(toolCalls))
-	e.runInto(ctx, len(toolCalls), func(i int) Call { return chatCall(&toolCalls[i]) }, results)
-	out := make([]OpenAIToolMessage, len(results))
-	for i := range results {
-		out[i] = OpenAIToolMessage{Role: "tool", ToolCallID: toolCalls[i].ID, Content: openAIContent(&results[i])}
-	}
-	return out, e.batchErr(ctx, results)
+	return chat.run(ctx, e, toolCalls)
 }
+
+// chat is the OpenAI Chat Completions provider.
+var chat = &provider[OpenAIToolCall, OpenAIToolMessage]{shape: chatShape, decode: decodeChat,
+	has: hasChatCall, isCall: always[OpenAIToolCall], mark: markDeepChat,
+	call: func(_ *Executor, tc *OpenAIToolCall) Call { return chatCall(tc) },
+	answer: func(_ *Executor, tc *OpenAIToolCall, r *Result) OpenAIToolMessage {
+		return OpenAIToolMessage{Role: "tool", ToolCallID: tc.ID, Content: openAIContent(r)}
+	}}
 
 // OpenAIChatJSON is [Executor.OpenAIChat] on raw JSON bytes: an assistant
 // message object ({"role":"assistant","tool_calls":[…]}), its bare
@@ -125,46 +124,25 @@ func (e *Executor) OpenAIChatJSON(ctx context.Context, raw []byte) ([]OpenAITool
 
 // ParseOpenAIChat extracts the tool calls from raw JSON bytes in any of
 // the forms [Executor.OpenAIChatJSON] accepts.
-func ParseOpenAIChat(raw []byte) ([]OpenAIToolCall, error) {
-	calls, err := parseReply(raw, fastChat, slowOpenAIChat, markDeepChat)
-	if err == nil && hasChatCall(calls) {
-		return calls, nil
-	}
-	if err = otherProvider(raw, chatShape, "OpenAI", err); err != nil {
-		return nil, err
-	}
-	return calls, nil
-}
+func ParseOpenAIChat(raw []byte) ([]OpenAIToolCall, error) { return chat.parse(raw) }
 
-// slowOpenAIChat is ParseOpenAIChat with encoding/json, for whatever the fast path
-// gives up on; it also produces the error messages.
-func slowOpenAIChat(raw []byte) ([]OpenAIToolCall, error) {
-	switch firstByte(raw) {
-	case '[':
-		var calls []OpenAIToolCall
-		if err := json.Unmarshal(raw, &calls); err != nil {
-			return nil, fmt.Errorf("exec: OpenAI tool_calls: %w", err)
-		}
-		return calls, nil
-	case '{':
+// decodeChat reads the forms ParseOpenAIChat accepts with encoding/json.
+func decodeChat(raw []byte) ([]OpenAIToolCall, error) {
+	return decodeReply(raw, "OpenAI tool_calls", "OpenAI assistant message", func(raw []byte) ([]OpenAIToolCall, error) {
 		var m struct {
 			OpenAIMessage
 			Choices []struct {
 				Message OpenAIMessage `json:"message"`
 			} `json:"choices"`
 		}
-		if err := json.Unmarshal(raw, &m); err != nil {
-			return nil, fmt.Errorf("exec: OpenAI assistant message: %w", err)
+		if err := json.Unmarshal(raw, &m); err != nil || m.Choices == nil {
+			return m.ToolCalls, err
 		}
-		if m.Choices != nil {
-			if len(m.Choices) == 0 {
-				return nil, nil
-			}
-			return m.Choices[0].Message.ToolCalls, nil
+		if len(m.Choices) == 0 {
+			return nil, nil
 		}
-		return m.ToolCalls, nil
-	}
-	return nil, notReply("OpenAI", raw)
+		return m.Choices[0].Message.ToolCalls, nil
+	})
 }
 
 func chatCall(tc *OpenAIToolCall) Call {

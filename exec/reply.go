@@ -1,11 +1,14 @@
 package exec
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolnexus/toolnexus/internal/jsonlex"
 )
 
 // firstByte is the first non-whitespace byte of raw, or 0.
@@ -45,16 +48,15 @@ func scalarSyntax(raw []byte) (off int, why string) {
 	if i == len(raw) {
 		return -1, "no data"
 	}
-	var kind, in string
+	var in string
 	switch c := raw[i]; {
 	case c == 't' || c == 'f' || c == 'n':
 		lit := "true"
-		kind = "a boolean"
 		switch c {
 		case 'f':
 			lit = "false"
 		case 'n':
-			lit, kind = "null", "null"
+			lit = "null"
 		}
 		in = "literal " + lit
 		for k := 0; k < len(lit); k, i = k+1, i+1 {
@@ -63,7 +65,7 @@ func scalarSyntax(raw []byte) (off int, why string) {
 			}
 		}
 	case c == '"':
-		kind, in = "a string", "a string"
+		in = "a string"
 		for i++; ; i++ {
 			if i == len(raw) {
 				return i, "the reply ends inside a string"
@@ -84,7 +86,7 @@ func scalarSyntax(raw []byte) (off int, why string) {
 						if i++; i == len(raw) {
 							return i, "the reply ends inside a string"
 						}
-						if !isHex4(raw[i : i+1]) {
+						if jsonlex.Unhex(raw[i]) < 0 {
 							return badByte(raw, i, "a string escape")
 						}
 					}
@@ -94,7 +96,7 @@ func scalarSyntax(raw []byte) (off int, why string) {
 			}
 		}
 	case c == '-' || c >= '0' && c <= '9':
-		kind, in = "a number", "a number"
+		in = "a number"
 		if raw[i] == '-' {
 			i++
 		}
@@ -127,7 +129,7 @@ func scalarSyntax(raw []byte) (off int, why string) {
 	if i = skipSpace(raw, i); i < len(raw) {
 		return badByte(raw, i, "after")
 	}
-	return -1, kind
+	return -1, jsonKind(raw)
 }
 
 // badByte is scalarSyntax's answer for the byte at i of raw, met inside
@@ -291,3 +293,86 @@ func (p *problems) arguments(raw json.RawMessage, field string) string {
 func notObject(b []byte, what string) string {
 	return fmt.Sprintf("%s is %s, want an object", what, jsonKind(b))
 }
+
+// provider is what the methods of one provider API share: T is an
+// element of its reply (a tool call, output item, content block or part)
+// and A the answer to one call.
+type provider[T, A any] struct {
+	shape  replyShape
+	decode func(raw []byte) ([]T, error) // the accepted forms, by encoding/json
+	has    func([]T) bool                // whether a reply holds a call to run
+	isCall func(*T) bool                 // whether an element is answered
+	call   func(*Executor, *T) Call
+	answer func(*Executor, *T, *Result) A
+	mark   func(*T) // notes the fields that held deepMarker
+}
+
+// parse reads a reply with p.decode. A reply encoding/json refuses only
+// for values nested too deep is read again with them cut out (see
+// cutDeep), and the elements that held one are marked. A reply with no
+// call to run that is recognisably another provider's is an error saying
+// so (see otherProvider).
+func (p *provider[T, A]) parse(raw []byte) ([]T, error) {
+	v, err := p.decode(raw)
+	if err != nil {
+		if cut, ok := cutDeep(raw); ok {
+			if v, err = p.decode(cut); err == nil {
+				for i := range v {
+					p.mark(&v[i])
+				}
+			}
+		}
+	}
+	if err == nil && p.has(v) {
+		return v, nil
+	}
+	if err = otherProvider(raw, p.shape, err); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// run runs the elements of items that are calls and returns their
+// answers in order (empty, not nil, when there is none).
+func (p *provider[T, A]) run(ctx context.Context, e *Executor, items []T) ([]A, error) {
+	idx := make([]int, 0, len(items))
+	for i := range items {
+		if p.isCall(&items[i]) {
+			idx = append(idx, i)
+		}
+	}
+	out := make([]A, len(idx))
+	if len(idx) == 0 {
+		return out, nil
+	}
+	results := make([]Result, len(idx))
+	e.runInto(ctx, len(idx), func(i int) Call { return p.call(e, &items[idx[i]]) }, results)
+	for i := range results {
+		out[i] = p.answer(e, &items[idx[i]], &results[i])
+	}
+	return out, e.batchErr(ctx, results)
+}
+
+// decodeReply reads a reply that is a JSON array of T, or an object that
+// obj reads, with encoding/json; list and object name the two in errors
+// ("exec: OpenAI tool_calls: …").
+func decodeReply[T any](raw []byte, list, object string, obj func([]byte) ([]T, error)) ([]T, error) {
+	var v []T
+	var err error
+	switch firstByte(raw) {
+	case '[':
+		if err = json.Unmarshal(raw, &v); err != nil {
+			return nil, fmt.Errorf("exec: %s: %w", list, err)
+		}
+	case '{':
+		if v, err = obj(raw); err != nil {
+			return nil, fmt.Errorf("exec: %s: %w", object, err)
+		}
+	default:
+		return nil, notReply(strings.Fields(list)[0], raw)
+	}
+	return v, nil
+}
+
+// always is the isCall of a provider whose every element is a call.
+func always[T any](*T) bool { return true }

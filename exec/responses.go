@@ -3,7 +3,6 @@ package exec
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/toolnexus/toolnexus"
@@ -139,23 +138,14 @@ type ResponsesOutput struct {
 // (see [ToolSearch]). Other items are skipped; none gives an empty,
 // non-nil slice. Errors as for [Executor.OpenAIChat].
 func (e *Executor) Responses(ctx context.Context, items []ResponsesItem) ([]ResponsesOutput, error) {
-	idx := make([]int, 0, len(items))
-	for i := range items {
-		if isResponsesCall(&items[i]) {
-			idx = append(idx, i)
-		}
-	}
-	if len(idx) == 0 {
-		return []ResponsesOutput{}, nil
-	}
-	results := make([]Result, len(idx))
-	e.runInto(ctx, len(idx), func(i int) Call { return responsesCall(&items[idx[i]]) }, results)
-	out := make([]ResponsesOutput, len(results))
-	for i := range results {
-		out[i] = e.responsesOutput(&items[idx[i]], &results[i])
-	}
-	return out, e.batchErr(ctx, results)
+	return responses.run(ctx, e, items)
 }
+
+// responses is the OpenAI Responses provider.
+var responses = &provider[ResponsesItem, ResponsesOutput]{shape: responsesShape, decode: decodeResponses,
+	has: hasResponsesCall, isCall: isResponsesCall, mark: markDeepResponses,
+	call:   func(_ *Executor, it *ResponsesItem) Call { return responsesCall(it) },
+	answer: (*Executor).responsesOutput}
 
 // outputType is the type of the item that answers an item of type t.
 func outputType(t string) string {
@@ -193,37 +183,18 @@ func (e *Executor) ResponsesJSON(ctx context.Context, raw []byte) ([]ResponsesOu
 
 // ParseResponses extracts the output items from raw JSON bytes in any of
 // the forms [Executor.ResponsesJSON] accepts.
-func ParseResponses(raw []byte) ([]ResponsesItem, error) {
-	items, err := parseReply(raw, fastResponses, slowResponses, markDeepResponses)
-	if err == nil && hasResponsesCall(items) {
-		return items, nil
-	}
-	if err = otherProvider(raw, responsesShape, "Responses", err); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
+func ParseResponses(raw []byte) ([]ResponsesItem, error) { return responses.parse(raw) }
 
-// slowResponses is ParseResponses with encoding/json, for whatever the fast path
-// gives up on; it also produces the error messages.
-func slowResponses(raw []byte) ([]ResponsesItem, error) {
-	switch firstByte(raw) {
-	case '[':
-		var items []ResponsesItem
-		if err := json.Unmarshal(raw, &items); err != nil {
-			return nil, fmt.Errorf("exec: Responses output: %w", err)
-		}
-		return items, nil
-	case '{':
+// decodeResponses reads the forms ParseResponses accepts with
+// encoding/json.
+func decodeResponses(raw []byte) ([]ResponsesItem, error) {
+	return decodeReply(raw, "Responses output", "Responses response", func(raw []byte) ([]ResponsesItem, error) {
 		var r struct {
 			Output []ResponsesItem `json:"output"`
 		}
-		if err := json.Unmarshal(raw, &r); err != nil {
-			return nil, fmt.Errorf("exec: Responses response: %w", err)
-		}
-		return r.Output, nil
-	}
-	return nil, notReply("Responses", raw)
+		err := json.Unmarshal(raw, &r)
+		return r.Output, err
+	})
 }
 
 func markDeepResponses(it *ResponsesItem) {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/toolnexus/toolnexus/internal/jsonlex"
 )
 
 // This file recognises a reply meant for another provider's method (an
@@ -33,10 +35,10 @@ var shapeNames = [...]struct{ reply, methods string }{
 
 // otherProvider returns, when raw is recognisably another provider's
 // reply than own's, an error saying which and naming the method to use;
-// otherwise err. what names own in the message ("OpenAI", ...). A reply
+// otherwise err. The message names own as streamNames does. A reply
 // that failed to parse (err not nil) is looked at only if it is valid
 // JSON: a syntax error is the better message.
-func otherProvider(raw []byte, own replyShape, what string, err error) error {
+func otherProvider(raw []byte, own replyShape, err error) error {
 	if err != nil && !json.Valid(raw) {
 		return err
 	}
@@ -45,7 +47,7 @@ func otherProvider(raw []byte, own replyShape, what string, err error) error {
 		for p, clue := range c.clue {
 			if clue != "" && c.strong[p] == strong {
 				n := shapeNames[p]
-				return fmt.Errorf("exec: %s reply: it looks like %s (it has %s); read it with %s", what, n.reply, clue, n.methods)
+				return fmt.Errorf("exec: %s reply: it looks like %s (it has %s); read it with %s", streamNames[own].what, n.reply, clue, n.methods)
 			}
 		}
 	}
@@ -217,29 +219,35 @@ func (w *walker) strValue() []byte {
 	return nil
 }
 
+// walker reads valid JSON in d from offset i, token by token, standing
+// on package jsonlex.
+type walker struct {
+	d []byte
+	i int
+}
+
+// peek returns the next non-space byte, or 0 at the end.
+func (w *walker) peek() byte {
+	w.i = jsonlex.WS(w.d, w.i)
+	if w.i >= len(w.d) {
+		return 0
+	}
+	return w.d[w.i]
+}
+
 // quoted consumes the string that comes next and returns its content
-// (escapes left as they are), finding the closing quote with
-// bytes.IndexByte; it does not check the string, which is valid JSON.
+// (escapes left as they are); false when no well-formed string comes.
 func (w *walker) quoted() ([]byte, bool) {
 	if w.peek() != '"' {
 		return nil, false
 	}
-	start := w.i + 1
-	for j := start; ; j++ {
-		k := bytes.IndexByte(w.d[j:], '"')
-		if k < 0 {
-			return nil, false
-		}
-		j += k
-		n := 0 // backslashes before the quote
-		for b := j - 1; b >= start && w.d[b] == '\\'; b-- {
-			n++
-		}
-		if n%2 == 0 {
-			w.i = j + 1
-			return w.d[start:j], true
-		}
+	end, _, err := jsonlex.Str(w.d, w.i)
+	if err != jsonlex.None {
+		return nil, false
 	}
+	b := w.d[w.i+1 : end-1]
+	w.i = end
+	return b, true
 }
 
 // members walks the object that comes next, with any keys; fn gets each
@@ -278,47 +286,43 @@ func (w *walker) elements(fn func() bool) {
 	w.i++
 }
 
-// skipAny skips one value of valid JSON, at any depth and without
-// recursion. It returns false at the end of the input.
+// skipAny skips one value without recursion. It returns false at the
+// end of the input or at a token that is not JSON.
 func (w *walker) skipAny() bool {
 	depth := 0
 	for {
-		switch w.peek() {
-		case 0:
-			if w.i >= len(w.d) {
-				return false
-			}
-			w.i++ // a NUL byte: not valid JSON, move on
-		case '"':
+		switch c := w.peek(); {
+		case c == '"':
 			if _, ok := w.quoted(); !ok {
 				return false
 			}
-		case '{', '[':
+		case c == '{' || c == '[':
 			depth++
 			w.i++
 			continue
-		case '}', ']':
+		case c == '}' || c == ']':
 			depth--
 			w.i++
-		case ',', ':':
+		case c == ',' || c == ':':
 			w.i++
 			continue
-		default: // a number or literal
-			for w.i < len(w.d) && !isDelim(w.d[w.i]) {
-				w.i++
+		case c == '-' || c >= '0' && c <= '9':
+			end, _, err := jsonlex.Num(w.d, w.i)
+			if err != jsonlex.None {
+				return false
 			}
+			w.i = end
+		case c == 't' || c == 'f' || c == 'n':
+			end, err := jsonlex.Lit(w.d, w.i)
+			if err != jsonlex.None {
+				return false
+			}
+			w.i = end
+		default:
+			return false
 		}
 		if depth <= 0 {
 			return true
 		}
 	}
-}
-
-// isDelim reports whether c ends a number or literal.
-func isDelim(c byte) bool {
-	switch c {
-	case ' ', '\t', '\n', '\r', ',', ':', ']', '}', '[', '{', '"':
-		return true
-	}
-	return false
 }

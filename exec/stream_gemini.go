@@ -84,8 +84,7 @@ func (f *GeminiFeed) Feed(data []byte) error {
 			}
 			pos := f.s.add()
 			f.calls = append(f.calls, GeminiFunctionCall{ID: fc.ID, Name: fc.Name})
-			f.s.start(pos, Call{ID: fc.ID, Name: fc.Name, Arguments: fc.Args,
-				malformed: joinProblems(parts[i].problem, fc.problem)})
+			f.s.start(pos, geminiCall(&parts[i]))
 		}
 	}
 	if !absent(cand.FinishReason) {
