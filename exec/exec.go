@@ -610,12 +610,21 @@ func logID(id string) string {
 	return validUTF8(id[:n]) + "…"
 }
 
-// errorKind classifies an error result for logs without revealing content.
-func errorKind(r *Result) string {
+// ErrorKind classifies a failed result without revealing its content,
+// from its Err: "not_started" ([ErrNotStarted]), "malformed_call"
+// ([ErrMalformedCall]), "goexit" ([ErrGoexit]), "unknown_tool",
+// "invalid_arguments", "panic" (a [toolnexus.PanicError] or
+// [HookPanicError]), "timeout", "cancelled" or, for anything else (the
+// handler's own error, or IsError with no Err), "tool_error". It returns ""
+// for a successful result. It is the error_kind of [Options.Logger]'s
+// records and the error.type of package toolnexus/otel.
+func ErrorKind(r toolnexus.Result) string {
 	err := r.Err
 	var pe *toolnexus.PanicError
 	var he *HookPanicError
 	switch {
+	case !r.IsError:
+		return ""
 	case err == nil:
 		return "tool_error"
 	case errors.Is(err, ErrNotStarted):
@@ -657,7 +666,7 @@ func (e *Executor) log(ctx context.Context, args json.RawMessage, r *Result) {
 		slog.Duration("duration", r.Duration),
 		slog.Bool("is_error", r.IsError))
 	if r.IsError {
-		attrs = append(attrs, slog.String("error_kind", errorKind(r)))
+		attrs = append(attrs, slog.String("error_kind", ErrorKind(r.Result)))
 	}
 	if e.opts.LogArguments {
 		attrs = append(attrs, slog.String("arguments", validUTF8(string(args))))

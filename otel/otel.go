@@ -42,7 +42,6 @@ package otel
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -320,31 +319,8 @@ func validPrefix(s string, limit int) (string, bool) {
 	return b.String(), true
 }
 
-// ErrorType classifies a failed result for the error.type attribute, from
-// its Err: "unknown_tool", "invalid_arguments", "panic", "timeout",
-// "cancelled" or, for anything else (the handler's own error, or a Result
-// with IsError and no Err), "tool_error". It returns "" for a successful
-// result.
-func ErrorType(r toolnexus.Result) string {
-	if !r.IsError {
-		return ""
-	}
-	var pe *toolnexus.PanicError
-	var he *exec.HookPanicError
-	err := r.Err
-	switch {
-	case err == nil:
-		return "tool_error"
-	case errors.Is(err, toolnexus.ErrUnknownTool):
-		return "unknown_tool"
-	case errors.Is(err, toolnexus.ErrInvalidArguments):
-		return "invalid_arguments"
-	case errors.As(err, &pe), errors.As(err, &he):
-		return "panic"
-	case errors.Is(err, context.DeadlineExceeded):
-		return "timeout"
-	case errors.Is(err, context.Canceled):
-		return "cancelled"
-	}
-	return "tool_error"
-}
+// ErrorType is the error.type attribute of a result: [exec.ErrorKind]
+// ("unknown_tool", "invalid_arguments", "panic", "timeout", "cancelled",
+// "tool_error", and for exec's own failures "not_started",
+// "malformed_call", "goexit"); "" for a successful result.
+func ErrorType(r toolnexus.Result) string { return exec.ErrorKind(r) }
