@@ -158,6 +158,16 @@ func outputType(t string) string {
 	return "function_call_output"
 }
 
+// responsesInfo names Responses replies and streams and lists their signs
+// (see shapeInfo).
+var responsesInfo = shapeInfo{what: "Responses", reply: "an OpenAI Responses reply",
+	methods: "ResponsesJSON or ParseResponses", stream: "an OpenAI Responses stream",
+	streamMethods: "ResponsesStream or NewResponsesFeed",
+	keys:          map[string]bool{"output": true}, objects: []string{"response"},
+	itemTypes: map[string]string{"function_call": `a "function_call" item`, "custom_tool_call": `a "custom_tool_call" item`,
+		"reasoning": `a "reasoning" item`, "message": `a "message" item`},
+	eventType: func(t string) bool { return strings.HasPrefix(t, "response.") }}
+
 // isResponsesCall reports whether the output item it is answered: a
 // function_call, a custom_tool_call, or a tool_search_call the client
 // executes ("execution":"client"; the server answers its own).

@@ -2,9 +2,10 @@ package exec
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
-	"strings"
+	"slices"
 
 	"github.com/toolnexus/toolnexus/internal/jsonlex"
 )
@@ -15,7 +16,8 @@ import (
 // only when a Parse function found no call to run, or failed on valid
 // JSON, so it costs the replies with calls nothing.
 
-// replyShape is one of the four providers' reply shapes, as an index.
+// replyShape is one of the four providers' reply shapes, as an index
+// into shapes.
 type replyShape int
 
 const (
@@ -25,19 +27,35 @@ const (
 	geminiShape
 )
 
-// shapeNames are each provider's reply name and the methods that read it.
-var shapeNames = [...]struct{ reply, methods string }{
-	chatShape:      {"an OpenAI Chat Completions reply", "OpenAIChatJSON or ParseOpenAIChat"},
-	responsesShape: {"an OpenAI Responses reply", "ResponsesJSON or ParseResponses"},
-	anthropicShape: {"an Anthropic Messages reply", "AnthropicJSON or ParseAnthropic"},
-	geminiShape:    {"a Gemini generateContent reply", "GeminiJSON or ParseGemini"},
+// shapes are the providers' names and signs, by replyShape; each is
+// declared in its provider's file.
+var shapes = [...]*shapeInfo{chatShape: &chatInfo, responsesShape: &responsesInfo,
+	anthropicShape: &anthropicInfo, geminiShape: &geminiInfo}
+
+// shapeInfo names one provider's replies and streams and lists the signs
+// that only its replies and stream events have.
+type shapeInfo struct {
+	what          string // its name in error messages: "OpenAI", ...
+	reply         string // "an OpenAI Chat Completions reply", ...
+	methods       string // the methods that read a reply
+	stream        string // "an OpenAI Chat Completions stream", ...
+	streamMethods string // the methods that read a stream
+
+	keys      map[string]bool   // top-level keys of a reply; true: a strong sign
+	objects   []string          // top-level "object" values of a reply
+	types     []string          // top-level "type" values of a reply
+	itemKeys  map[string]string // keys of a call array's element, with their clue
+	itemTypes map[string]string // "type" values of an element, with their clue ("": the array's word)
+
+	eventKeys    []string          // keys of a stream event
+	eventObjects []string          // "object" values of a stream event
+	eventType    func(string) bool // whether a stream event's "type" is the provider's
 }
 
 // otherProvider returns, when raw is recognisably another provider's
 // reply than own's, an error saying which and naming the method to use;
-// otherwise err. The message names own as streamNames does. A reply
-// that failed to parse (err not nil) is looked at only if it is valid
-// JSON: a syntax error is the better message.
+// otherwise err. A reply that failed to parse (err not nil) is looked at
+// only if it is valid JSON: a syntax error is the better message.
 func otherProvider(raw []byte, own replyShape, err error) error {
 	if err != nil && !json.Valid(raw) {
 		return err
@@ -46,29 +64,19 @@ func otherProvider(raw []byte, own replyShape, err error) error {
 	for _, strong := range [...]bool{true, false} {
 		for p, clue := range c.clue {
 			if clue != "" && c.strong[p] == strong {
-				n := shapeNames[p]
-				return fmt.Errorf("exec: %s reply: it looks like %s (it has %s); read it with %s", streamNames[own].what, n.reply, clue, n.methods)
+				n := shapes[p]
+				return fmt.Errorf("exec: %s reply: it looks like %s (it has %s); read it with %s", shapes[own].what, n.reply, clue, n.methods)
 			}
 		}
 	}
 	return err
 }
 
-// streamNames are each provider's stream name, the name its streaming
-// methods use in errors, and the methods that read it.
-var streamNames = [...]struct{ what, stream, methods string }{
-	chatShape:      {"OpenAI", "an OpenAI Chat Completions stream", "OpenAIChatStream or NewOpenAIChatFeed"},
-	responsesShape: {"Responses", "an OpenAI Responses stream", "ResponsesStream or NewResponsesFeed"},
-	anthropicShape: {"Anthropic", "an Anthropic Messages stream", "AnthropicStream or NewAnthropicFeed"},
-	geminiShape:    {"Gemini", "a Gemini streamGenerateContent stream", "GeminiStream or NewGeminiFeed"},
-}
-
 // streamClue returns the provider whose stream the event data is
-// recognisably from, and the sign: [DONE], "object":"chat.completion.chunk"
-// or "choices" (Chat), a "type" starting with "response." (Responses), a
-// "type" that is a Messages stream event (Anthropic), "candidates"
-// (Gemini). Events that any provider may send (an error, a ping) and data
-// that is not a JSON object give ok false.
+// recognisably from, and the sign: [DONE] (Chat), or a key, "object" or
+// "type" value of shapeInfo's event signs. Events that any provider may
+// send (an error, a ping) and data that is not a JSON object give ok
+// false.
 func streamClue(data []byte) (p replyShape, clue string, ok bool) {
 	data = bytes.TrimSpace(data)
 	if string(data) == "[DONE]" {
@@ -79,26 +87,21 @@ func streamClue(data []byte) (p replyShape, clue string, ok bool) {
 		return 0, "", false
 	}
 	w.members(func(key []byte) bool {
-		switch string(key) {
-		case "choices":
-			p, clue, ok = chatShape, `"choices"`, true
-		case "candidates":
-			p, clue, ok = geminiShape, `"candidates"`, true
-		case "object":
-			if v := w.strValue(); string(v) == "chat.completion.chunk" {
-				p, clue, ok = chatShape, `"object":"chat.completion.chunk"`, true
+		k := string(key)
+		if k == "object" || k == "type" {
+			v := string(w.strValue())
+			for i, s := range shapes {
+				if k == "object" && slices.Contains(s.eventObjects, v) || k == "type" && s.eventType != nil && s.eventType(v) {
+					p, clue, ok = replyShape(i), `"`+k+`":"`+v+`"`, true
+					break
+				}
 			}
 			return !ok
-		case "type":
-			v := w.strValue()
-			switch t := string(v); {
-			case strings.HasPrefix(t, "response."):
-				p, clue, ok = responsesShape, `"type":"`+t+`"`, true
-			case t == "message_start", t == "message_delta", t == "message_stop",
-				t == "content_block_start", t == "content_block_delta", t == "content_block_stop":
-				p, clue, ok = anthropicShape, `"type":"`+t+`"`, true
+		}
+		for i, s := range shapes {
+			if slices.Contains(s.eventKeys, k) {
+				p, clue, ok = replyShape(i), `"`+k+`"`, true
 			}
-			return !ok
 		}
 		return !ok && w.skipAny()
 	})
@@ -107,8 +110,8 @@ func streamClue(data []byte) (p replyShape, clue string, ok bool) {
 
 // replyClues are the signs of each provider found in a reply.
 type replyClues struct {
-	clue   [4]string // the first strong (else weak) sign of each provider, or ""
-	strong [4]bool   // whether clue[p] is strong
+	clue   [len(shapes)]string // the first strong (else weak) sign of each provider, or ""
+	strong [len(shapes)]bool   // whether clue[p] is strong
 }
 
 // add records a sign of p.
@@ -118,45 +121,34 @@ func (c *replyClues) add(p replyShape, clue string, strong bool) {
 	}
 }
 
-// clues looks for the keys and values that only one provider's replies
-// have, at the top level of raw, in the elements of a bare array and in
-// the blocks of a top-level "content" array; it stops at a sign of own.
-// raw is valid JSON. Found a sign of own, it returns no signs at all.
+// clues looks for the signs of shapeInfo at the top level of raw, in the
+// elements of a bare array and in the blocks of a top-level "content"
+// array; it stops at a sign of own. raw is valid JSON. Found a sign of
+// own, it returns no signs at all.
 func clues(raw []byte, own replyShape) (c replyClues) {
 	w := walker{d: raw}
 	switch w.peek() {
 	case '{':
 		w.members(func(key []byte) bool {
-			switch string(key) {
-			case "choices":
-				c.add(chatShape, `"choices"`, true)
-			case "tool_calls":
-				c.add(chatShape, `"tool_calls"`, true)
-			case "refusal":
-				c.add(chatShape, `"refusal"`, false)
-			case "output":
-				c.add(responsesShape, `"output"`, true)
-			case "candidates":
-				c.add(geminiShape, `"candidates"`, true)
-			case "parts":
-				c.add(geminiShape, `"parts"`, true)
-			case "object":
-				switch string(w.strValue()) {
-				case "chat.completion":
-					c.add(chatShape, `"object":"chat.completion"`, true)
-				case "response":
-					c.add(responsesShape, `"object":"response"`, true)
-				}
-				return !c.found(own)
-			case "type":
-				if string(w.strValue()) == "message" {
-					c.add(anthropicShape, `"type":"message"`, true)
+			switch k := string(key); k {
+			case "object", "type":
+				v := string(w.strValue())
+				for p, s := range shapes {
+					if k == "object" && slices.Contains(s.objects, v) || k == "type" && slices.Contains(s.types, v) {
+						c.add(replyShape(p), `"`+k+`":"`+v+`"`, true)
+					}
 				}
 				return !c.found(own)
 			case "content":
 				if w.peek() == '[' {
 					w.elements(func() bool { c.item(&w, `a "tool_use" content block`); return !c.found(own) })
 					return !c.found(own)
+				}
+			default:
+				for p, s := range shapes {
+					if strong, ok := s.keys[k]; ok {
+						c.add(replyShape(p), `"`+k+`"`, strong)
+					}
 				}
 			}
 			return !c.found(own) && w.skipAny()
@@ -173,50 +165,31 @@ func clues(raw []byte, own replyShape) (c replyClues) {
 // found reports whether a sign of p was found.
 func (c *replyClues) found(p replyShape) bool { return c.clue[p] != "" }
 
-// item looks for signs in one element of an array (consumed): a Chat
-// tool call ("function"), a Gemini part ("functionCall"), or the "type" of
-// an Anthropic block or Responses item; toolUse is the clue for a
-// "tool_use" type there.
-func (c *replyClues) item(w *walker, toolUse string) {
+// item looks for the item signs of shapeInfo in one element of an array
+// (consumed); word is the clue of an item type whose clue is "".
+func (c *replyClues) item(w *walker, word string) {
 	if w.peek() != '{' {
 		w.skipAny()
 		return
 	}
 	w.members(func(key []byte) bool {
-		switch string(key) {
-		case "function":
-			c.add(chatShape, `a tool call with "function"`, true)
-		case "functionCall":
-			c.add(geminiShape, `a "functionCall" part`, true)
-		case "type":
-			switch string(w.strValue()) {
-			case "tool_use":
-				c.add(anthropicShape, toolUse, true)
-			case "function_call":
-				c.add(responsesShape, `a "function_call" item`, true)
-			case "custom_tool_call":
-				c.add(responsesShape, `a "custom_tool_call" item`, true)
-			case "reasoning":
-				c.add(responsesShape, `a "reasoning" item`, true)
-			case "message":
-				c.add(responsesShape, `a "message" item`, true)
-			case "function":
-				c.add(chatShape, `a tool call of type "function"`, true)
+		k := string(key)
+		if k == "type" {
+			v := string(w.strValue())
+			for p, s := range shapes {
+				if clue, ok := s.itemTypes[v]; ok {
+					c.add(replyShape(p), cmp.Or(clue, word), true)
+				}
 			}
 			return true
 		}
+		for p, s := range shapes {
+			if clue, ok := s.itemKeys[k]; ok {
+				c.add(replyShape(p), clue, true)
+			}
+		}
 		return w.skipAny()
 	})
-}
-
-// strValue consumes a value and returns its content if it is a string
-// (escapes left as they are), else nil.
-func (w *walker) strValue() []byte {
-	if b, ok := w.quoted(); ok {
-		return b
-	}
-	w.skipAny()
-	return nil
 }
 
 // walker reads valid JSON in d from offset i, token by token, standing
@@ -248,6 +221,16 @@ func (w *walker) quoted() ([]byte, bool) {
 	b := w.d[w.i+1 : end-1]
 	w.i = end
 	return b, true
+}
+
+// strValue consumes a value and returns its content if it is a string
+// (escapes left as they are), else nil.
+func (w *walker) strValue() []byte {
+	if b, ok := w.quoted(); ok {
+		return b
+	}
+	w.skipAny()
+	return nil
 }
 
 // members walks the object that comes next, with any keys; fn gets each

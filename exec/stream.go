@@ -302,9 +302,9 @@ func (s *streamCalls) look(data []byte) {
 	case p == s.shape:
 		s.own = true
 	default:
-		n := streamNames[p]
+		n := shapes[p]
 		s.other = fmt.Errorf("%w: %s stream: it looks like %s (it has %s); read it with %s",
-			ErrStreamIncomplete, streamNames[s.shape].what, n.stream, clue, n.methods)
+			ErrStreamIncomplete, shapes[s.shape].what, n.stream, clue, n.streamMethods)
 	}
 }
 
