@@ -89,17 +89,6 @@ func (e *Executor) AnthropicJSON(ctx context.Context, raw []byte) (AnthropicMess
 	return e.Anthropic(ctx, content)
 }
 
-// anthropicInfo names Messages replies and streams and lists their signs
-// (see shapeInfo).
-var anthropicInfo = shapeInfo{what: "Anthropic", reply: "an Anthropic Messages reply",
-	methods: "AnthropicJSON or ParseAnthropic", stream: "an Anthropic Messages stream",
-	streamMethods: "AnthropicStream or NewAnthropicFeed",
-	types:         []string{"message"}, itemTypes: map[string]string{"tool_use": ""},
-	eventType: func(t string) bool {
-		return slices.Contains([]string{"message_start", "message_delta", "message_stop",
-			"content_block_start", "content_block_delta", "content_block_stop"}, t)
-	}}
-
 // ParseAnthropic extracts the content blocks from raw JSON bytes in any of
 // the forms [Executor.AnthropicJSON] accepts.
 func ParseAnthropic(raw []byte) ([]AnthropicContentBlock, error) { return anthropic.parse(raw) }
@@ -255,3 +244,14 @@ func (r AnthropicToolResult) MarshalJSON() ([]byte, error) {
 		IsError   bool                   `json:"is_error,omitempty"`
 	}{r.Type, r.ToolUseID, r.Blocks, r.IsError})
 }
+
+// anthropicInfo names Messages replies and streams and lists their signs
+// (see shapeInfo).
+var anthropicInfo = shapeInfo{what: "Anthropic", reply: "an Anthropic Messages reply",
+	methods: "AnthropicJSON or ParseAnthropic", stream: "an Anthropic Messages stream",
+	streamMethods: "AnthropicStream or NewAnthropicFeed",
+	types:         []string{"message"}, itemTypes: map[string]string{"tool_use": ""},
+	eventType: func(t string) bool {
+		return slices.Contains([]string{"message_start", "message_delta", "message_stop",
+			"content_block_start", "content_block_delta", "content_block_stop"}, t)
+	}}

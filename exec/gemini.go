@@ -90,14 +90,6 @@ func geminiCall(p *GeminiPart) Call {
 	return Call{ID: fc.ID, Name: fc.Name, Arguments: fc.Args, malformed: joinProblems(p.problem, fc.problem)}
 }
 
-// geminiInfo names Gemini replies and streams and lists their signs (see
-// shapeInfo).
-var geminiInfo = shapeInfo{what: "Gemini", reply: "a Gemini generateContent reply",
-	methods: "GeminiJSON or ParseGemini", stream: "a Gemini streamGenerateContent stream",
-	streamMethods: "GeminiStream or NewGeminiFeed",
-	keys:          map[string]bool{"candidates": true, "parts": true},
-	itemKeys:      map[string]string{"functionCall": `a "functionCall" part`}, eventKeys: []string{"candidates"}}
-
 // geminiAnswer is the functionResponse part answering fc with r.
 func geminiAnswer(fc *GeminiFunctionCall, r *Result) GeminiPart {
 	resp, media := geminiResponse(r)
@@ -272,3 +264,11 @@ func geminiResponse(r *Result) (map[string]any, []GeminiFunctionResponsePart) {
 	}
 	return map[string]any{"output": strings.Join(texts, "\n")}, media
 }
+
+// geminiInfo names Gemini replies and streams and lists their signs (see
+// shapeInfo).
+var geminiInfo = shapeInfo{what: "Gemini", reply: "a Gemini generateContent reply",
+	methods: "GeminiJSON or ParseGemini", stream: "a Gemini streamGenerateContent stream",
+	streamMethods: "GeminiStream or NewGeminiFeed",
+	keys:          map[string]bool{"candidates": true, "parts": true},
+	itemKeys:      map[string]string{"functionCall": `a "functionCall" part`}, eventKeys: []string{"candidates"}}

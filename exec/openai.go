@@ -122,17 +122,6 @@ func (e *Executor) OpenAIChatJSON(ctx context.Context, raw []byte) ([]OpenAITool
 	return e.OpenAIChat(ctx, calls)
 }
 
-// chatInfo names Chat Completions replies and streams and lists their
-// signs (see shapeInfo).
-var chatInfo = shapeInfo{what: "OpenAI", reply: "an OpenAI Chat Completions reply",
-	methods: "OpenAIChatJSON or ParseOpenAIChat", stream: "an OpenAI Chat Completions stream",
-	streamMethods: "OpenAIChatStream or NewOpenAIChatFeed",
-	keys:          map[string]bool{"choices": true, "tool_calls": true, "refusal": false},
-	objects:       []string{"chat.completion"},
-	itemKeys:      map[string]string{"function": `a tool call with "function"`},
-	itemTypes:     map[string]string{"function": `a tool call of type "function"`},
-	eventKeys:     []string{"choices"}, eventObjects: []string{"chat.completion.chunk"}}
-
 // ParseOpenAIChat extracts the tool calls from raw JSON bytes in any of
 // the forms [Executor.OpenAIChatJSON] accepts.
 func ParseOpenAIChat(raw []byte) ([]OpenAIToolCall, error) { return chat.parse(raw) }
@@ -260,3 +249,14 @@ func hasChatCall(calls []OpenAIToolCall) bool {
 	}
 	return false
 }
+
+// chatInfo names Chat Completions replies and streams and lists their
+// signs (see shapeInfo).
+var chatInfo = shapeInfo{what: "OpenAI", reply: "an OpenAI Chat Completions reply",
+	methods: "OpenAIChatJSON or ParseOpenAIChat", stream: "an OpenAI Chat Completions stream",
+	streamMethods: "OpenAIChatStream or NewOpenAIChatFeed",
+	keys:          map[string]bool{"choices": true, "tool_calls": true, "refusal": false},
+	objects:       []string{"chat.completion"},
+	itemKeys:      map[string]string{"function": `a tool call with "function"`},
+	itemTypes:     map[string]string{"function": `a tool call of type "function"`},
+	eventKeys:     []string{"choices"}, eventObjects: []string{"chat.completion.chunk"}}

@@ -10,65 +10,6 @@ import (
 	"github.com/toolnexus/toolnexus/render"
 )
 
-// UnmarshalJSON decodes one Responses output item as encoding/json would,
-// except that a field of the wrong JSON type does not fail the whole
-// reply: a function_call item with one is answered with an error result
-// naming the field (see [ErrMalformedCall]); other items are skipped as
-// always. arguments may be the JSON object itself instead of a string
-// holding it (kept as its JSON text). A non-string field keeps its JSON
-// text; an item that is not an object is not a function call.
-func (it *ResponsesItem) UnmarshalJSON(b []byte) error {
-	type plain ResponsesItem
-	it.problem = ""
-	if json.Unmarshal(b, (*plain)(it)) == nil {
-		return nil
-	}
-	var f struct {
-		Type      json.RawMessage `json:"type"`
-		ID        json.RawMessage `json:"id"`
-		CallID    json.RawMessage `json:"call_id"`
-		Name      json.RawMessage `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-		Input     json.RawMessage `json:"input"`
-		Namespace json.RawMessage `json:"namespace"`
-		Status    json.RawMessage `json:"status"`
-		Execution json.RawMessage `json:"execution"`
-	}
-	if firstByte(b) != '{' || json.Unmarshal(b, &f) != nil {
-		*it = ResponsesItem{problem: notObject(b, "the output item")}
-		return nil
-	}
-	var p problems
-	*it = ResponsesItem{Type: p.str(f.Type, "type"), ID: p.str(f.ID, "id"), CallID: p.str(f.CallID, "call_id"),
-		Name: p.str(f.Name, "name"), Arguments: p.arguments(f.Arguments, "arguments"), Input: p.str(f.Input, "input"),
-		Namespace: p.str(f.Namespace, "namespace"), Status: p.str(f.Status, "status"), Execution: p.str(f.Execution, "execution")}
-	it.problem = p.String()
-	return nil
-}
-
-// NamespaceSeparator joins a namespace and a tool's name in it into the
-// registry name: the function_call {"namespace":"crm","name":"lookup"}
-// runs the registry tool "crm__lookup" (and only that one), which
-// render.OpenAIResponsesNamespace shows inside namespace "crm" as "lookup".
-const NamespaceSeparator = "__"
-
-// responsesCall is the Call for a function_call or custom_tool_call item.
-func responsesCall(it *ResponsesItem) Call {
-	name := it.Name
-	if it.Namespace != "" {
-		name = it.Namespace + NamespaceSeparator + it.Name
-	}
-	switch it.Type {
-	case "custom_tool_call":
-		c := customCall(it.CallID, name, it.Input)
-		c.malformed = it.problem
-		return c
-	case "tool_search_call":
-		return Call{ID: it.CallID, Name: toolSearchName, Arguments: json.RawMessage(it.Arguments), malformed: it.problem, search: true, responses: true}
-	}
-	return Call{ID: it.CallID, Name: name, Arguments: json.RawMessage(it.Arguments), malformed: it.problem}
-}
-
 // ResponsesItem is one item of an OpenAI Responses "output" array, with the
 // fields of a function call or a custom tool call:
 //
@@ -157,16 +98,6 @@ func outputType(t string) string {
 	}
 	return "function_call_output"
 }
-
-// responsesInfo names Responses replies and streams and lists their signs
-// (see shapeInfo).
-var responsesInfo = shapeInfo{what: "Responses", reply: "an OpenAI Responses reply",
-	methods: "ResponsesJSON or ParseResponses", stream: "an OpenAI Responses stream",
-	streamMethods: "ResponsesStream or NewResponsesFeed",
-	keys:          map[string]bool{"output": true}, objects: []string{"response"},
-	itemTypes: map[string]string{"function_call": `a "function_call" item`, "custom_tool_call": `a "custom_tool_call" item`,
-		"reasoning": `a "reasoning" item`, "message": `a "message" item`},
-	eventType: func(t string) bool { return strings.HasPrefix(t, "response.") }}
 
 // isResponsesCall reports whether the output item it is answered: a
 // function_call, a custom_tool_call, or a tool_search_call the client
@@ -304,3 +235,72 @@ func (o ResponsesOutput) MarshalJSON() ([]byte, error) {
 		Output []ResponsesContentPart `json:"output"`
 	}{o.Type, o.CallID, o.Parts})
 }
+
+// UnmarshalJSON decodes one Responses output item as encoding/json would,
+// except that a field of the wrong JSON type does not fail the whole
+// reply: a function_call item with one is answered with an error result
+// naming the field (see [ErrMalformedCall]); other items are skipped as
+// always. arguments may be the JSON object itself instead of a string
+// holding it (kept as its JSON text). A non-string field keeps its JSON
+// text; an item that is not an object is not a function call.
+func (it *ResponsesItem) UnmarshalJSON(b []byte) error {
+	type plain ResponsesItem
+	it.problem = ""
+	if json.Unmarshal(b, (*plain)(it)) == nil {
+		return nil
+	}
+	var f struct {
+		Type      json.RawMessage `json:"type"`
+		ID        json.RawMessage `json:"id"`
+		CallID    json.RawMessage `json:"call_id"`
+		Name      json.RawMessage `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+		Input     json.RawMessage `json:"input"`
+		Namespace json.RawMessage `json:"namespace"`
+		Status    json.RawMessage `json:"status"`
+		Execution json.RawMessage `json:"execution"`
+	}
+	if firstByte(b) != '{' || json.Unmarshal(b, &f) != nil {
+		*it = ResponsesItem{problem: notObject(b, "the output item")}
+		return nil
+	}
+	var p problems
+	*it = ResponsesItem{Type: p.str(f.Type, "type"), ID: p.str(f.ID, "id"), CallID: p.str(f.CallID, "call_id"),
+		Name: p.str(f.Name, "name"), Arguments: p.arguments(f.Arguments, "arguments"), Input: p.str(f.Input, "input"),
+		Namespace: p.str(f.Namespace, "namespace"), Status: p.str(f.Status, "status"), Execution: p.str(f.Execution, "execution")}
+	it.problem = p.String()
+	return nil
+}
+
+// NamespaceSeparator joins a namespace and a tool's name in it into the
+// registry name: the function_call {"namespace":"crm","name":"lookup"}
+// runs the registry tool "crm__lookup" (and only that one), which
+// render.OpenAIResponsesNamespace shows inside namespace "crm" as "lookup".
+const NamespaceSeparator = "__"
+
+// responsesCall is the Call for a function_call or custom_tool_call item.
+func responsesCall(it *ResponsesItem) Call {
+	name := it.Name
+	if it.Namespace != "" {
+		name = it.Namespace + NamespaceSeparator + it.Name
+	}
+	switch it.Type {
+	case "custom_tool_call":
+		c := customCall(it.CallID, name, it.Input)
+		c.malformed = it.problem
+		return c
+	case "tool_search_call":
+		return Call{ID: it.CallID, Name: toolSearchName, Arguments: json.RawMessage(it.Arguments), malformed: it.problem, search: true, responses: true}
+	}
+	return Call{ID: it.CallID, Name: name, Arguments: json.RawMessage(it.Arguments), malformed: it.problem}
+}
+
+// responsesInfo names Responses replies and streams and lists their signs
+// (see shapeInfo).
+var responsesInfo = shapeInfo{what: "Responses", reply: "an OpenAI Responses reply",
+	methods: "ResponsesJSON or ParseResponses", stream: "an OpenAI Responses stream",
+	streamMethods: "ResponsesStream or NewResponsesFeed",
+	keys:          map[string]bool{"output": true}, objects: []string{"response"},
+	itemTypes: map[string]string{"function_call": `a "function_call" item`, "custom_tool_call": `a "custom_tool_call" item`,
+		"reasoning": `a "reasoning" item`, "message": `a "message" item`},
+	eventType: func(t string) bool { return strings.HasPrefix(t, "response.") }}

@@ -142,7 +142,7 @@ func (f *AnthropicFeed) Close() (AnthropicMessage, error) {
 	results, err := f.s.finish(func(i int) (string, string) { return f.blocks[i].ID, f.blocks[i].Name })
 	msg := AnthropicMessage{Role: "user", Content: make([]AnthropicToolResult, len(results))}
 	for i := range results {
-		msg.Content[i] = anthropicResult(f.blocks[i].ID, &results[i])
+		msg.Content[i] = anthropic.answer(f.s.e, &f.blocks[i], &results[i])
 	}
 	return msg, err
 }

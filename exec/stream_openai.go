@@ -173,7 +173,7 @@ func (f *OpenAIChatFeed) Close() ([]OpenAIToolMessage, error) {
 	results, err := f.s.finish(func(i int) (string, string) { return f.calls[i].ID, f.calls[i].Function.Name })
 	out := make([]OpenAIToolMessage, len(results))
 	for i := range results {
-		out[i] = OpenAIToolMessage{Role: "tool", ToolCallID: f.calls[i].ID, Content: openAIContent(&results[i])}
+		out[i] = chat.answer(f.s.e, &f.calls[i], &results[i])
 	}
 	return out, err
 }
