@@ -167,7 +167,7 @@ func deepField(field string, value []byte) string {
 }
 
 // deepStr is deepField for a string field, which holds the JSON text of a
-// value of another type (see lenient.go): the marker in it becomes "…",
+// value of another type (see the UnmarshalJSON methods): the marker in it becomes "…",
 // so that what is echoed (an id, a name) is short and the same each run.
 func deepStr(field string, value *string) string {
 	if !strings.Contains(*value, string(deepMarker)) {
