@@ -579,11 +579,7 @@ func validUTF8(s string) string {
 // content, once. Everything else is passed through unchanged for the
 // registry to accept or reject.
 func unwrapArguments(a json.RawMessage) json.RawMessage {
-	i := 0
-	for i < len(a) && (a[i] == ' ' || a[i] == '\t' || a[i] == '\n' || a[i] == '\r') {
-		i++
-	}
-	if i >= len(a) || a[i] != '"' {
+	if firstByte(a) != '"' {
 		return a
 	}
 	var s string

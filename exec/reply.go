@@ -13,12 +13,8 @@ import (
 
 // firstByte is the first non-whitespace byte of raw, or 0.
 func firstByte(raw []byte) byte {
-	for _, c := range raw {
-		switch c {
-		case ' ', '\t', '\n', '\r':
-			continue
-		}
-		return c
+	if i := jsonlex.WS(raw, 0); i < len(raw) {
+		return raw[i]
 	}
 	return 0
 }
@@ -44,7 +40,7 @@ func notReply(what string, raw []byte) error {
 // otherwise the 0-based offset of the first byte that cannot be JSON (the
 // length of raw when it ends too soon) and why.
 func scalarSyntax(raw []byte) (off int, why string) {
-	i := skipSpace(raw, 0)
+	i := jsonlex.WS(raw, 0)
 	if i == len(raw) {
 		return -1, "no data"
 	}
@@ -126,7 +122,7 @@ func scalarSyntax(raw []byte) (off int, why string) {
 	default:
 		return badByte(raw, i, "")
 	}
-	if i = skipSpace(raw, i); i < len(raw) {
+	if i = jsonlex.WS(raw, i); i < len(raw) {
 		return badByte(raw, i, "after")
 	}
 	return -1, jsonKind(raw)
@@ -149,13 +145,6 @@ func badByte(raw []byte, i int, in string) (int, string) {
 		return i, what + " after the value"
 	}
 	return i, what + " in " + in
-}
-
-func skipSpace(raw []byte, i int) int {
-	for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\n' || raw[i] == '\r') {
-		i++
-	}
-	return i
 }
 
 func skipDigits(raw []byte, i int) int {
