@@ -43,8 +43,6 @@
 //     [Executor.GeminiStream], [Executor.NewGeminiFeed]; render Gemini,
 //     GeminiWith; --format gemini.
 //
-// The CLI also takes openai and responses as aliases.
-//
 // # Guarantees
 //
 // Every call gets exactly one result, in call order, whatever happens:

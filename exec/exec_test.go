@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/exec"
 )
@@ -600,5 +601,23 @@ func TestChatContentArray(t *testing.T) {
 	msgs, err := exec.New(testRegistry(t), nil).OpenAIChatJSON(context.Background(), []byte(raw))
 	if err != nil || mustJSON(t, msgs) != `[{"role":"tool","tool_call_id":"c1","content":"{\"a\":1}"}]` {
 		t.Errorf("got %v, %v", msgs, err)
+	}
+}
+
+// TestErrorKind: each failure names its kind; a success has none.
+func TestErrorKind(t *testing.T) {
+	for want, res := range map[string]toolnexus.Result{
+		"":                  {Output: "ok"},
+		"tool_error":        {IsError: true},
+		"not_started":       {IsError: true, Err: fmt.Errorf("%w: %w", exec.ErrNotStarted, context.Canceled)},
+		"malformed_call":    {IsError: true, Err: exec.ErrMalformedCall},
+		"goexit":            {IsError: true, Err: exec.ErrGoexit},
+		"unknown_tool":      {IsError: true, Err: toolnexus.ErrUnknownTool},
+		"invalid_arguments": {IsError: true, Err: &toolnexus.ArgumentError{Tool: "t", Rule: "required"}},
+		"panic":             {IsError: true, Err: &exec.HookPanicError{Hook: "Before"}},
+		"timeout":           {IsError: true, Err: context.DeadlineExceeded},
+		"cancelled":         {IsError: true, Err: context.Canceled},
+	} {
+		assert.Equal(t, want, exec.ErrorKind(res), "%v", res.Err)
 	}
 }
