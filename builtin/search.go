@@ -38,8 +38,9 @@ const (
 var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, "node_modules": true}
 
 // walk calls fn for every non-directory entry under dir (slash-separated,
-// relative to the root), in lexical order, skipping skipDirs and entries it
-// cannot read. fn returns errStop to end the walk.
+// relative to the root; dir itself when it is a file), in lexical order,
+// skipping skipDirs and entries it cannot read. fn returns errStop to end
+// the walk.
 func walk(ctx context.Context, fsys fs.FS, dir string, fn func(p string, d fs.DirEntry) error) error {
 	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
 		if cerr := ctx.Err(); cerr != nil {
@@ -192,7 +193,6 @@ func (e *env) grep(ctx context.Context, a grepArgs) (string, error) {
 		return "", err
 	}
 	defer root.Close()
-	fsys := newWalkFS(root)
 	budget := e.opts.MaxOutputBytes - searchNoteRoom
 	lineCap := min(maxMatchLineBytes, budget/2)
 	var out strings.Builder
@@ -257,22 +257,12 @@ func (e *env) grep(ctx context.Context, a grepArgs) (string, error) {
 		}
 		return nil
 	}
-	if single {
-		if err = ctx.Err(); err == nil {
-			err = search(dir)
+	err = walk(ctx, newWalkFS(root), dir, func(p string, d fs.DirEntry) error {
+		if !single && !include(underDir(dir, p)) {
+			return nil // include filters the files of a directory, not a file named by path
 		}
-		if errors.Is(err, errStop) {
-			err = nil
-		}
-	} else {
-		err = walk(ctx, fsys, dir, func(p string, d fs.DirEntry) error {
-			rel := underDir(dir, p)
-			if !include(rel) {
-				return nil
-			}
-			return search(p)
-		})
-	}
+		return search(p)
+	})
 	return searchResult(a.Path, err, &out, matches, more,
 		"the first match is longer than the output cap; narrow the pattern", "no matches",
 		"[showing the first %d matches; there are more: narrow the pattern, path or include, or raise limit]")
