@@ -107,6 +107,17 @@ func TestGrepStopsInsideAFile(t *testing.T) {
 	assert.EqualError(t, err, "search stopped: context canceled", out)
 }
 
+// read checks the context inside a long line too, between the buffer's
+// chunks: a file that is one 1 MiB line stops after the check before it.
+func TestReadStopsInsideALine(t *testing.T) {
+	e := contextEnv(t)
+	assert.NoError(t, os.WriteFile(filepath.Join(e.root, "line.txt"), []byte(strings.Repeat("x", 1<<20)), 0o644))
+	ctx := &endsAfter{Context: context.Background()}
+	ctx.n.Store(1)
+	out, err := e.read(ctx, readArgs{Path: "line.txt", Offset: 2})
+	assert.EqualError(t, err, "read stopped: context canceled", out)
+}
+
 // webfetch stops reading a body that stalls, and its HTML pass stops too.
 func TestWebfetchStopsWhenContextEnds(t *testing.T) {
 	release := make(chan struct{})

@@ -115,7 +115,7 @@
 // after at most 2^20 units of work (bytes matched times the pattern's
 // size, capped by [Options.MaxPatternSize]; a longer line is matched
 // rune by rune in pieces that size, with the same result as whole), read
-// while it skips lines, apply_patch
+// while it skips lines and every 16 KiB of a long line, apply_patch
 // while it matches hunks and before it writes, edit and write before they
 // write, webfetch while it reads and slims the page.
 //
