@@ -427,9 +427,11 @@ func (r *Registry) run(ctx context.Context, e *entry, args json.RawMessage) Resu
 	if timeout <= 0 && ctx.Done() == nil {
 		return validUTF8(call(ctx, e, args)) // fast path: nothing can interrupt the call
 	}
+	var expired error // the cause of this call's own timeout
 	if timeout > 0 {
+		expired = errors.New("timeout")
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
+		ctx, cancel = context.WithTimeoutCause(ctx, timeout, expired)
 		defer cancel()
 	}
 	done := make(chan Result, 1)
@@ -446,13 +448,15 @@ func (r *Registry) run(ctx context.Context, e *entry, args json.RawMessage) Resu
 	}()
 	select {
 	case res := <-done:
-		if res.IsError && ctx.Err() != nil {
-			return cancelled(name, ctx.Err(), timeout, true)
+		if !res.IsError || ctx.Err() == nil {
+			return validUTF8(res)
 		}
-		return validUTF8(res)
 	case <-ctx.Done():
-		return cancelled(name, ctx.Err(), timeout, true)
 	}
+	if context.Cause(ctx) != expired {
+		timeout = 0 // the caller's deadline or cancellation ended the call
+	}
+	return cancelled(name, ctx.Err(), timeout, true)
 }
 
 // validUTF8 replaces invalid UTF-8 in Output with U+FFFD: every provider

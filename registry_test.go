@@ -197,6 +197,16 @@ func TestHandlerErrorPanicTimeoutCancel(t *testing.T) {
 	go func() { <-started; cancel() }()
 	res = r.Execute(cctx, "waits", nil)
 	assert.Equal(t, `tool "waits" was cancelled before it finished`, res.Output)
+
+	// The caller's deadline passing first is not the tool timing out.
+	patient := slow
+	patient.Name, patient.Timeout = "patient", time.Hour
+	require.NoError(t, r.Add(patient))
+	dctx, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+	defer cancel()
+	res = r.Execute(dctx, "patient", nil)
+	assert.Equal(t, `tool "patient" did not finish before the deadline`, res.Output)
+	assert.ErrorIs(t, res.Err, context.DeadlineExceeded)
 }
 
 func TestSizeLimit(t *testing.T) {

@@ -38,6 +38,12 @@ const (
 	// an error result that gives its size, computed before the result is
 	// built, and no file is changed.
 	MaxFileBytes = 10 << 20
+	// DefaultTimeout is the Tool.Timeout of every built-in but bash and
+	// webfetch (which take a timeout argument): 30 s.
+	DefaultTimeout = 30 * time.Second
+	// DefaultMaxPatternSize caps the size of grep's pattern: 2000 RE2
+	// instructions.
+	DefaultMaxPatternSize = 2000
 )
 
 // Source is the Tool.Source of every built-in tool.
@@ -72,6 +78,18 @@ type Options struct {
 	// BashTimeout is the bash timeout when a call gives none; zero means
 	// DefaultBashTimeout (60 s). Values above MaxBashTimeout are lowered to it.
 	BashTimeout time.Duration
+
+	// Timeout is the Tool.Timeout of every built-in but bash and webfetch;
+	// zero means DefaultTimeout (30 s), and a negative value leaves it
+	// zero, so the registry's Options.Timeout applies.
+	Timeout time.Duration
+
+	// MaxPatternSize caps the size of grep's pattern, in instructions of
+	// its RE2 program (about one per literal character, class or
+	// operator; x{n} counts x n times), which the cost of matching each
+	// byte grows with; zero means DefaultMaxPatternSize (2000). A larger
+	// pattern gives an error result.
+	MaxPatternSize int
 
 	// Shell is the shell bash runs commands with, as Shell -c COMMAND. ""
 	// means "bash" if it is on PATH when the command runs, else /bin/sh.
@@ -167,6 +185,12 @@ func newEnv(opts Options) (*env, error) {
 		opts.BashTimeout = DefaultBashTimeout
 	}
 	opts.BashTimeout = min(opts.BashTimeout, MaxBashTimeout)
+	if opts.Timeout == 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.MaxPatternSize <= 0 {
+		opts.MaxPatternSize = DefaultMaxPatternSize
+	}
 	if opts.MaxFetchBytes <= 0 {
 		opts.MaxFetchBytes = DefaultMaxFetchBytes
 	}
@@ -178,12 +202,12 @@ func newEnv(opts Options) (*env, error) {
 }
 
 // newTool builds one built-in: a typed tool whose result is cleaned by
-// finish (valid UTF-8, capped).
+// finish (valid UTF-8, capped). A zero timeout means Options.Timeout.
 func newTool[A any](e *env, name, title, desc string, ann toolnexus.Annotations, timeout time.Duration,
 	fn func(context.Context, A) toolnexus.Result) (toolnexus.Tool, error) {
-	max := e.opts.MaxOutputBytes
+	limit := e.opts.MaxOutputBytes
 	t, err := toolnexus.NewResultTool(name, desc, func(ctx context.Context, a A) toolnexus.Result {
-		return finish(fn(ctx, a), max)
+		return finish(fn(ctx, a), limit)
 	})
 	if err != nil {
 		return toolnexus.Tool{}, fmt.Errorf("builtin: %w", err)
@@ -193,6 +217,9 @@ func newTool[A any](e *env, name, title, desc string, ann toolnexus.Annotations,
 	ann.Title = title
 	t.Annotations = &ann
 	t.Timeout = timeout
+	if timeout == 0 {
+		t.Timeout = max(e.opts.Timeout, 0)
+	}
 	return t, nil
 }
 

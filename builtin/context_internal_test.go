@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // Each built-in's own work stops when its context ends: these call the
@@ -93,16 +95,27 @@ func (c *endsAfter) Err() error {
 	return nil
 }
 
-// grep's search of one long file checks the context as it goes, not only
+// grep's search of one file checks the context as it goes, not only
 // between files: the context ends after the check before the search.
+// x{1000}y makes the work between checks about 1 KiB. (A long line is
+// TestGrepStopsAtItsDeadline's.)
 func TestGrepStopsInsideAFile(t *testing.T) {
 	e := contextEnv(t)
 	ctx := &endsAfter{Context: context.Background()}
 	ctx.n.Store(1)
-	out, err := e.grep(ctx, grepArgs{Pattern: "nothing", Path: "big.txt"})
-	if err == nil || err.Error() != "search stopped: context canceled" {
-		t.Errorf("grep = %q, %v", out, err)
-	}
+	out, err := e.grep(ctx, grepArgs{Pattern: "x{1000}y", Path: "big.txt"})
+	assert.EqualError(t, err, "search stopped: context canceled", out)
+}
+
+// read checks the context inside a long line too, between the buffer's
+// chunks: a file that is one 1 MiB line stops after the check before it.
+func TestReadStopsInsideALine(t *testing.T) {
+	e := contextEnv(t)
+	assert.NoError(t, os.WriteFile(filepath.Join(e.root, "line.txt"), []byte(strings.Repeat("x", 1<<20)), 0o644))
+	ctx := &endsAfter{Context: context.Background()}
+	ctx.n.Store(1)
+	out, err := e.read(ctx, readArgs{Path: "line.txt", Offset: 2})
+	assert.EqualError(t, err, "read stopped: context canceled", out)
 }
 
 // webfetch stops reading a body that stalls, and its HTML pass stops too.

@@ -108,10 +108,14 @@
 // their Tool.Timeout is -1 (a registry-wide default does not cut a longer
 // timeout the model asked for short); set Tool.Timeout on the returned
 // tools to impose a limit anyway. Cancelling the call's context stops
-// either tool at once (bash kills its process group). The other tools use
-// the registry's default. Every tool stops its own work when the call's
-// context ends, not only its Result: grep and glob between files and every
-// few thousand lines of a file, read while it skips lines, apply_patch
+// either tool at once (bash kills its process group). The other tools have
+// Tool.Timeout [Options.Timeout] (default [DefaultTimeout], 30 s). Every
+// tool stops its own work when the call's context ends, not only its
+// Result: glob between files, grep between files and, inside a file,
+// after at most 2^20 units of work (bytes matched times the pattern's
+// size, capped by [Options.MaxPatternSize]; a longer line is matched
+// rune by rune in pieces that size, with the same result as whole), read
+// while it skips lines and every 16 KiB of a long line, apply_patch
 // while it matches hunks and before it writes, edit and write before they
 // write, webfetch while it reads and slims the page.
 //

@@ -113,7 +113,7 @@ func (e *env) read(ctx context.Context, a readArgs) (string, error) {
 				return "", fmt.Errorf("read stopped: %v", cerr)
 			}
 		}
-		line, err := readLine(br, lineCap)
+		line, err := readLine(ctx, br, lineCap)
 		if len(line) > 0 {
 			n++
 			if n >= offset {
@@ -134,6 +134,9 @@ func (e *env) read(ctx context.Context, a readArgs) (string, error) {
 			break
 		}
 		if err != nil {
+			if cerr := ctx.Err(); cerr != nil {
+				return "", fmt.Errorf("read stopped: %v", cerr)
+			}
 			return "", fsErr(a.Path, err)
 		}
 	}
@@ -153,8 +156,8 @@ func (e *env) read(ctx context.Context, a readArgs) (string, error) {
 
 // readLine returns the next line including its "\n" (the last line may lack
 // it). A line longer than lineCap bytes is cut and marked; the rest of it
-// is skipped.
-func readLine(br *bufio.Reader, lineCap int) (string, error) {
+// is skipped, checking ctx between the buffer's chunks (its error then).
+func readLine(ctx context.Context, br *bufio.Reader, lineCap int) (string, error) {
 	var b []byte
 	cut := 0
 	for {
@@ -167,6 +170,9 @@ func readLine(br *bufio.Reader, lineCap int) (string, error) {
 		b = append(b, chunk[:take]...)
 		cut += len(chunk) - take
 		if err == bufio.ErrBufferFull {
+			if err := ctx.Err(); err != nil {
+				return "", err
+			}
 			continue
 		}
 		if cut > 0 {

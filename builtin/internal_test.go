@@ -223,8 +223,10 @@ func TestOptionsDefaults(t *testing.T) {
 		in   Options
 		want Options
 	}{
-		{Options{}, Options{MaxOutputBytes: DefaultMaxOutputBytes, BashTimeout: DefaultBashTimeout, MaxFetchBytes: DefaultMaxFetchBytes, UserAgent: "toolnexus-webfetch/1"}},
-		{Options{MaxOutputBytes: 10, BashTimeout: time.Hour, MaxFetchBytes: 7, UserAgent: "x"}, Options{MaxOutputBytes: MinOutputBytes, BashTimeout: MaxBashTimeout, MaxFetchBytes: 7, UserAgent: "x"}},
+		{Options{}, Options{MaxOutputBytes: DefaultMaxOutputBytes, BashTimeout: DefaultBashTimeout, Timeout: DefaultTimeout,
+			MaxPatternSize: DefaultMaxPatternSize, MaxFetchBytes: DefaultMaxFetchBytes, UserAgent: "toolnexus-webfetch/1"}},
+		{Options{MaxOutputBytes: 10, BashTimeout: time.Hour, Timeout: -1, MaxPatternSize: 5, MaxFetchBytes: 7, UserAgent: "x"},
+			Options{MaxOutputBytes: MinOutputBytes, BashTimeout: MaxBashTimeout, Timeout: -1, MaxPatternSize: 5, MaxFetchBytes: 7, UserAgent: "x"}},
 	} {
 		ws := t.TempDir()
 		c.in.Workspace = ws

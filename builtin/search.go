@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,6 +27,10 @@ const (
 	defaultSearchLimit = 100
 	// maxMatchLineBytes cuts matched lines in grep output.
 	maxMatchLineBytes = 500
+	// matchWork is the work grep does between context checks, in bytes
+	// matched times pattern size: matching costs up to a few tens of ns
+	// per unit, so a search stops within about 0.05 s of its call's end.
+	matchWork = 1 << 20
 )
 
 // skipDirs are directories grep and glob never descend into (unless the
@@ -33,8 +38,9 @@ const (
 var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, "node_modules": true}
 
 // walk calls fn for every non-directory entry under dir (slash-separated,
-// relative to the root), in lexical order, skipping skipDirs and entries it
-// cannot read. fn returns errStop to end the walk.
+// relative to the root; dir itself when it is a file), in lexical order,
+// skipping skipDirs and entries it cannot read. fn returns errStop to end
+// the walk.
 func walk(ctx context.Context, fsys fs.FS, dir string, fn func(p string, d fs.DirEntry) error) error {
 	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
 		if cerr := ctx.Err(); cerr != nil {
@@ -124,11 +130,56 @@ func includeMatcher(include string) (func(rel string) bool, error) {
 	return re.MatchString, nil
 }
 
-func (e *env) grep(ctx context.Context, a grepArgs) (string, error) {
-	re, err := regexp.Compile(a.Pattern)
+// compilePattern compiles grep's pattern and returns its size: the
+// instructions of its RE2 program (about one per literal character, class
+// or operator; x{n} counts x n times), which the cost of matching a byte
+// grows with. Errors: the pattern is not valid RE2, or its size is over
+// Options.MaxPatternSize.
+func (e *env) compilePattern(pattern string) (*regexp.Regexp, int, error) {
+	s, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
-		return "", fmt.Errorf("pattern is not a valid regular expression: %v", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+		return nil, 0, fmt.Errorf("pattern is not a valid regular expression: %v", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 	}
+	prog, err := syntax.Compile(s.Simplify())
+	if err == nil && len(prog.Inst) > e.opts.MaxPatternSize {
+		err = fmt.Errorf("it compiles to %d instructions", len(prog.Inst))
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("pattern is too large: %v, more than the limit of %d; use fewer or smaller repetitions (x{n} counts x n times)", err, e.opts.MaxPatternSize)
+	}
+	re, err := regexp.Compile(pattern)
+	return re, len(prog.Inst), err
+}
+
+// lineReader hands a line to Regexp.MatchReader rune by rune, checking
+// ctx every `every` runes and ending the line (io.EOF) once ctx has ended,
+// so one long line is matched in bounded pieces and the match stops soon
+// after its call ends; the caller discards a match cut short that way.
+type lineReader struct {
+	ctx      context.Context
+	b        []byte
+	every, n int
+}
+
+func (r *lineReader) ReadRune() (rune, int, error) {
+	if r.n++; r.n%r.every == 0 && r.ctx.Err() != nil {
+		r.b = nil
+	}
+	if len(r.b) == 0 {
+		return 0, 0, io.EOF
+	}
+	c, size := utf8.DecodeRune(r.b)
+	r.b = r.b[size:]
+	return c, size, nil
+}
+
+func (e *env) grep(ctx context.Context, a grepArgs) (string, error) {
+	re, size, err := e.compilePattern(a.Pattern)
+	if err != nil {
+		return "", err
+	}
+	// every is the bytes matched between context checks.
+	every := max(matchWork/size, 1)
 	include, err := includeMatcher(a.Include)
 	if err != nil {
 		return "", err
@@ -142,7 +193,6 @@ func (e *env) grep(ctx context.Context, a grepArgs) (string, error) {
 		return "", err
 	}
 	defer root.Close()
-	fsys := newWalkFS(root)
 	budget := e.opts.MaxOutputBytes - searchNoteRoom
 	lineCap := min(maxMatchLineBytes, budget/2)
 	var out strings.Builder
@@ -163,12 +213,8 @@ func (e *env) grep(ctx context.Context, a grepArgs) (string, error) {
 		if err != nil || len(data) > MaxFileBytes || isBinary(data[:min(len(data), sniffBytes)]) {
 			return nil
 		}
+		work := 0
 		for n := 1; len(data) > 0; n++ {
-			if n%ctxEvery == 0 {
-				if err := ctx.Err(); err != nil {
-					return err // a 10 MiB file of short lines takes a while
-				}
-			}
 			line := data
 			if i := bytes.IndexByte(data, '\n'); i >= 0 {
 				line, data = data[:i], data[i+1:]
@@ -176,7 +222,19 @@ func (e *env) grep(ctx context.Context, a grepArgs) (string, error) {
 				data = nil
 			}
 			line = bytes.TrimSuffix(line, []byte("\r"))
-			if !re.Match(line) {
+			if work += len(line) + 1; work > every {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				work = 0
+			}
+			var ok bool
+			if len(line) <= every {
+				ok = re.Match(line)
+			} else if ok = re.MatchReader(&lineReader{ctx: ctx, b: line, every: every}); ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if !ok {
 				continue
 			}
 			if matches == limit {
@@ -199,22 +257,12 @@ func (e *env) grep(ctx context.Context, a grepArgs) (string, error) {
 		}
 		return nil
 	}
-	if single {
-		if err = ctx.Err(); err == nil {
-			err = search(dir)
+	err = walk(ctx, newWalkFS(root), dir, func(p string, d fs.DirEntry) error {
+		if !single && !include(underDir(dir, p)) {
+			return nil // include filters the files of a directory, not a file named by path
 		}
-		if errors.Is(err, errStop) {
-			err = nil
-		}
-	} else {
-		err = walk(ctx, fsys, dir, func(p string, d fs.DirEntry) error {
-			rel := underDir(dir, p)
-			if !include(rel) {
-				return nil
-			}
-			return search(p)
-		})
-	}
+		return search(p)
+	})
 	return searchResult(a.Path, err, &out, matches, more,
 		"the first match is longer than the output cap; narrow the pattern", "no matches",
 		"[showing the first %d matches; there are more: narrow the pattern, path or include, or raise limit]")

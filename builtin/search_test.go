@@ -5,6 +5,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/toolnexus/toolnexus/builtin"
 )
@@ -63,6 +67,11 @@ func TestGrepLimitAndLongLines(t *testing.T) {
 	}
 	f.file("long.txt", "needle"+strings.Repeat("x", 1000)+"\n")
 	wantEqual(t, "long line", f.ok("grep", map[string]any{"pattern": "needle"}), "long.txt:1:needle"+strings.Repeat("x", 494)+"...")
+	// A line longer than the work between context checks (about 1 KiB for
+	// a pattern of 1000 instructions) is matched in pieces, as a whole.
+	f.file("long.txt", "needle\n"+strings.Repeat("é", 5000)+"y\n")
+	wantEqual(t, "pieces", f.ok("grep", map[string]any{"pattern": "^é{1000}.*y$"}), "long.txt:2:"+strings.Repeat("é", 250)+"...")
+	wantEqual(t, "pieces, no match", f.ok("grep", map[string]any{"pattern": "^é{1000}.*z$"}), "no matches")
 }
 
 func TestGrepErrors(t *testing.T) {
@@ -72,6 +81,29 @@ func TestGrepErrors(t *testing.T) {
 	wantEqual(t, "bad include", f.fail("grep", map[string]any{"pattern": "a", "include": "[a"}), `include "[a" is not a valid glob pattern: it has a [ without its ] (byte 1)`)
 	wantEqual(t, "missing path", f.fail("grep", map[string]any{"pattern": "a", "path": "nope"}), `"nope" does not exist`)
 	wantContains(t, f.fail("grep", map[string]any{"pattern": "a", "limit": 0.5}), `"limit"`)
+	wantEqual(t, "pattern too large", f.fail("grep", map[string]any{"pattern": "x{1000}y{1000}"}),
+		"pattern is too large: it compiles to 2002 instructions, more than the limit of 2000; use fewer or smaller repetitions (x{n} counts x n times)")
+	small := searchFixture(t, builtin.Options{MaxPatternSize: 10})
+	wantEqual(t, "MaxPatternSize", small.fail("grep", map[string]any{"pattern": "a{10}"}),
+		"pattern is too large: it compiles to 12 instructions, more than the limit of 10; use fewer or smaller repetitions (x{n} counts x n times)")
+	wantEqual(t, "at MaxPatternSize", small.ok("grep", map[string]any{"pattern": "Hello w{1}"}), "notes.txt:1:Hello world")
+}
+
+// Every built-in but bash and webfetch (which time themselves) has a
+// Tool.Timeout: DefaultTimeout, Options.Timeout, or none (the registry's)
+// for a negative Options.Timeout.
+func TestToolTimeouts(t *testing.T) {
+	for _, c := range []struct{ in, want time.Duration }{{0, builtin.DefaultTimeout}, {time.Second, time.Second}, {-1, 0}} {
+		tools, err := builtin.Tools(&builtin.Options{Workspace: t.TempDir(), Timeout: c.in})
+		require.NoError(t, err)
+		for _, tool := range tools {
+			want := c.want
+			if tool.Name == "bash" || tool.Name == "webfetch" {
+				want = -1
+			}
+			assert.Equal(t, want, tool.Timeout, "%s with Options.Timeout %v", tool.Name, c.in)
+		}
+	}
 }
 
 func TestGrepEscapes(t *testing.T) {

@@ -31,7 +31,8 @@
 // Operations that cannot be expressed are never dropped silently: they are
 // listed in Result.Skipped with the reason (a cookie parameter, a body
 // media type other than JSON, form or text, a multipart upload, a $ref
-// outside #/components/schemas). Result.Notes lists what was imported with
+// outside #/components/schemas, a parameter or request body whose $ref
+// is cyclic, with the cycle). Result.Notes lists what was imported with
 // a caveat (schema keywords the engine leaves to the API, security schemes
 // that cannot be sent, a cut description).
 package openapi
@@ -310,8 +311,11 @@ func (im *importer) add(method, path string, item *openapi3.PathItem, op *openap
 	var order []string
 	for _, list := range []openapi3.Parameters{item.Parameters, op.Parameters} {
 		for _, pr := range list {
-			if pr == nil || pr.Value == nil {
+			if pr == nil {
 				continue
+			}
+			if pr.Value == nil {
+				return "parameter " + im.unresolved(pr.Ref, "parameters")
 			}
 			key := pr.Value.In + "\x00" + pr.Value.Name
 			if _, ok := all[key]; !ok {
@@ -381,7 +385,10 @@ func (im *importer) add(method, path string, item *openapi3.PathItem, op *openap
 	if params == nil {
 		spec.Params = []httptool.Param{}
 	}
-	if rb := op.RequestBody; rb != nil && rb.Value != nil {
+	if rb := op.RequestBody; rb != nil {
+		if rb.Value == nil {
+			return "request body " + im.unresolved(rb.Ref, "requestBodies")
+		}
 		mt, media, mode, reason := pickMedia(rb.Value.Content)
 		if reason != "" {
 			return reason
@@ -643,6 +650,31 @@ func (im *importer) envName(scheme string) string {
 }
 
 const componentPrefix = "#/components/schemas/"
+
+// unresolved says why ref, a $ref to a component of kind "parameters" or
+// "requestBodies", has no value: the cycle of references it starts
+// ("#/components/parameters/A -> ...B -> ...A"), else that it does not
+// resolve.
+func (im *importer) unresolved(ref, kind string) string {
+	refOf := func(name string) string {
+		c := im.doc.Components
+		switch {
+		case c != nil && kind == "parameters" && c.Parameters[name] != nil:
+			return c.Parameters[name].Ref
+		case c != nil && kind == "requestBodies" && c.RequestBodies[name] != nil:
+			return c.RequestBodies[name].Ref
+		}
+		return ""
+	}
+	chain := []string{ref}
+	for seen, r := map[string]bool{}, ref; !seen[r]; chain = append(chain, r) {
+		seen[r] = true
+		if r = refOf(strings.TrimPrefix(r, "#/components/"+kind+"/")); r == "" {
+			return fmt.Sprintf("$ref %q does not resolve", ref)
+		}
+	}
+	return fmt.Sprintf("$ref %q is cyclic: %s", ref, strings.Join(chain, " -> "))
+}
 
 // convert turns a parser schema into a JSON Schema 2020-12 value; $refs to
 // components are rewritten to $defs and collected (with their own refs)

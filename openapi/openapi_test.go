@@ -18,6 +18,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/httptool"
 	"github.com/toolnexus/toolnexus/render"
@@ -469,4 +472,54 @@ func TestImportNilOptions(t *testing.T) {
 	if _, err := ImportFile(context.Background(), path, opts); err != nil || opts.Location != "" {
 		t.Errorf("ImportFile changed opts.Location to %q (err %v)", opts.Location, err)
 	}
+}
+
+// A parameter or request body whose $ref is cyclic has no value: the
+// operation is skipped, naming the parameter and the cycle, instead of
+// being imported without it. Other operations still import.
+func TestCyclicRefSkipsOperation(t *testing.T) {
+	for _, format := range []string{"json", "yaml"} {
+		doc := map[string]any{"openapi": "3.0.3", "info": map[string]any{"title": "t", "version": "1"},
+			"components": map[string]any{
+				"parameters": map[string]any{
+					"A":    map[string]any{"$ref": "#/components/parameters/B"},
+					"B":    map[string]any{"$ref": "#/components/parameters/A"},
+					"Self": map[string]any{"$ref": "#/components/parameters/Self"},
+				},
+				"requestBodies": map[string]any{"Loop": map[string]any{"$ref": "#/components/requestBodies/Loop"}},
+			},
+			"paths": map[string]any{
+				"/a":    map[string]any{"get": op("getA", map[string]any{"$ref": "#/components/parameters/A"})},
+				"/self": map[string]any{"parameters": []any{map[string]any{"$ref": "#/components/parameters/Self"}}, "get": op("getSelf")},
+				"/body": map[string]any{"post": map[string]any{"operationId": "postBody", "requestBody": map[string]any{"$ref": "#/components/requestBodies/Loop"},
+					"responses": map[string]any{"200": map[string]any{"description": "ok"}}}},
+				"/ok": map[string]any{"get": op("getOK", map[string]any{"name": "q", "in": "query", "schema": map[string]any{"type": "string"}})},
+			}}
+		var data []byte
+		var err error
+		if format == "json" {
+			data, err = json.Marshal(doc)
+		} else {
+			data, err = yaml.Marshal(doc)
+		}
+		require.NoError(t, err)
+		res, err := Import(data, &Options{BaseURL: "https://x.test"})
+		require.NoError(t, err, format)
+		require.Len(t, res.Tools, 1, format)
+		assert.Equal(t, "getOK", res.Tools[0].Name, format)
+		var skipped []string
+		for _, s := range res.Skipped {
+			skipped = append(skipped, s.String())
+		}
+		assert.Equal(t, []string{
+			`GET /a (getA): parameter $ref "#/components/parameters/A" is cyclic: #/components/parameters/A -> #/components/parameters/B -> #/components/parameters/A`,
+			`POST /body (postBody): request body $ref "#/components/requestBodies/Loop" is cyclic: #/components/requestBodies/Loop -> #/components/requestBodies/Loop`,
+			`GET /self (getSelf): parameter $ref "#/components/parameters/Self" is cyclic: #/components/parameters/Self -> #/components/parameters/Self`,
+		}, skipped, format)
+	}
+}
+
+// op is a GET operation with an id and parameters, answering 200.
+func op(id string, params ...any) map[string]any {
+	return map[string]any{"operationId": id, "parameters": params, "responses": map[string]any{"200": map[string]any{"description": "ok"}}}
 }

@@ -3,6 +3,7 @@ package skill
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -101,9 +102,19 @@ func (d *discoverer) dir(path string) {
 }
 
 func (d *discoverer) file(path string) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		d.skip(path, Unreadable, err)
+		return
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	f.Close()
+	if err != nil {
+		d.skip(path, Unreadable, err)
+		return
+	}
+	if len(data) > MaxFileBytes {
+		d.skip(path, TooLarge, fmt.Errorf("more than the limit of %d bytes", MaxFileBytes))
 		return
 	}
 	s, err := Parse(data)

@@ -29,8 +29,9 @@
 // files; a directory reached twice (a symlink cycle, or two links to one
 // place) is read once. Bad skills never stop discovery: each is reported in
 // [Inventory.Skipped] with a [Reason] (missing name, malformed YAML,
-// unreadable file, duplicate name) and the others load. [Load] turns the
-// result into a [Set]; [New] builds a Set from skills held as data.
+// unreadable file, duplicate name, larger than [MaxFileBytes]) and the
+// others load. [Load] turns the result into a [Set]; [New] builds a Set
+// from skills held as data.
 //
 // # The skill tool
 //

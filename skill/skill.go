@@ -13,6 +13,10 @@ import (
 // the Agent Skills specification (agentskills.io/specification).
 const FileName = "SKILL.md"
 
+// MaxFileBytes is the largest SKILL.md discovery reads: 1 MiB. A larger
+// one is skipped (TooLarge), read no further than the limit.
+const MaxFileBytes = 1 << 20
+
 // Skill is one agent skill.
 //
 // A skill found on disk has Path and Dir set; a skill given as data (see
@@ -60,10 +64,12 @@ const (
 	Unreadable
 	// DuplicateName: an earlier skill has the same name; the first wins.
 	DuplicateName
+	// TooLarge: the file is larger than MaxFileBytes.
+	TooLarge
 )
 
-// String returns "missing name", "malformed YAML", "unreadable" or
-// "duplicate name".
+// String returns "missing name", "malformed YAML", "unreadable",
+// "duplicate name" or "too large".
 func (r Reason) String() string {
 	switch r {
 	case MissingName:
@@ -74,6 +80,8 @@ func (r Reason) String() string {
 		return "unreadable"
 	case DuplicateName:
 		return "duplicate name"
+	case TooLarge:
+		return "too large"
 	}
 	return fmt.Sprintf("Reason(%d)", int(r))
 }

@@ -13,6 +13,9 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/toolnexus/toolnexus"
 )
 
@@ -219,6 +222,21 @@ func TestDiscoverSkillFileIsNotRegular(t *testing.T) {
 	if len(inv.Skipped) != 1 || inv.Skipped[0].Reason != Unreadable || inv.Skipped[0].Detail != "not a regular file" {
 		t.Fatalf("skipped = %+v", inv.Skipped)
 	}
+}
+
+// A SKILL.md over MaxFileBytes is skipped, naming the file and the limit,
+// and read no further than the limit; one at the limit loads.
+func TestDiscoverSkillFileTooLarge(t *testing.T) {
+	root := t.TempDir()
+	head := "---\nname: big\n---\n"
+	write(t, filepath.Join(root, "big", "SKILL.md"), head+strings.Repeat("x", MaxFileBytes+1-len(head)))
+	write(t, filepath.Join(root, "fits", "SKILL.md"), "---\nname: fits\n---\n"+strings.Repeat("x", MaxFileBytes-len(head)-1))
+	inv, err := Discover(root)
+	require.NoError(t, err)
+	require.Len(t, inv.Skills, 1)
+	assert.Equal(t, "fits", inv.Skills[0].Name)
+	require.Len(t, inv.Skipped, 1)
+	assert.Equal(t, filepath.Join(root, "big", "SKILL.md")+": too large: more than the limit of 1048576 bytes", inv.Skipped[0].String())
 }
 
 func TestDiscoverRootErrors(t *testing.T) {
