@@ -40,6 +40,17 @@ type ServerOptions struct {
 	// [Server.Skipped]). nil means no logging.
 	Logger *slog.Logger
 
+	// RequireApprover keeps approvals on the server. By default a call of
+	// a tool with NeedsApproval that the registry's approver
+	// (toolnexus.Options.Approver) leaves undecided, or that has none, is
+	// put to the calling client by elicitation: the client, and whoever
+	// answers it, decides. With RequireApprover it is not: such a call gets
+	// the error result `tool "name" needs approval, and this server takes
+	// it only from its own approver (ServerOptions.RequireApprover), which
+	// did not decide`, and its handler does not run. Questions and forms
+	// are still asked of the client.
+	RequireApprover bool
+
 	// DrainTimeout limits how long [Server.ServeIO] and [Server.ServeStdio]
 	// wait, once their input has ended, for the replies to the calls already
 	// read. Zero means [DefaultDrainTimeout] (30 seconds); a negative value
@@ -414,7 +425,7 @@ func (s *Server) handler(name string) mcpsdk.ToolHandler {
 		run := func(ctx context.Context) toolnexus.Result {
 			return s.reg.Execute(toolnexus.WithEvents(ctx, sessionEvents(ctx, req, name)), name, args)
 		}
-		return askPerson(ctx, req, name, run), nil
+		return askPerson(ctx, req, name, run, s.opts.RequireApprover), nil
 	}
 }
 
