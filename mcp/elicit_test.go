@@ -32,13 +32,7 @@ func elicitSession(t *testing.T, version string, h func(context.Context, *mcpsdk
 			require.NoError(t, reg.Add(tl))
 		}
 	}
-	del, err := toolnexus.NewTool("delete", "deletes", func(_ context.Context, a pathIn) (string, error) {
-		ran.Add(1)
-		return "deleted " + a.Path, nil
-	})
-	require.NoError(t, err)
-	del.NeedsApproval = true
-	require.NoError(t, reg.Add(del))
+	require.NoError(t, reg.Add(deleteTool(t, ran)))
 	s := mcp.NewServer(reg, nil)
 	ct, st := mcpsdk.NewInMemoryTransports()
 	go s.Run(ctx, st)
@@ -51,6 +45,19 @@ func elicitSession(t *testing.T, version string, h func(context.Context, *mcpsdk
 	require.NoError(t, err)
 	t.Cleanup(func() { cs.Close() })
 	return cs
+}
+
+// deleteTool is a typed tool "delete" that needs approval; ran counts its
+// runs.
+func deleteTool(t *testing.T, ran *atomic.Int32) toolnexus.Tool {
+	t.Helper()
+	del, err := toolnexus.NewTool("delete", "deletes", func(_ context.Context, a pathIn) (string, error) {
+		ran.Add(1)
+		return "deleted " + a.Path, nil
+	})
+	require.NoError(t, err)
+	del.NeedsApproval = true
+	return del
 }
 
 func callText(t *testing.T, cs *mcpsdk.ClientSession, name, args string) (string, bool) {
@@ -144,13 +151,7 @@ func TestServeRequireApprover(t *testing.T) {
 	} {
 		var ran, asked atomic.Int32
 		reg := toolnexus.NewRegistryWith(&toolnexus.Options{Approver: tc.approver})
-		del, err := toolnexus.NewTool("delete", "deletes", func(_ context.Context, a pathIn) (string, error) {
-			ran.Add(1)
-			return "deleted " + a.Path, nil
-		})
-		require.NoError(t, err)
-		del.NeedsApproval = true
-		require.NoError(t, reg.Add(del))
+		require.NoError(t, reg.Add(deleteTool(t, &ran)))
 		s := mcp.NewServer(reg, &mcp.ServerOptions{RequireApprover: true})
 		ct, st := mcpsdk.NewInMemoryTransports()
 		go s.Run(t.Context(), st)

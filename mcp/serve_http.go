@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/netip"
@@ -23,6 +24,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/sync/semaphore"
 )
 
 // Defaults of the HTTP limits in [ServerOptions], used when a field is zero.
@@ -423,22 +425,11 @@ type connKey struct{}
 // no slot: the SDK serves one GET stream per session, which MaxSessions
 // bounds.
 func (c *httpConfig) admit(next http.Handler, srv *mcpsdk.Server) http.Handler {
-	var mu sync.Mutex
-	used := 0
-	take := func(n int) bool {
-		mu.Lock()
-		defer mu.Unlock()
-		if c.maxStreams > 0 && used+n > c.maxStreams {
-			return false
-		}
-		used += n
-		return true
+	max := int64(c.maxStreams)
+	if max == 0 {
+		max = math.MaxInt64
 	}
-	give := func(n int) {
-		mu.Lock()
-		used -= n
-		mu.Unlock()
-	}
+	sem := semaphore.NewWeighted(max)
 	busy := func(w http.ResponseWriter) {
 		w.Header().Set("Retry-After", "1")
 		http.Error(w, fmt.Sprintf("Service Unavailable: %d requests already in progress (ServerOptions.MaxStreams, --max-streams)", c.maxStreams), http.StatusServiceUnavailable)
@@ -451,12 +442,12 @@ func (c *httpConfig) admit(next http.Handler, srv *mcpsdk.Server) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if !take(1) {
+		if !sem.TryAcquire(1) {
 			busy(w)
 			return
 		}
-		slots := 1
-		defer func() { give(slots) }()
+		slots := int64(1)
+		defer func() { sem.Release(slots) }()
 		data, ok := c.readBody(w, r)
 		if !ok {
 			return
@@ -470,11 +461,11 @@ func (c *httpConfig) admit(next http.Handler, srv *mcpsdk.Server) http.Handler {
 				http.Error(w, fmt.Sprintf("Request Entity Too Large: a batch of %d messages; at most %d (ServerOptions.MaxStreams, --max-streams)", n, c.maxStreams), http.StatusRequestEntityTooLarge)
 				return
 			}
-			if !take(n - 1) {
+			if !sem.TryAcquire(int64(n - 1)) {
 				busy(w)
 				return
 			}
-			slots = n
+			slots = int64(n)
 		}
 		r.Body = &readOnce{data}
 		next.ServeHTTP(w, r)
@@ -572,7 +563,6 @@ type limitedConn struct {
 	net.Conn
 	l      *connLimit
 	authed atomic.Bool
-	once   sync.Once
 }
 
 func newConnLimit(ln net.Listener, max int) *connLimit {
@@ -616,16 +606,13 @@ func (l *connLimit) Close() error {
 }
 
 func (c *limitedConn) Close() error {
-	err := c.Conn.Close()
-	c.once.Do(func() {
-		c.l.mu.Lock()
-		if i := slices.Index(c.l.open, c); i >= 0 {
-			c.l.open = slices.Delete(c.l.open, i, i+1)
-		}
+	c.l.mu.Lock()
+	if i := slices.Index(c.l.open, c); i >= 0 {
+		c.l.open = slices.Delete(c.l.open, i, i+1)
 		c.l.wake.Broadcast()
-		c.l.mu.Unlock()
-	})
-	return err
+	}
+	c.l.mu.Unlock()
+	return c.Conn.Close()
 }
 
 // readOnce is a request body read into memory. It lets go of the bytes
