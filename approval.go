@@ -1,7 +1,10 @@
 package toolnexus
 
 import (
+	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -12,10 +15,10 @@ import (
 // PendingKindApproval is the [PendingRequest.Kind] of a call of a tool with
 // Tool.NeedsApproval that no approver decided: a person is asked to
 // approve or deny it. Its Data is {"tool":"name","arguments":{…}}, the
-// checked arguments; its ID is "approval_" and 16 hex digits derived from
-// the tool name and the arguments, so a re-run of the same call finds the
-// [Answer] meant for it (OK approves; not OK denies, with the answer's Data
-// as the reason when it is a JSON string).
+// checked arguments (compacted); its ID is [ApprovalID] of the tool name
+// and those arguments, so a re-run of the same call in the same process
+// finds the [Answer] meant for it (OK approves; not OK denies, with the
+// answer's Data as the reason when it is a JSON string).
 const PendingKindApproval = "approval"
 
 // Decision is an [Approver]'s verdict on one call.
@@ -49,7 +52,8 @@ type ApprovalRequest struct {
 	// CallID is the id attached with [WithApprover] (exec attaches the
 	// provider's call id when its Options.Approver is set), else "".
 	CallID string
-	// Arguments are the checked arguments, one JSON object ({} for none).
+	// Arguments are the checked arguments, one compact JSON object ({}
+	// for none); for a typed tool, with the schema's defaults applied.
 	Arguments json.RawMessage
 	// Args is, for a typed tool, its decoded argument value (the tool's
 	// argument type, e.g. a struct); nil for raw tools.
@@ -107,20 +111,42 @@ func gateFor(ctx context.Context) *approvalGate {
 	return g
 }
 
+// approvalKey keys ApprovalID; it is made when the process starts.
+var approvalKey = []byte(rand.Text())
+
 // ApprovalID is the [PendingRequest.ID] of the approval of a call of tool
-// with the (normalized, checked) arguments args.
+// with the arguments args: "approval_" and 16 hex digits of an HMAC-SHA256,
+// keyed by a secret the process makes when it starts, over the tool name
+// and args compacted ("", whitespace and null count as {}). Whitespace in
+// args does not change it; key order does. Nobody outside the process (a
+// model, an MCP client) can compute it, so an answer can only be given to
+// a request that was shown; and it is the same only within one process: a
+// host that keeps pending approvals across restarts keeps their IDs too,
+// and an approval asked by one replica is answered on the same one.
 func ApprovalID(tool string, args json.RawMessage) string {
-	h := sha256.New()
+	h := hmac.New(sha256.New, approvalKey)
 	h.Write([]byte(tool))
 	h.Write([]byte{0})
-	h.Write(args)
+	h.Write(compactArgs(args))
 	return "approval_" + hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// compactArgs is args normalized (see normalizeArgs) and compacted; args
+// that are not valid JSON are returned as they are.
+func compactArgs(args json.RawMessage) json.RawMessage {
+	args = normalizeArgs(args)
+	var buf bytes.Buffer
+	if json.Compact(&buf, args) != nil || buf.Len() == len(args) {
+		return args
+	}
+	return buf.Bytes()
 }
 
 // approve decides one call: stop is false when the handler may run,
 // otherwise r is the call's result (denied or pending). An answer
 // attached with WithAnswer for this call's ApprovalID decides first.
 func (g *approvalGate) approve(ctx context.Context, args json.RawMessage, decoded any) (r Result, stop bool) {
+	args = compactArgs(args)
 	id := ApprovalID(g.tool, args)
 	if a, ok := AnswerFor(ctx, id); ok {
 		if a.OK {

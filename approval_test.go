@@ -2,10 +2,15 @@ package toolnexus_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"sync/atomic"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/toolnexus/toolnexus"
 )
@@ -167,4 +172,31 @@ func TestApprovalRenamedTypedTool(t *testing.T) {
 	if ran.Load() != 0 {
 		t.Errorf("renamed tool ran %d times without approval", ran.Load())
 	}
+}
+
+// The approval ID is keyed by a secret of the process, so a client that
+// knows the tool and the arguments cannot compute it, and it is taken over
+// the normalized arguments: whitespace does not change it.
+func TestApprovalIDKeyedAndNormalized(t *testing.T) {
+	args := json.RawMessage(`{"path":"a"}`)
+	id := toolnexus.ApprovalID("wipe", args)
+	sum := sha256.Sum256([]byte("wipe\x00" + string(args)))
+	assert.NotEqual(t, "approval_"+hex.EncodeToString(sum[:8]), id, "ID computable without the secret")
+	assert.Regexp(t, `^approval_[0-9a-f]{16}$`, id)
+	assert.Equal(t, id, toolnexus.ApprovalID("wipe", json.RawMessage(" {\"path\" :\n \"a\"} ")))
+	assert.Equal(t, toolnexus.ApprovalID("wipe", json.RawMessage(`{}`)), toolnexus.ApprovalID("wipe", json.RawMessage(`null`)))
+	assert.NotEqual(t, id, toolnexus.ApprovalID("wipe", json.RawMessage(`{"path":"b"}`)))
+
+	var ran atomic.Int32
+	reg := approvalRegistry(t, nil, &ran)
+	for _, name := range []string{"delete", "wipe"} {
+		spaced := json.RawMessage(`{ "path": "a" }`)
+		p, ok := toolnexus.PendingFrom(reg.Execute(context.Background(), name, spaced))
+		require.True(t, ok, name)
+		assert.Equal(t, toolnexus.ApprovalID(name, args), p.ID, name)
+		assert.Equal(t, `{"tool":"`+name+`","arguments":{"path":"a"}}`, string(p.Data), name)
+		ctx := toolnexus.WithAnswer(context.Background(), toolnexus.Answer{ID: toolnexus.ApprovalID(name, args), OK: true})
+		assert.False(t, reg.Execute(ctx, name, spaced).IsError, name)
+	}
+	assert.Equal(t, int32(2), ran.Load())
 }

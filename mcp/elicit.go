@@ -24,9 +24,11 @@ const maxElicitRounds = 4
 // PendingRequest.ID, an accepted form is the Answer the tool is run again
 // with, and decline or cancel is an error result. No state is kept between
 // rounds: the retried tools/call carries the responses, and the pending
-// request's ID is derived from the arguments. A client without
-// elicitation gets an error result saying the tool needs a person.
-func askPerson(ctx context.Context, req *mcpsdk.CallToolRequest, name string, run func(context.Context) toolnexus.Result) *mcpsdk.CallToolResult {
+// request's ID is derived from the arguments (an approval's, keyed by a
+// secret of the process: see toolnexus.ApprovalID). A client without
+// elicitation gets an error result saying the tool needs a person. With
+// serverApproves, an approval is never asked (ServerOptions.RequireApprover).
+func askPerson(ctx context.Context, req *mcpsdk.CallToolRequest, name string, run func(context.Context) toolnexus.Result, serverApproves bool) *mcpsdk.CallToolResult {
 	var responses mcpsdk.InputResponseMap
 	if req != nil && req.Params != nil {
 		responses = req.Params.InputResponses
@@ -36,6 +38,9 @@ func askPerson(ctx context.Context, req *mcpsdk.CallToolRequest, name string, ru
 		p, ok := toolnexus.PendingFrom(res)
 		if !ok {
 			return callResult(res)
+		}
+		if serverApproves && p.Kind == toolnexus.PendingKindApproval {
+			return callResult(errResult(fmt.Sprintf("tool %q needs approval, and this server takes it only from its own approver (ServerOptions.RequireApprover), which did not decide", name)))
 		}
 		if round == maxElicitRounds {
 			return callResult(errResult(fmt.Sprintf("tool %q still needs a person after %d answers", name, round)))

@@ -32,13 +32,7 @@ func elicitSession(t *testing.T, version string, h func(context.Context, *mcpsdk
 			require.NoError(t, reg.Add(tl))
 		}
 	}
-	del, err := toolnexus.NewTool("delete", "deletes", func(_ context.Context, a pathIn) (string, error) {
-		ran.Add(1)
-		return "deleted " + a.Path, nil
-	})
-	require.NoError(t, err)
-	del.NeedsApproval = true
-	require.NoError(t, reg.Add(del))
+	require.NoError(t, reg.Add(deleteTool(t, ran)))
 	s := mcp.NewServer(reg, nil)
 	ct, st := mcpsdk.NewInMemoryTransports()
 	go s.Run(ctx, st)
@@ -51,6 +45,19 @@ func elicitSession(t *testing.T, version string, h func(context.Context, *mcpsdk
 	require.NoError(t, err)
 	t.Cleanup(func() { cs.Close() })
 	return cs
+}
+
+// deleteTool is a typed tool "delete" that needs approval; ran counts its
+// runs.
+func deleteTool(t *testing.T, ran *atomic.Int32) toolnexus.Tool {
+	t.Helper()
+	del, err := toolnexus.NewTool("delete", "deletes", func(_ context.Context, a pathIn) (string, error) {
+		ran.Add(1)
+		return "deleted " + a.Path, nil
+	})
+	require.NoError(t, err)
+	del.NeedsApproval = true
+	return del
 }
 
 func callText(t *testing.T, cs *mcpsdk.ClientSession, name, args string) (string, bool) {
@@ -123,4 +130,43 @@ func TestServeElicitationDeclineAndUnsupported(t *testing.T) {
 		require.Contains(t, out, "does not support elicitation")
 	}
 	require.EqualValues(t, 0, ran.Load())
+}
+
+// With RequireApprover an approval is never put to the client: only the
+// registry's approver decides, and a call it leaves undecided is refused.
+func TestServeRequireApprover(t *testing.T) {
+	for _, tc := range []struct {
+		approver toolnexus.Approver
+		want     string
+		isErr    bool
+		ran      int32
+	}{
+		{nil, `tool "delete" needs approval, and this server takes it only from its own approver (ServerOptions.RequireApprover), which did not decide`, true, 0},
+		{func(context.Context, toolnexus.ApprovalRequest) toolnexus.Approval {
+			return toolnexus.Approval{Decision: toolnexus.Later}
+		}, `tool "delete" needs approval, and this server takes it only from its own approver (ServerOptions.RequireApprover), which did not decide`, true, 0},
+		{func(context.Context, toolnexus.ApprovalRequest) toolnexus.Approval {
+			return toolnexus.Approval{Decision: toolnexus.Approve}
+		}, "deleted a", false, 1},
+	} {
+		var ran, asked atomic.Int32
+		reg := toolnexus.NewRegistryWith(&toolnexus.Options{Approver: tc.approver})
+		require.NoError(t, reg.Add(deleteTool(t, &ran)))
+		s := mcp.NewServer(reg, &mcp.ServerOptions{RequireApprover: true})
+		ct, st := mcpsdk.NewInMemoryTransports()
+		go s.Run(t.Context(), st)
+		c := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "t", Version: "1"}, &mcpsdk.ClientOptions{
+			ElicitationHandler: func(context.Context, *mcpsdk.ElicitRequest) (*mcpsdk.ElicitResult, error) {
+				asked.Add(1)
+				return &mcpsdk.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
+			}})
+		cs, err := c.Connect(t.Context(), ct, nil)
+		require.NoError(t, err)
+		out, isErr := callText(t, cs, "delete", `{"path":"a"}`)
+		cs.Close()
+		require.Equal(t, tc.want, out)
+		require.Equal(t, tc.isErr, isErr)
+		require.Equal(t, tc.ran, ran.Load())
+		require.Zero(t, asked.Load(), "approvals asked of the client")
+	}
 }

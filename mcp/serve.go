@@ -16,7 +16,6 @@ import (
 	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
-	"golang.org/x/net/netutil"
 
 	"github.com/toolnexus/toolnexus"
 )
@@ -41,6 +40,17 @@ type ServerOptions struct {
 	// [Server.Skipped]). nil means no logging.
 	Logger *slog.Logger
 
+	// RequireApprover keeps approvals on the server. By default a call of
+	// a tool with NeedsApproval that the registry's approver
+	// (toolnexus.Options.Approver) leaves undecided, or that has none, is
+	// put to the calling client by elicitation: the client, and whoever
+	// answers it, decides. With RequireApprover it is not: such a call gets
+	// the error result `tool "name" needs approval, and this server takes
+	// it only from its own approver (ServerOptions.RequireApprover), which
+	// did not decide`, and its handler does not run. Questions and forms
+	// are still asked of the client.
+	RequireApprover bool
+
 	// DrainTimeout limits how long [Server.ServeIO] and [Server.ServeStdio]
 	// wait, once their input has ended, for the replies to the calls already
 	// read. Zero means [DefaultDrainTimeout] (30 seconds); a negative value
@@ -56,8 +66,18 @@ type ServerOptions struct {
 	// "Authorization: Bearer <token>"; a request without it, or with another
 	// token, gets 401 Unauthorized. The comparison takes the same time
 	// whatever the token sent. ListenAndServe refuses an address that is
-	// not loopback while BearerToken is "" ([ErrTokenRequired]).
+	// not loopback while BearerToken is "" ([ErrTokenRequired]). Without a
+	// token, every user of this machine can call a loopback server, and so
+	// can anyone whose requests a proxy on this machine forwards to it.
 	BearerToken string
+
+	// TrustProxyHeaders lets a server without a BearerToken answer
+	// requests that carry a header a reverse proxy adds (Forwarded,
+	// X-Forwarded-For, X-Forwarded-Host, X-Forwarded-Proto, X-Real-IP,
+	// Via). By default such a request gets 403 Forbidden: a proxy that
+	// forwards to a tokenless loopback server would hand its tools to
+	// whoever reaches the proxy. Ignored when BearerToken is set.
+	TrustProxyHeaders bool
 
 	// AllowedOrigins lists the origins (scheme://host[:port], e.g.
 	// "https://app.example.com") whose browser pages may call the server,
@@ -94,11 +114,20 @@ type ServerOptions struct {
 	// means [DefaultMaxSessions] (1000). Not used when Stateless.
 	MaxSessions int
 
-	// MaxStreams limits the HTTP requests being served at once, event
-	// streams (a GET, a reply streamed as server-sent events) counting for
-	// as long as they stay open; one more gets 503 Service Unavailable with
-	// Retry-After. Zero means [DefaultMaxStreams] (100).
+	// MaxStreams limits the POST requests being served at once, a reply
+	// streamed as server-sent events counting for as long as it stays open
+	// and a JSON-RPC batch counting once per message; one more gets 503
+	// Service Unavailable with Retry-After, and a batch of more messages
+	// than MaxStreams gets 413. GET event streams do not count (the SDK
+	// serves one per session, so MaxSessions bounds them). Zero means
+	// [DefaultMaxStreams] (100).
 	MaxStreams int
+
+	// MaxSessionCalls limits the tools/call requests of one session that
+	// run at once, on every transport (over HTTP in stateless mode, of one
+	// HTTP request); more wait until one ends or their request is
+	// cancelled. Zero means [DefaultMaxSessionCalls] (16).
+	MaxSessionCalls int
 
 	// MaxRequestBytes limits the size of a request body, in bytes; a
 	// larger one gets 413 Request Entity Too Large. Zero means
@@ -119,10 +148,13 @@ type ServerOptions struct {
 	ReadHeaderTimeout time.Duration
 
 	// MaxConnections limits the TCP connections ListenAndServe holds open
-	// at once (golang.org/x/net/netutil.LimitListener); more wait, unread,
-	// in the system's accept queue until one closes, so idle connections
-	// cannot use up the process's file descriptors. Used by ListenAndServe
-	// only. Zero means [DefaultMaxConnections] (512).
+	// at once, so idle connections cannot use up the process's file
+	// descriptors. At the limit, a new connection closes the oldest open
+	// one that has not yet carried a request past the Host, Origin and
+	// token checks, so peers without the token, or that send their headers
+	// slowly, cannot lock authorised clients out; when every open
+	// connection has, the new one waits, unread, until one closes. Used by
+	// ListenAndServe only. Zero means [DefaultMaxConnections] (512).
 	MaxConnections int
 
 	// IdleTimeout closes a keep-alive connection that waits this long for
@@ -170,6 +202,8 @@ type Server struct {
 	logger *slog.Logger // nil: none
 	opts   ServerOptions
 
+	calls callSlots // MaxSessionCalls
+
 	mu        sync.Mutex
 	installed map[string]toolnexus.Tool // name -> tool as last given to srv
 	skipped   map[string]skippedTool    // name -> registry tool the SDK refused
@@ -202,7 +236,8 @@ func NewServer(reg *toolnexus.Registry, opts *ServerOptions) *Server {
 	}
 	o.AllowedOrigins = slices.Clone(o.AllowedOrigins)
 	o.AllowedHosts = slices.Clone(o.AllowedHosts)
-	s := &Server{reg: reg, logger: o.Logger, opts: o, installed: map[string]toolnexus.Tool{}, skipped: map[string]skippedTool{}}
+	s := &Server{reg: reg, logger: o.Logger, opts: o, installed: map[string]toolnexus.Tool{}, skipped: map[string]skippedTool{},
+		calls: callSlots{max: limit(o.MaxSessionCalls, DefaultMaxSessionCalls), open: map[*mcpsdk.ServerSession]*sessionCalls{}}}
 	s.srv = mcpsdk.NewServer(&mcpsdk.Implementation{Name: o.Name, Version: o.Version}, &mcpsdk.ServerOptions{
 		Instructions: o.Instructions,
 		Logger:       o.Logger,
@@ -378,6 +413,11 @@ func sdkTool(t toolnexus.Tool) *mcpsdk.Tool {
 
 func (s *Server) handler(name string) mcpsdk.ToolHandler {
 	return func(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
+		leave, err := s.calls.enter(ctx, req.Session)
+		if err != nil {
+			return callResult(errResult(fmt.Sprintf("tool %q did not start: %v", name, err))), nil
+		}
+		defer leave()
 		var args json.RawMessage
 		if req.Params != nil {
 			args = req.Params.Arguments
@@ -385,7 +425,50 @@ func (s *Server) handler(name string) mcpsdk.ToolHandler {
 		run := func(ctx context.Context) toolnexus.Result {
 			return s.reg.Execute(toolnexus.WithEvents(ctx, sessionEvents(ctx, req, name)), name, args)
 		}
-		return askPerson(ctx, req, name, run), nil
+		return askPerson(ctx, req, name, run, s.opts.RequireApprover), nil
+	}
+}
+
+// callSlots bounds the calls of one session that run at once
+// (ServerOptions.MaxSessionCalls; max 0: no bound).
+type callSlots struct {
+	max  int
+	mu   sync.Mutex
+	open map[*mcpsdk.ServerSession]*sessionCalls
+}
+
+type sessionCalls struct {
+	sem   chan struct{}
+	users int // calls running or waiting
+}
+
+// enter waits for a free slot of ss's calls, or until ctx is done; leave
+// gives it back.
+func (c *callSlots) enter(ctx context.Context, ss *mcpsdk.ServerSession) (leave func(), err error) {
+	if c.max == 0 || ss == nil {
+		return func() {}, nil
+	}
+	c.mu.Lock()
+	sc := c.open[ss]
+	if sc == nil {
+		sc = &sessionCalls{sem: make(chan struct{}, c.max)}
+		c.open[ss] = sc
+	}
+	sc.users++
+	c.mu.Unlock()
+	done := func() {
+		c.mu.Lock()
+		if sc.users--; sc.users == 0 {
+			delete(c.open, ss)
+		}
+		c.mu.Unlock()
+	}
+	select {
+	case sc.sem <- struct{}{}:
+		return func() { <-sc.sem; done() }, nil
+	case <-ctx.Done():
+		done()
+		return nil, ctx.Err()
 	}
 }
 
@@ -413,9 +496,14 @@ func (s *Server) Run(ctx context.Context, t mcpsdk.Transport) error {
 //   - BearerToken set, and the request lacks it -> 401 with
 //     "WWW-Authenticate: Bearer". After a 401 or 403 the connection is
 //     closed, so refused peers hold none.
-//   - MaxStreams requests already in progress -> 503.
+//   - No BearerToken, a proxy header (see TrustProxyHeaders), and
+//     TrustProxyHeaders false -> 403.
+//   - A POST while MaxStreams slots are taken -> 503.
 //   - Body over MaxRequestBytes -> 413; not received within ReadTimeout
 //     -> 408.
+//   - A JSON-RPC batch outside a session of protocol revision 2025-03-26
+//     -> 400; of more than MaxStreams messages -> 413; it takes one slot
+//     per message.
 //   - A new session while MaxSessions are open -> 503. Sessions idle for
 //     SessionTimeout are closed.
 //
@@ -472,13 +560,16 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net
 		return fmt.Errorf("toolnexus/mcp: listen on %q (bound %s): %w", addr, ln.Addr(), ErrTokenRequired)
 	}
 	if c.maxConns > 0 {
-		ln = netutil.LimitListener(ln, c.maxConns)
+		ln = newConnLimit(ln, c.maxConns)
 	}
 	h, closeSessions := c.handler(s.srv, s.opts.Logger)
 	hs := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: c.headerTimeout,
 		IdleTimeout:       c.idleTimeout,
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+			return context.WithValue(ctx, connKey{}, c)
+		},
 	}
 	if s.opts.Logger != nil {
 		hs.ErrorLog = slog.NewLogLogger(s.opts.Logger.Handler(), slog.LevelWarn)

@@ -1,24 +1,30 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/netip"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/sync/semaphore"
 )
 
 // Defaults of the HTTP limits in [ServerOptions], used when a field is zero.
@@ -29,6 +35,8 @@ const (
 	DefaultMaxSessions = 1000
 	// DefaultMaxStreams is the default ServerOptions.MaxStreams.
 	DefaultMaxStreams = 100
+	// DefaultMaxSessionCalls is the default ServerOptions.MaxSessionCalls.
+	DefaultMaxSessionCalls = 16
 	// DefaultMaxRequestBytes is the default ServerOptions.MaxRequestBytes
 	// (4 MiB, the SDK's own default).
 	DefaultMaxRequestBytes = 4 << 20
@@ -88,6 +96,7 @@ type httpConfig struct {
 	origins        map[string]bool    // normalized scheme://host[:port]
 	hosts          []hostPort         // normalized, port "" = any
 	stateless      bool
+	trustProxy     bool
 	sessionTimeout time.Duration
 	maxSessions    int
 	maxStreams     int
@@ -119,6 +128,7 @@ func newHTTPConfig(o *ServerOptions) (*httpConfig, error) {
 	c := &httpConfig{
 		origins:        map[string]bool{},
 		stateless:      o.Stateless,
+		trustProxy:     o.TrustProxyHeaders,
 		sessionTimeout: limit(o.SessionTimeout, DefaultSessionTimeout),
 		maxSessions:    limit(o.MaxSessions, DefaultMaxSessions),
 		maxStreams:     limit(o.MaxStreams, DefaultMaxStreams),
@@ -316,9 +326,10 @@ func (c *httpConfig) hostAllowed(host string, local net.Addr) bool {
 }
 
 // handler wraps the SDK's streamable HTTP handler for srv with the checks
-// and limits of c, in this order: Host, Origin, bearer token, concurrent
-// requests, request body (size and read time), new sessions. closeSessions
-// closes the sessions it opened that are still open.
+// and limits of c, in this order: Host, Origin, bearer token, proxy
+// headers (tokenless only), concurrent requests and request body (see
+// admit), new sessions. closeSessions closes the sessions it opened that
+// are still open.
 func (c *httpConfig) handler(srv *mcpsdk.Server, logger *slog.Logger) (h http.Handler, closeSessions func()) {
 	sdkMax := c.maxBody
 	if sdkMax == 0 {
@@ -339,10 +350,7 @@ func (c *httpConfig) handler(srv *mcpsdk.Server, logger *slog.Logger) (h http.Ha
 		ss := &sessions{next: next, srv: srv, max: c.maxSessions, open: map[*mcpsdk.ServerSession]bool{}}
 		next, closeSessions = ss, ss.closeAll
 	}
-	next = c.bodyReader(next)
-	if c.maxStreams > 0 {
-		next = streamLimiter(next, c.maxStreams)
-	}
+	next = c.admit(next, srv)
 	if c.token != nil {
 		want := c.token
 		verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
@@ -369,78 +377,242 @@ func (c *httpConfig) handler(srv *mcpsdk.Server, logger *slog.Logger) (h http.Ha
 	inner := next
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-		if !c.hostAllowed(r.Host, local) {
+		refuse := func(format string, args ...any) {
 			w.Header().Set("Connection", "close")
-			http.Error(w, fmt.Sprintf("Forbidden: Host %q is not allowed (allow it with ServerOptions.AllowedHosts, or --allow-host)", r.Host), http.StatusForbidden)
+			http.Error(w, fmt.Sprintf(format, args...), http.StatusForbidden)
+		}
+		if !c.hostAllowed(r.Host, local) {
+			refuse("Forbidden: Host %q is not allowed (allow it with ServerOptions.AllowedHosts, or --allow-host)", r.Host)
 			return
 		}
 		if origins := r.Header.Values("Origin"); len(origins) > 0 {
 			if len(origins) > 1 || !c.originAllowed(origins[0], r.Host) {
-				w.Header().Set("Connection", "close")
-				http.Error(w, fmt.Sprintf("Forbidden: Origin %q is not allowed (allow it with ServerOptions.AllowedOrigins, or --allow-origin)", strings.Join(origins, ", ")), http.StatusForbidden)
+				refuse("Forbidden: Origin %q is not allowed (allow it with ServerOptions.AllowedOrigins, or --allow-origin)", strings.Join(origins, ", "))
 				return
+			}
+		}
+		if c.token == nil && !c.trustProxy {
+			for _, k := range proxyHeaders {
+				if _, ok := r.Header[k]; ok {
+					refuse("Forbidden: a request forwarded by a proxy (%s header) needs a bearer token (ServerOptions.BearerToken; or ServerOptions.TrustProxyHeaders)", k)
+					return
+				}
 			}
 		}
 		inner.ServeHTTP(w, r)
 	}), closeSessions
 }
 
-// streamLimiter answers 503 to a request while n others are in progress.
-// Event streams (GET, and POST replies streamed as server-sent events) count
-// for as long as they stay open.
-func streamLimiter(next http.Handler, n int) http.Handler {
-	sem := make(chan struct{}, n)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case sem <- struct{}{}:
-		default:
-			w.Header().Set("Retry-After", "1")
-			http.Error(w, fmt.Sprintf("Service Unavailable: %d requests or streams already open (ServerOptions.MaxStreams, --max-streams)", n), http.StatusServiceUnavailable)
-			return
-		}
-		defer func() { <-sem }()
-		next.ServeHTTP(w, r)
-	})
-}
+// proxyHeaders are the headers, in canonical form, that reverse proxies
+// add to a request they forward.
+var proxyHeaders = []string{"Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto", "X-Real-Ip", "Via"}
 
-// bodyReader reads the whole request body before next runs, cutting it off
-// at c.maxBody bytes (413) and after c.readTimeout (408). It works in any
-// http.Server, whatever its own ReadTimeout. (Where the ResponseWriter
-// cannot set a read deadline, as in httptest.ResponseRecorder, only the
-// size is limited.)
-func (c *httpConfig) bodyReader(next http.Handler) http.Handler {
+// connKey is the request context key of the *limitedConn a request came
+// on (ListenAndServe with MaxConnections only).
+type connKey struct{}
+
+// admit applies the limits of c that come after authentication, and marks
+// the request's connection as authorised (see connLimit). A POST takes one
+// of c.maxStreams slots for as long as it is served, a reply streamed as
+// server-sent events included, and more than that answers 503; its body is
+// then read whole, cut off at c.maxBody bytes (413) and after
+// c.readTimeout (408; where the ResponseWriter cannot set a read deadline,
+// as in httptest.ResponseRecorder, only the size is limited). A JSON-RPC
+// batch of n messages takes n slots (more than c.maxStreams: 413), and is
+// refused (400) unless it belongs to a session of protocol revision
+// 2025-03-26, the only one with batches (stateless: unless its
+// MCP-Protocol-Version header is absent or 2025-03-26). GET and DELETE take
+// no slot: the SDK serves one GET stream per session, which MaxSessions
+// bounds.
+func (c *httpConfig) admit(next http.Handler, srv *mcpsdk.Server) http.Handler {
+	max := int64(c.maxStreams)
+	if max == 0 {
+		max = math.MaxInt64
+	}
+	sem := semaphore.NewWeighted(max)
+	busy := func(w http.ResponseWriter) {
+		w.Header().Set("Retry-After", "1")
+		http.Error(w, fmt.Sprintf("Service Unavailable: %d requests already in progress (ServerOptions.MaxStreams, --max-streams)", c.maxStreams), http.StatusServiceUnavailable)
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Body == nil || r.Body == http.NoBody {
+		if lc, ok := r.Context().Value(connKey{}).(*limitedConn); ok {
+			lc.authed.Store(true)
+		}
+		if r.Method != http.MethodPost {
 			next.ServeHTTP(w, r)
 			return
 		}
-		rc := http.NewResponseController(w)
-		if c.readTimeout > 0 {
-			// net/http lifts the deadline once the body has been read.
-			_ = rc.SetReadDeadline(time.Now().Add(c.readTimeout))
-		}
-		var body io.Reader = r.Body
-		if c.maxBody > 0 {
-			body = http.MaxBytesReader(w, r.Body, c.maxBody)
-		}
-		data, err := io.ReadAll(body)
-		if err != nil {
-			// Do not let net/http wait for the rest of the body.
-			w.Header().Set("Connection", "close")
-			var mbe *http.MaxBytesError
-			switch {
-			case errors.As(err, &mbe):
-				http.Error(w, fmt.Sprintf("Request Entity Too Large: request body exceeds %d bytes (ServerOptions.MaxRequestBytes, --max-body)", mbe.Limit), http.StatusRequestEntityTooLarge)
-			case errors.Is(err, os.ErrDeadlineExceeded):
-				http.Error(w, fmt.Sprintf("Request Timeout: request body not received within %s (ServerOptions.ReadTimeout, --read-timeout)", c.readTimeout), http.StatusRequestTimeout)
-			default:
-				http.Error(w, "Bad Request: reading the request body: "+err.Error(), http.StatusBadRequest)
-			}
+		if !sem.TryAcquire(1) {
+			busy(w)
 			return
+		}
+		slots := int64(1)
+		defer func() { sem.Release(slots) }()
+		data, ok := c.readBody(w, r)
+		if !ok {
+			return
+		}
+		if n := batchLen(data); n > 0 {
+			if msg := batchRefusal(srv, r, c.stateless); msg != "" {
+				http.Error(w, "Bad Request: "+msg, http.StatusBadRequest)
+				return
+			}
+			if c.maxStreams > 0 && n > c.maxStreams {
+				http.Error(w, fmt.Sprintf("Request Entity Too Large: a batch of %d messages; at most %d (ServerOptions.MaxStreams, --max-streams)", n, c.maxStreams), http.StatusRequestEntityTooLarge)
+				return
+			}
+			if !sem.TryAcquire(int64(n - 1)) {
+				busy(w)
+				return
+			}
+			slots = int64(n)
 		}
 		r.Body = &readOnce{data}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// batchLen is the number of messages in a JSON-RPC batch, 0 when data is
+// not one (the SDK answers what does not parse).
+func batchLen(data []byte) int {
+	data = bytes.TrimLeft(data, " \t\r\n")
+	if len(data) == 0 || data[0] != '[' {
+		return 0
+	}
+	var msgs []json.RawMessage
+	if json.Unmarshal(data, &msgs) != nil || len(msgs) == 0 {
+		return 0
+	}
+	return len(msgs)
+}
+
+// batchRefusal says why a batch may not be served in r's session, "" when
+// it may.
+func batchRefusal(srv *mcpsdk.Server, r *http.Request, stateless bool) string {
+	const batching = "2025-03-26"
+	hdr := r.Header.Get("Mcp-Protocol-Version")
+	if hdr != "" && hdr != batching {
+		return "JSON-RPC batches exist only in protocol revision " + batching + ", not in " + hdr
+	}
+	if stateless {
+		return ""
+	}
+	id := r.Header.Get(sessionIDHeader)
+	for ss := range srv.Sessions() {
+		if id != "" && ss.ID() == id {
+			if ip := ss.InitializeParams(); ip == nil || ip.ProtocolVersion != batching {
+				return "JSON-RPC batches exist only in protocol revision " + batching + "; this session did not negotiate it"
+			}
+			return ""
+		}
+	}
+	return "a JSON-RPC batch needs an initialized session of protocol revision " + batching
+}
+
+// readBody reads the whole request body, within c.maxBody and
+// c.readTimeout; on failure it answers the request and returns false.
+func (c *httpConfig) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil, true
+	}
+	rc := http.NewResponseController(w)
+	if c.readTimeout > 0 {
+		// net/http lifts the deadline once the body has been read.
+		_ = rc.SetReadDeadline(time.Now().Add(c.readTimeout))
+	}
+	var body io.Reader = r.Body
+	if c.maxBody > 0 {
+		body = http.MaxBytesReader(w, r.Body, c.maxBody)
+	}
+	data, err := io.ReadAll(body)
+	if err == nil {
+		return data, true
+	}
+	// Do not let net/http wait for the rest of the body.
+	w.Header().Set("Connection", "close")
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		http.Error(w, fmt.Sprintf("Request Entity Too Large: request body exceeds %d bytes (ServerOptions.MaxRequestBytes, --max-body)", mbe.Limit), http.StatusRequestEntityTooLarge)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		http.Error(w, fmt.Sprintf("Request Timeout: request body not received within %s (ServerOptions.ReadTimeout, --read-timeout)", c.readTimeout), http.StatusRequestTimeout)
+	default:
+		http.Error(w, "Bad Request: reading the request body: "+err.Error(), http.StatusBadRequest)
+	}
+	return nil, false
+}
+
+// connLimit is a listener that holds at most max connections open. At the
+// limit, a new connection closes the oldest one that has not yet carried
+// an authorised request (one that passed the Host, Origin and token
+// checks; see admit), so peers that open connections and send nothing, or
+// send their headers slowly, cannot lock authorised clients out. When
+// every open connection is authorised, the new one waits, unread, until
+// one closes.
+type connLimit struct {
+	net.Listener
+	max int
+
+	mu     sync.Mutex
+	wake   *sync.Cond
+	open   []*limitedConn // in the order accepted
+	closed bool
+}
+
+type limitedConn struct {
+	net.Conn
+	l      *connLimit
+	authed atomic.Bool
+}
+
+func newConnLimit(ln net.Listener, max int) *connLimit {
+	l := &connLimit{Listener: ln, max: max}
+	l.wake = sync.NewCond(&l.mu)
+	return l
+}
+
+func (l *connLimit) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for len(l.open) >= l.max && !l.closed {
+		i := slices.IndexFunc(l.open, func(o *limitedConn) bool { return !o.authed.Load() })
+		if i < 0 {
+			l.wake.Wait()
+			continue
+		}
+		old := l.open[i]
+		l.open = slices.Delete(l.open, i, i+1)
+		old.Conn.Close()
+	}
+	if l.closed {
+		c.Close()
+		return nil, net.ErrClosed
+	}
+	lc := &limitedConn{Conn: c, l: l}
+	l.open = append(l.open, lc)
+	return lc, nil
+}
+
+func (l *connLimit) Close() error {
+	l.mu.Lock()
+	l.closed = true
+	l.wake.Broadcast()
+	l.mu.Unlock()
+	return l.Listener.Close()
+}
+
+func (c *limitedConn) Close() error {
+	c.l.mu.Lock()
+	if i := slices.Index(c.l.open, c); i >= 0 {
+		c.l.open = slices.Delete(c.l.open, i, i+1)
+		c.l.wake.Broadcast()
+	}
+	c.l.mu.Unlock()
+	return c.Conn.Close()
 }
 
 // readOnce is a request body read into memory. It lets go of the bytes

@@ -600,7 +600,7 @@ func TestHandlerMaxStreams(t *testing.T) {
 	}()
 	<-started
 	code, body := listRaw(t, hs.URL, id, nil)
-	if want := "Service Unavailable: 1 requests or streams already open (ServerOptions.MaxStreams, --max-streams)\n"; code != http.StatusServiceUnavailable || body != want {
+	if want := "Service Unavailable: 1 requests already in progress (ServerOptions.MaxStreams, --max-streams)\n"; code != http.StatusServiceUnavailable || body != want {
 		t.Errorf("second concurrent request: %d %q, want 503 %q", code, body, want)
 	}
 	close(release)

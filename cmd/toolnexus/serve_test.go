@@ -106,6 +106,7 @@ func TestServeHTTP(t *testing.T) {
 	cfg := mcpConfigFile(t, "")
 	cmd := exec.Command(bin, "serve", "--no-builtins", "--mcp", cfg, "--http", "127.0.0.1:0")
 	cmd.Dir = repoRoot
+	cmd.Env = envWithoutToken()
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -114,7 +115,8 @@ func TestServeHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
-	line, err := bufio.NewReader(stderr).ReadString('\n')
+	r := bufio.NewReader(stderr)
+	line, err := r.ReadString('\n')
 	if err != nil {
 		t.Fatalf("reading the address: %v (%q)", err, line)
 	}
@@ -122,10 +124,20 @@ func TestServeHTTP(t *testing.T) {
 	if m == nil {
 		t.Fatalf("first stderr line = %q", line)
 	}
+	// Without TOOLNEXUS_TOKEN or --token-file, serve makes up a token and
+	// says how to send it.
+	line, err = r.ReadString('\n')
+	tm := regexp.MustCompile(`^toolnexus: send the header "Authorization: Bearer ([A-Z2-7]{26})" \(a token generated for this run; set TOOLNEXUS_TOKEN or --token-file to choose one\)\n$`).FindStringSubmatch(line)
+	if err != nil || tm == nil {
+		t.Fatalf("second stderr line = %q (%v)", line, err)
+	}
+	if code, body := post(t, m[2], nil, initBody); code != http.StatusUnauthorized {
+		t.Errorf("initialize without the generated token: %d %q, want 401", code, body)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcpsdk.StreamableClientTransport{Endpoint: m[2], MaxRetries: -1}, nil)
+	cs, err := client.Connect(ctx, &mcpsdk.StreamableClientTransport{Endpoint: m[2], MaxRetries: -1, HTTPClient: &http.Client{Transport: bearer(tm[1])}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,6 +259,8 @@ func TestServeUsageErrors(t *testing.T) {
 		{nil, []string{"--token-file", good}, "toolnexus serve: --token-file applies only with --http\n"},
 		{nil, []string{"--stateless"}, "toolnexus serve: --stateless applies only with --http\n"},
 		{nil, []string{"--max-sessions", "5"}, "toolnexus serve: --max-sessions applies only with --http\n"},
+		{nil, []string{"--no-auth"}, "toolnexus serve: --no-auth applies only with --http\n"},
+		{[]string{"TOOLNEXUS_TOKEN=env-token"}, []string{"--http", "127.0.0.1:0", "--no-auth"}, "toolnexus serve: --no-auth and a bearer token (TOOLNEXUS_TOKEN or --token-file) contradict each other; give one\n"},
 		{[]string{"TOOLNEXUS_TOKEN=env-token"}, []string{"--http", "127.0.0.1:0", "--token-file", good}, "toolnexus serve: both TOOLNEXUS_TOKEN and --token-file give a token; give only one\n"},
 		{[]string{"TOOLNEXUS_TOKEN="}, []string{"--http", "127.0.0.1:0"}, "toolnexus serve: TOOLNEXUS_TOKEN is set but empty\n"},
 		{nil, []string{"--http", "127.0.0.1:0", "--token-file", empty}, "toolnexus serve: --token-file " + empty + ": the file is empty\n"},
@@ -264,8 +278,9 @@ func TestServeUsageErrors(t *testing.T) {
 	for _, want := range []string{
 		"--session-timeout DURATION\n        close sessions idle for DURATION (negative: never) (default \"30m0s\")\n",
 		"--max-sessions N\n        refuse new sessions while N are open (negative: no limit) (default \"1000\")\n",
-		"--max-streams N\n        refuse requests while N requests or event streams are open (negative: no limit) (default \"100\")\n",
-		"--max-connections N\n        hold at most N connections open; more wait until one closes (negative: no limit) (default \"512\")\n",
+		"--max-streams N\n        refuse POST requests while N are in progress, a batch counting per message (negative: no limit) (default \"100\")\n",
+		"--max-session-calls N\n        run at most N tool calls of one session at once; more wait (negative: no limit) (default \"16\")\n",
+		"--max-connections N\n        hold at most N connections open; at the limit a new one closes the oldest that has not passed the token check, else waits (negative: no limit) (default \"512\")\n",
 		"--max-body BYTES\n        refuse request bodies over BYTES (negative: no limit) (default \"4194304\")\n",
 		"(negative: no limit) (default \"30s\")\n", "(negative: no limit) (default \"10s\")\n", "(negative: no limit) (default \"2m0s\")\n",
 	} {
@@ -376,7 +391,7 @@ func TestServeHTTPWithToken(t *testing.T) {
 // The limit flags reach the server, and --stateless serves the newest
 // protocol.
 func TestServeHTTPFlags(t *testing.T) {
-	url := startServe(t, nil, "--no-builtins", "--skills", "examples/skills", "--http", "127.0.0.1:0",
+	url := startServe(t, nil, "--no-builtins", "--skills", "examples/skills", "--http", "127.0.0.1:0", "--no-auth",
 		"--max-body", "300", "--max-sessions", "1", "--allow-origin", "https://app.example", "--allow-host", "mcp.example")
 	if code, body := post(t, url, map[string]string{"Origin": "https://app.example", "Host": "mcp.example"}, initBody); code != http.StatusOK {
 		t.Fatalf("initialize from an allowed origin and host: %d %q", code, body)
@@ -387,8 +402,11 @@ func TestServeHTTPFlags(t *testing.T) {
 	if code, body := post(t, url, nil, initBody+strings.Repeat(" ", 300)); code != http.StatusRequestEntityTooLarge {
 		t.Errorf("body over --max-body 300: %d %q", code, body)
 	}
+	if code, body := post(t, url, map[string]string{"X-Forwarded-For": "203.0.113.7"}, initBody); code != http.StatusForbidden {
+		t.Errorf("--no-auth, a forwarded request: %d %q, want 403", code, body)
+	}
 
-	url = startServe(t, nil, "--no-builtins", "--skills", "examples/skills", "--http", "127.0.0.1:0", "--stateless")
+	url = startServe(t, nil, "--no-builtins", "--skills", "examples/skills", "--http", "127.0.0.1:0", "--stateless", "--no-auth")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcpsdk.StreamableClientTransport{Endpoint: url, MaxRetries: -1}, nil)

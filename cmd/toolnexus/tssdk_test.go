@@ -36,7 +36,7 @@ func TestServeQuestionTypeScriptClient(t *testing.T) {
 	if err != nil {
 		t.Fatalf("TOOLNEXUS_TSSDK_DIR is set but node is not on PATH: %v", err)
 	}
-	url := startServe(t, nil, "--http", "127.0.0.1:0")
+	url := startServe(t, nil, "--http", "127.0.0.1:0", "--no-auth")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	script, _ := filepath.Abs(filepath.Join("testdata", "tssdk_question.cjs"))
