@@ -108,6 +108,10 @@ var replyCommand = &command{
 		}
 		var raw []byte
 		var err error
+		if len(args) == 0 && isTerminalReader(e.stdin) {
+			fmt.Fprintf(e.stderr, "toolnexus reply: give the reply's FILE, or pipe it to standard input\nRun 'toolnexus reply --help' for usage.\n")
+			return exitUsage
+		}
 		if len(args) == 0 || args[0] == "-" {
 			raw, err = io.ReadAll(e.stdin)
 		} else {
