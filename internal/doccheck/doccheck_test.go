@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -178,6 +179,24 @@ func fragmentSource(s snippet) (string, []string) {
 	return b.String(), paths
 }
 
+// absPath matches a quoted absolute path of two or more elements.
+var absPath = regexp.MustCompile(`"(/[\w.-]+/[\w./-]+)"`)
+
+// absentPaths reports each quoted absolute path in a Go snippet that does
+// not exist on this machine: a placeholder such as "/path/to/project"
+// fails when the snippet is pasted and run.
+func absentPaths(s snippet) []string {
+	var out []string
+	for i, l := range strings.Split(s.code, "\n") {
+		for _, m := range absPath.FindAllStringSubmatch(l, -1) {
+			if _, err := os.Stat(m[1]); err != nil {
+				out = append(out, fmt.Sprintf("%s:%d: %q does not exist; use a path in the repository (examples/skills, go.mod, .)", s.file, s.line+i, m[1]))
+			}
+		}
+	}
+	return out
+}
+
 // checker type-checks snippets with the export data the go command builds.
 type checker struct {
 	root    string
@@ -324,6 +343,9 @@ func checkAll(root string, files map[string][]byte) ([]string, int) {
 	var units []string
 	need := map[string]bool{}
 	for _, s := range snippets {
+		if s.isGo && s.excerpt == "" {
+			problems = append(problems, absentPaths(s)...)
+		}
 		switch {
 		case s.excerpt != "":
 			problems = append(problems, checkExcerpt(root, s)...)
@@ -436,16 +458,21 @@ func TestDocCheckReportsPlace(t *testing.T) {
 		"```go",       // 27
 		"unused := 2", // 28: a fragment is as strict as a file
 		"```",
+		"```go", // 30
+		`_, err := builtin.Tools(&builtin.Options{Workspace: "/path/to/project"})`, // 31: a placeholder
+		"return err",
+		"```",
 	}, "\n")
 	problems, n := checkAll(root, map[string][]byte{"broken.md": []byte(md)})
-	if n != 6 {
-		t.Errorf("found %d snippets, want 6 (the indented block is not one)", n)
+	if n != 7 {
+		t.Errorf("found %d snippets, want 7 (the indented block is not one)", n)
 	}
 	want := []string{"broken.md:5: reg.Nope undefined", "broken.md:11: declared and not used: x",
 		`broken.md:15: line "not in the example()" is not in exec/example_test.go ExampleExecutor_Run`,
 		"broken.md:17: a Go block must open with exactly ```go at column 0",
 		`broken.md:25: line "{\"type\":\"nope\"}" is not in example_test.go ExampleRegister`,
-		"broken.md:28: declared and not used: unused"}
+		"broken.md:28: declared and not used: unused",
+		`broken.md:31: "/path/to/project" does not exist`}
 	for _, w := range want {
 		if !slices.ContainsFunc(problems, func(p string) bool { return strings.HasPrefix(p, w) }) {
 			t.Errorf("no problem starting with %q in:\n%s", w, strings.Join(problems, "\n"))
