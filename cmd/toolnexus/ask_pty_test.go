@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"github.com/stretchr/testify/assert"
 )
 
 // ptyScreen collects what the binary writes to the pseudo-terminal.
@@ -133,4 +134,14 @@ func TestCallQuestionOnTerminalYes(t *testing.T) {
 	if code != exitFail || out != "" || !strings.Contains(screen.String(), "reading the answer: EOF") {
 		t.Errorf("exit %d, stdout %q; the terminal shows %q", code, out, screen.String())
 	}
+}
+
+// TestReplyOnTerminal: reply without a FILE does not wait for a reply typed
+// on a terminal; it says how to give one.
+func TestReplyOnTerminal(t *testing.T) {
+	_, screen, wait := callOnTerminal(t, "reply")
+	code, stdout := wait()
+	assert.Equal(t, exitUsage, code)
+	assert.Empty(t, stdout)
+	assert.Contains(t, screen.String(), "toolnexus reply: give the reply's FILE, or pipe it to standard input")
 }

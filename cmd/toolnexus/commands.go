@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -45,7 +46,7 @@ func (k *kitFlags) register(fs *flag.FlagSet) {
 // build assembles the toolkit the flags describe. --disable names of
 // built-in tools go to toolkit.Config.Builtins; other names are removed
 // from the built toolkit. A name that matches no tool is a usageError
-// (exit 2) naming it, with a did-you-mean for case, and listing the tools.
+// (exit 2) naming it, with a did-you-mean, and listing the tools.
 func (k *kitFlags) build(e *env) (*toolkit.Toolkit, error) {
 	cfg := toolkit.Config{
 		Skills:         k.skills.vals,
@@ -109,38 +110,30 @@ type usageError struct{ msg string }
 func (e *usageError) Error() string { return e.msg }
 
 // unknownDisable is the usageError for --disable names that match no
-// tool: each name, a did-you-mean when it differs from a tool only in
-// case, then every tool name.
+// tool: each name with a did-you-mean, then every tool name.
 func unknownDisable(unknown, known []string) error {
 	slices.Sort(known)
 	known = slices.Compact(known)
 	var b strings.Builder
+	b.WriteString("toolnexus: ")
 	for i, n := range unknown {
 		if i > 0 {
 			b.WriteString("; ")
 		}
-		fmt.Fprintf(&b, "--disable %q: no tool has that name", n)
-		for _, k := range known {
-			if strings.EqualFold(k, n) {
-				fmt.Fprintf(&b, " (did you mean %q?)", k)
-				break
-			}
-		}
+		fmt.Fprintf(&b, "--disable %q: no tool has that name%s", n, suggestion(n, known))
 	}
 	b.WriteString("; tools: " + strings.Join(known, ", "))
 	return &usageError{b.String()}
 }
 
-// fail prints err to stderr and returns exitFail (exitUsage for a
-// usageError). A missing skills folder is reported without the package
-// prefixes: `toolnexus: skills folder "x": does not exist`.
+// own marks an error of the command itself (not of a library, whose
+// errors name their package): "toolnexus: " + err.
+func own(err error) error { return fmt.Errorf("toolnexus: %w", err) }
+
+// fail prints err to stderr as it is and returns exitFail (exitUsage for a
+// usageError).
 func fail(e *env, err error) int {
-	msg := err.Error()
-	var re *skill.RootError
-	if errors.As(err, &re) {
-		msg = strings.TrimPrefix(re.Error(), "skill: ")
-	}
-	fmt.Fprintf(e.stderr, "toolnexus: %s\n", msg)
+	fmt.Fprintln(e.stderr, err)
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return exitUsage
@@ -177,7 +170,7 @@ var toolsCommand = &command{
 		format := canonicalFormat(o.format)
 		render, ok := formats[format]
 		if !ok {
-			fmt.Fprintf(e.stderr, "toolnexus tools: unknown format %q; formats: %s\n", o.format, strings.Join(formatNames(), ", "))
+			fmt.Fprintf(e.stderr, "toolnexus tools: unknown format %q%s; formats: %s\n", o.format, suggestion(o.format, slices.Collect(maps.Keys(formats))), strings.Join(formatNames(), ", "))
 			return exitUsage
 		}
 		if o.strict && !strictFormats[format] {
@@ -193,16 +186,16 @@ var toolsCommand = &command{
 		if err != nil {
 			return fail(e, err)
 		}
-		if o.indent {
-			var b bytes.Buffer
-			if err := json.Indent(&b, out, "", "  "); err != nil {
-				return fail(e, err)
-			}
-			out = b.Bytes()
+		if err := writeJSON(e.stdout, out, o.indent); err != nil {
+			return fail(e, own(err))
 		}
-		out = append(out, '\n')
-		if _, err := e.stdout.Write(out); err != nil {
-			return fail(e, err)
+		for _, st := range tk.MCPStatus() {
+			if st.State == mcp.StateFailed {
+				return exitFail // warned about by build
+			}
+		}
+		if tk.Len() == 0 {
+			fmt.Fprintf(e.stderr, "toolnexus tools: no tools; add some with --skills DIR, --mcp FILE or --openapi FILE_OR_URL, or drop --no-builtins\n")
 		}
 		return exitOK
 	},
@@ -258,7 +251,7 @@ var callCommand = &command{
 			if args[1] == "-" {
 				b, err := io.ReadAll(e.stdin)
 				if err != nil {
-					return fail(e, fmt.Errorf("reading arguments from standard input: %w", err))
+					return fail(e, fmt.Errorf("toolnexus: reading arguments from standard input: %w", err))
 				}
 				raw = b
 			}
@@ -292,7 +285,7 @@ var callCommand = &command{
 				}
 				if a, err = askPerson(in, e.stderr, p); err != nil {
 					done()
-					return fail(e, err)
+					return fail(e, own(err))
 				}
 			default:
 				done()
@@ -307,17 +300,49 @@ var callCommand = &command{
 		if o.asJSON {
 			b, err := json.Marshal(res)
 			if err != nil {
-				return fail(e, err)
+				return fail(e, own(err))
 			}
 			fmt.Fprintf(e.stdout, "%s\n", b)
 		} else if err := printResult(e.stdout, e.stderr, args[0], res, o.save); err != nil {
-			return fail(e, err)
+			return fail(e, own(err))
+		}
+		if s := callSuggestion(tk, args[0], raw, res); s != "" {
+			fmt.Fprintf(e.stderr, "toolnexus: did you mean %q?\n", s)
 		}
 		if res.IsError {
 			return exitFail
 		}
 		return exitOK
 	},
+}
+
+// callSuggestion is the tool (or, for the skill tool, the skill) a call
+// that named none probably meant, or "".
+func callSuggestion(tk *toolkit.Toolkit, name string, raw []byte, res toolnexus.Result) string {
+	switch {
+	case errors.Is(res.Err, toolnexus.ErrUnknownTool):
+		return didYouMean(name, tk.Names())
+	case errors.Is(res.Err, skill.ErrUnknownSkill):
+		var a struct{ Name string }
+		if json.Unmarshal(raw, &a) == nil {
+			return didYouMean(a.Name, tk.Skills().Names())
+		}
+	}
+	return ""
+}
+
+// writeJSON writes the JSON out and a newline to w, indented with two
+// spaces when indent is set.
+func writeJSON(w io.Writer, out []byte, indent bool) error {
+	if indent {
+		var b bytes.Buffer
+		if err := json.Indent(&b, out, "", "  "); err != nil {
+			return err
+		}
+		out = b.Bytes()
+	}
+	_, err := w.Write(append(out, '\n'))
+	return err
 }
 
 func withNewline(s string) string {
@@ -355,6 +380,9 @@ var skillsCommand = &command{
 	},
 	run: func(e *env, opts any, args []string) int {
 		o := opts.(*skillsOpts)
+		if len(o.skills.vals) == 0 {
+			fmt.Fprintf(e.stderr, "toolnexus skills: no folder to search; give one with --skills DIR (for example --skills examples/skills)\n")
+		}
 		inv, err := skill.Discover(o.skills.vals...)
 		if err != nil {
 			return fail(e, err)
@@ -375,7 +403,7 @@ var skillsCommand = &command{
 			}
 			b, err := json.MarshalIndent(inv, "", "  ")
 			if err != nil {
-				return fail(e, err)
+				return fail(e, own(err))
 			}
 			fmt.Fprintf(e.stdout, "%s\n", b)
 		default:

@@ -7,8 +7,10 @@
 //	toolnexus tools  [--skills DIR]... [--mcp FILE] [--format openai-chat|openai-responses|anthropic|gemini|mcp] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--indent] [--strict]
 //	toolnexus call   NAME [ARGS_JSON | -] [--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...]
 //	toolnexus skills [--skills DIR]... [--json] [--prompt] [--strict]
-//	toolnexus serve  [--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...] [--http ADDR [--token-file FILE] [--allow-origin ORIGIN]... [--allow-host HOST]... [--stateless] [limits]]
+//	toolnexus serve  [--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...] [--http ADDR [--token-file FILE | --no-auth] [--max-session-calls N] [--allow-origin ORIGIN]... [--allow-host HOST]... [--stateless] [limits]]
+//	toolnexus reply  [FILE | -] [--format openai-chat|openai-responses|anthropic|gemini] [--indent] [--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...]
 //	toolnexus help   [COMMAND]
+//	toolnexus version
 //
 // Formats follow the provider names of packages render and exec:
 // openai-chat (OpenAI Chat Completions; render.OpenAI, exec's OpenAIChat),
@@ -16,9 +18,11 @@
 // Responses), anthropic, gemini and mcp. The names of earlier releases,
 // openai and responses, are kept as aliases of the first two.
 //
-// Every command takes --help. Exit status: 0 on success; 1 when a call
-// returns an error result or the toolkit cannot be built (a missing skills
-// folder, say); 2 for a usage error.
+// Every command takes --help; --version prints the module version. Exit
+// status: 0 on success; 1 when a call returns an error result, the toolkit
+// cannot be built (a missing skills folder, say), an MCP server failed
+// (tools) or a reply cannot be read (reply); 2 for a usage error; 3 for a
+// pending request (call). docs/cli.md lists them.
 package main
 
 import (
@@ -29,6 +33,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 )
 
@@ -42,7 +47,7 @@ func main() {
 // Exit statuses.
 const (
 	exitOK    = 0
-	exitFail  = 1 // an error result, or the toolkit could not be built
+	exitFail  = 1 // an error result, a toolkit or reply that could not be read, a failed MCP server
 	exitUsage = 2 // bad flags, unknown command, missing argument
 )
 
@@ -74,16 +79,57 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{toolsCommand, callCommand, skillsCommand, serveCommand}
+	commands = []*command{toolsCommand, callCommand, skillsCommand, serveCommand, replyCommand, helpCommand, versionCommand}
 }
 
-func lookup(name string) *command {
-	for _, c := range commands {
+// lookup returns the command name, or prints that there is none (with a
+// did-you-mean and the command list) and returns nil.
+func lookup(w io.Writer, name string) *command {
+	names := make([]string, len(commands))
+	for i, c := range commands {
 		if c.name == name {
 			return c
 		}
+		names[i] = c.name
 	}
+	fmt.Fprintf(w, "toolnexus: unknown command %q%s\n\n", name, suggestion(name, names))
+	mainUsage(w)
 	return nil
+}
+
+var helpCommand = &command{
+	name:    "help",
+	maxArgs: 1,
+	args:    "[COMMAND]",
+	summary: "show the command list, or a command's usage and flags",
+	detail:  "Without COMMAND, lists the commands; with one, prints what 'toolnexus COMMAND --help' prints.",
+	run: func(e *env, _ any, args []string) int {
+		if len(args) == 0 {
+			mainUsage(e.stdout)
+			return exitOK
+		}
+		c := lookup(e.stderr, args[0])
+		if c == nil {
+			return exitUsage
+		}
+		fs, _ := c.flagSet()
+		c.usage(e.stdout, fs)
+		return exitOK
+	},
+}
+
+var versionCommand = &command{
+	name:    "version",
+	summary: "print the version of toolnexus (also --version)",
+	detail:  "Prints \"toolnexus VERSION\": the module version the binary was built from, or (devel).",
+	run: func(e *env, _ any, _ []string) int {
+		v := "(devel)"
+		if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+			v = bi.Main.Version
+		}
+		fmt.Fprintf(e.stdout, "toolnexus %s\n", v)
+		return exitOK
+	},
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -92,30 +138,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		mainUsage(stderr)
 		return exitUsage
 	}
-	name := args[0]
-	switch name {
+	switch args[0] {
 	case "-h", "-help", "--help":
-		mainUsage(stdout)
-		return exitOK
-	case "help":
-		if len(args) == 1 {
-			mainUsage(stdout)
-			return exitOK
-		}
-		c := lookup(args[1])
-		if c == nil {
-			fmt.Fprintf(stderr, "toolnexus: unknown command %q\n\n", args[1])
-			mainUsage(stderr)
-			return exitUsage
-		}
-		fs, _ := c.flagSet()
-		c.usage(stdout, fs)
-		return exitOK
+		args = []string{"help"}
+	case "-version", "--version":
+		args = []string{"version"}
 	}
-	c := lookup(name)
+	c := lookup(stderr, args[0])
 	if c == nil {
-		fmt.Fprintf(stderr, "toolnexus: unknown command %q\n\n", name)
-		mainUsage(stderr)
 		return exitUsage
 	}
 	fs, opts := c.flagSet()
@@ -125,7 +155,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitOK
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "toolnexus %s: %v\nRun 'toolnexus %s --help' for usage.\n", c.name, err, c.name)
+		hint := ""
+		if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+			var names []string
+			fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+			if s := didYouMean(name, names); s != "" {
+				hint = " (did you mean --" + s + "?)"
+			}
+		}
+		fmt.Fprintf(stderr, "toolnexus %s: %v%s\nRun 'toolnexus %s --help' for usage.\n", c.name, err, hint, c.name)
 		return exitUsage
 	}
 	if len(pos) > c.maxArgs {
@@ -171,7 +209,6 @@ func mainUsage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-7s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintf(w, "  %-7s %s\n", "help", "show help for a command")
 	fmt.Fprintf(w, "\nRun 'toolnexus COMMAND --help' for a command's flags.\n")
 }
 
@@ -217,4 +254,44 @@ func (l *listFlag) Set(v string) error {
 		}
 	}
 	return nil
+}
+
+// didYouMean returns the name in known closest to name, case ignored, when
+// it is a likely typo: at most 1+len(name)/3 single-byte edits away
+// (insertions, deletions, substitutions); otherwise "".
+func didYouMean(name string, known []string) string {
+	best, bestDist := "", 2+len(name)/3
+	a := strings.ToLower(name)
+	for _, k := range known {
+		b := strings.ToLower(k)
+		// dist[j] is the edit distance of a[:i] and b[:j], row by row.
+		dist := make([]int, len(b)+1)
+		for j := range dist {
+			dist[j] = j
+		}
+		for i := 1; i <= len(a); i++ {
+			diag := dist[0]
+			dist[0] = i
+			for j := 1; j <= len(b); j++ {
+				sub := diag
+				if a[i-1] != b[j-1] {
+					sub++
+				}
+				diag = dist[j]
+				dist[j] = min(dist[j]+1, dist[j-1]+1, sub)
+			}
+		}
+		if dist[len(b)] < bestDist {
+			best, bestDist = k, dist[len(b)]
+		}
+	}
+	return best
+}
+
+// suggestion is didYouMean as a message suffix: ` (did you mean "x"?)`, or "".
+func suggestion(name string, known []string) string {
+	if s := didYouMean(name, known); s != "" {
+		return fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return ""
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolnexus/toolnexus/builtin"
 	"github.com/toolnexus/toolnexus/render"
+	"github.com/toolnexus/toolnexus/skill"
 	"github.com/toolnexus/toolnexus/toolkit"
 )
 
@@ -193,7 +194,7 @@ func TestToolsSwitches(t *testing.T) {
 		t.Errorf("--disable: %q exit %d %s", got, o.code, o.stderr)
 	}
 	o = cli(t, "", "tools", "--no-builtins", "--disable", "skill", "--skills", "examples/skills")
-	o.expect(t, 0, "[]\n", "")
+	o.expect(t, 0, "[]\n", noToolsHint)
 	// A name that matches no tool is a usage error, as an unknown key of
 	// toolkit.Config.Builtins is a Build error: "Bash" must not leave bash on.
 	all := "apply_patch, bash, edit, glob, grep, question, read, skill, todowrite, webfetch, write"
@@ -201,24 +202,19 @@ func TestToolsSwitches(t *testing.T) {
 		"toolnexus: --disable \"typo\": no tool has that name; tools: "+all+"\n")
 	cli(t, "", "tools", "--disable", "Bash,webfetch,zz", "--skills", "examples/skills").expect(t, 2, "",
 		"toolnexus: --disable \"Bash\": no tool has that name (did you mean \"bash\"?); --disable \"zz\": no tool has that name; tools: "+all+"\n")
-	cli(t, "", "tools", "--no-builtins").expect(t, 0, "[]\n", "")
 }
 
 func TestToolsBadInput(t *testing.T) {
-	cli(t, "", "tools", "--skills", "no/such/dir").expect(t, 1, "",
-		"toolnexus: skills folder \"no/such/dir\": does not exist\n")
-	cli(t, "", "tools", "--skills", "go.mod").expect(t, 1, "",
-		"toolnexus: skills folder \"go.mod\": is not a directory\n")
+	cli(t, "", "tools", "--skills", "no/such/dir").expect(t, 1, "", buildErr(t, toolkit.Config{Skills: []string{"no/such/dir"}}))
+	cli(t, "", "tools", "--skills", "go.mod").expect(t, 1, "", buildErr(t, toolkit.Config{Skills: []string{"go.mod"}}))
 	cli(t, "", "tools", "--format", "xml").expect(t, 2, "",
 		"toolnexus tools: unknown format \"xml\"; formats: anthropic, gemini, mcp, openai-chat (or openai), openai-responses (or responses)\n")
 	cli(t, "", "tools", "--bogus").expect(t, 2, "",
 		"toolnexus tools: flag provided but not defined: -bogus\nRun 'toolnexus tools --help' for usage.\n")
 	cli(t, "", "tools", "extra").expect(t, 2, "",
 		"toolnexus tools: unexpected argument \"extra\"\nRun 'toolnexus tools --help' for usage.\n")
-	o := cli(t, "", "tools", "--workspace", "no/such/ws")
-	if o.code != 1 || o.stdout != "" || !strings.HasPrefix(o.stderr, "toolnexus: toolkit: builtin: workspace") || !strings.Contains(o.stderr, "no/such/ws") {
-		t.Errorf("missing workspace: exit %d, stderr %q", o.code, o.stderr)
-	}
+	ws := filepath.Join(repoRoot, "no/such/ws")
+	cli(t, "", "tools", "--workspace", ws).expect(t, 1, "", buildErr(t, toolkit.Config{BuiltinOptions: builtin.Options{Workspace: ws}}))
 }
 
 func skillGolden(t *testing.T) string {
@@ -281,8 +277,7 @@ func TestCallBadInput(t *testing.T) {
 		`invalid arguments for "skill": unknown property "nam"; allowed: name; "name" is required`+"\n")
 	cli(t, "", "call", "skill", `{"name":"nope"}`, "--skills", "examples/skills").expect(t, 1, "",
 		`unknown skill "nope"; available skills: hello-world`+"\n")
-	cli(t, "", "call", "skill", "{}", "--skills", "missing-skills").expect(t, 1, "",
-		"toolnexus: skills folder \"missing-skills\": does not exist\n")
+	cli(t, "", "call", "skill", "{}", "--skills", "missing-skills").expect(t, 1, "", buildErr(t, toolkit.Config{Skills: []string{"missing-skills"}}))
 	cli(t, "", "call").expect(t, 2, "", "toolnexus call: missing the tool NAME\nRun 'toolnexus call --help' for usage.\n")
 	cli(t, "", "call", "skill", "{", "}").expect(t, 2, "",
 		"toolnexus call: unexpected argument \"}\" (quote the JSON arguments as one word)\nRun 'toolnexus call --help' for usage.\n")
@@ -293,8 +288,8 @@ func TestSkills(t *testing.T) {
 		"Skills (1):\n  hello-world  examples/skills/hello-world/SKILL.md\n"+
 			"      Greets someone by name using the bundled hello.sh script. Use it when the user asks for a greeting or wants to check that skills work.\n"+
 			"Skipped (0):\n  none\n", "")
-	cli(t, "", "skills").expect(t, 0, "Skills (0):\n  none\nSkipped (0):\n  none\n", "")
-	cli(t, "", "skills", "--skills", "nowhere").expect(t, 1, "", "toolnexus: skills folder \"nowhere\": does not exist\n")
+	_, err := skill.Discover(filepath.Join(repoRoot, "nowhere"))
+	cli(t, "", "skills", "--skills", filepath.Join(repoRoot, "nowhere")).expect(t, 1, "", err.Error()+"\n")
 	cli(t, "", "skills", "examples/skills").expect(t, 2, "",
 		"toolnexus skills: unexpected argument \"examples/skills\" (give folders with --skills)\nRun 'toolnexus skills --help' for usage.\n")
 	o := cli(t, "", "skills", "--prompt", "--skills", "examples/skills")

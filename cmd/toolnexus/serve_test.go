@@ -185,7 +185,7 @@ func TestServeHTTP(t *testing.T) {
 func TestToolsAndCallWithMCP(t *testing.T) {
 	cfg := mcpConfigFile(t, `, "broken": {"command": [MCPTEST, "crash"]}`)
 	o := cli(t, "", "tools", "--no-builtins", "--mcp", cfg, "--format", "anthropic")
-	if o.code != 0 || !strings.Contains(o.stdout, `{"name":"t_echo","description":"Echo the text back","input_schema":{`) {
+	if o.code != 1 || !strings.Contains(o.stdout, `{"name":"t_echo","description":"Echo the text back","input_schema":{`) {
 		t.Errorf("tools --mcp: exit %d\nstdout %s\nstderr %s", o.code, o.stdout, o.stderr)
 	}
 	wantWarn := `toolnexus: warning: MCP server "broken" failed: initialize: `

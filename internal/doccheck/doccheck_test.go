@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -28,7 +29,8 @@ import (
 //   - Any other ```go block is the body of a function returning error,
 //     type-checked in a package that declares ctx (context.Context) and reg
 //     (*toolnexus.Registry); imports are added for the package names it uses
-//     (knownImports). Unused local variables are allowed there.
+//     (knownImports). It is checked as strictly as a whole file: an unused
+//     local variable is an error, as the Go compiler makes it.
 //   - A block (of any language) right after a line <!-- excerpt: PATH FUNC -->
 //     shows code or output from a test file, often of another module (an SDK
 //     example): each of its non-blank lines must appear, in order, in the
@@ -177,6 +179,24 @@ func fragmentSource(s snippet) (string, []string) {
 	return b.String(), paths
 }
 
+// absPath matches a quoted absolute path of two or more elements.
+var absPath = regexp.MustCompile(`"(/[\w.-]+/[\w./-]+)"`)
+
+// absentPaths reports each quoted absolute path in a Go snippet that does
+// not exist on this machine: a placeholder such as "/path/to/project"
+// fails when the snippet is pasted and run.
+func absentPaths(s snippet) []string {
+	var out []string
+	for i, l := range strings.Split(s.code, "\n") {
+		for _, m := range absPath.FindAllStringSubmatch(l, -1) {
+			if _, err := os.Stat(m[1]); err != nil {
+				out = append(out, fmt.Sprintf("%s:%d: %q does not exist; use a path in the repository (examples/skills, go.mod, .)", s.file, s.line+i, m[1]))
+			}
+		}
+	}
+	return out
+}
+
 // checker type-checks snippets with the export data the go command builds.
 type checker struct {
 	root    string
@@ -212,8 +232,8 @@ func goTool() string {
 	return filepath.Join(runtime.GOROOT(), "bin", "go")
 }
 
-// check type-checks one generated file; lenient allows unused variables.
-func (c *checker) check(src string, lenient bool) []string {
+// check type-checks one generated file.
+func (c *checker) check(src string) []string {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "snippet.go", src, parser.ParseComments)
 	if err != nil {
@@ -241,9 +261,6 @@ func (c *checker) check(src string, lenient bool) []string {
 		Error: func(err error) {
 			var te types.Error
 			if errors.As(err, &te) {
-				if lenient && te.Soft && strings.Contains(te.Msg, "declared and not used") {
-					return
-				}
 				problems = append(problems, fmt.Sprintf("%s: %s", fset.Position(te.Pos), te.Msg))
 				return
 			}
@@ -323,19 +340,18 @@ func checkAll(root string, files map[string][]byte) ([]string, int) {
 		snippets = append(snippets, s...)
 		problems = append(problems, p...)
 	}
-	type unit struct {
-		src     string
-		lenient bool
-	}
-	var units []unit
+	var units []string
 	need := map[string]bool{}
 	for _, s := range snippets {
+		if s.isGo && s.excerpt == "" {
+			problems = append(problems, absentPaths(s)...)
+		}
 		switch {
 		case s.excerpt != "":
 			problems = append(problems, checkExcerpt(root, s)...)
 		case isWholeFile(s.code):
 			src := lineDirective(s) + s.code + "\n"
-			units = append(units, unit{src, false})
+			units = append(units, src)
 			if f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.ImportsOnly); err == nil {
 				for _, im := range f.Imports {
 					p, _ := strconv.Unquote(im.Path.Value)
@@ -344,7 +360,7 @@ func checkAll(root string, files map[string][]byte) ([]string, int) {
 			}
 		default:
 			src, paths := fragmentSource(s)
-			units = append(units, unit{src, true})
+			units = append(units, src)
 			for _, p := range paths {
 				need[p] = true
 			}
@@ -361,7 +377,7 @@ func checkAll(root string, files map[string][]byte) ([]string, int) {
 			return append(problems, err.Error()), len(snippets)
 		}
 		for _, u := range units {
-			problems = append(problems, c.check(u.src, u.lenient)...)
+			problems = append(problems, c.check(u)...)
 		}
 	}
 	return problems, len(snippets)
@@ -439,15 +455,24 @@ func TestDocCheckReportsPlace(t *testing.T) {
 		"```json",
 		`{"type":"nope"}`, // 25: not the example's output
 		"```",
+		"```go",       // 27
+		"unused := 2", // 28: a fragment is as strict as a file
+		"```",
+		"```go", // 30
+		`_, err := builtin.Tools(&builtin.Options{Workspace: "/path/to/project"})`, // 31: a placeholder
+		"return err",
+		"```",
 	}, "\n")
 	problems, n := checkAll(root, map[string][]byte{"broken.md": []byte(md)})
-	if n != 5 {
-		t.Errorf("found %d snippets, want 5 (the indented block is not one)", n)
+	if n != 7 {
+		t.Errorf("found %d snippets, want 7 (the indented block is not one)", n)
 	}
 	want := []string{"broken.md:5: reg.Nope undefined", "broken.md:11: declared and not used: x",
 		`broken.md:15: line "not in the example()" is not in exec/example_test.go ExampleExecutor_Run`,
 		"broken.md:17: a Go block must open with exactly ```go at column 0",
-		`broken.md:25: line "{\"type\":\"nope\"}" is not in example_test.go ExampleRegister`}
+		`broken.md:25: line "{\"type\":\"nope\"}" is not in example_test.go ExampleRegister`,
+		"broken.md:28: declared and not used: unused",
+		`broken.md:31: "/path/to/project" does not exist`}
 	for _, w := range want {
 		if !slices.ContainsFunc(problems, func(p string) bool { return strings.HasPrefix(p, w) }) {
 			t.Errorf("no problem starting with %q in:\n%s", w, strings.Join(problems, "\n"))
