@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/url"
 	"regexp"
@@ -69,7 +70,7 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			if !ok {
 				return c.nerr(n, k, "must be a number")
 			}
-			b := c.newBound(num)
+			b := newBound(num)
 			switch k {
 			case "minimum":
 				n.min = b
@@ -286,19 +287,10 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 	return nil
 }
 
-// newBound returns the bound written num, from the compiler's slabs while
-// they last.
-func (c *compiler) newBound(num json.Number) *bound {
-	var b *bound
-	if len(c.bounds) > 0 {
-		b, c.bounds = &c.bounds[0], c.bounds[1:]
-	} else {
-		b = new(bound)
-	}
-	start := len(c.digits)
-	c.digits = append(c.digits, num...)
-	t := c.digits[start:len(c.digits):len(c.digits)]
-	b.n, b.text = parseNum(t), cut(string(num))
+// newBound returns the bound written num.
+func newBound(num json.Number) *bound {
+	t := []byte(num)
+	b := &bound{n: parseNum(t), text: cut(string(num))}
 	b.i, b.isInt = smallInt(t)
 	return b
 }
@@ -410,133 +402,35 @@ func (c *compiler) compilePattern(src string, n *node, kw string) (*pattern, err
 	return &pattern{re: re, src: src, cost: len(prog.Inst)}, nil
 }
 
-// smallValueSet holds a valueSet of at most four values, its slices and
-// (when they fit) the values' texts in one allocation.
-type smallValueSet struct {
-	vs     valueSet
-	vals   [4][]byte
-	hashes [4]uint64
-	text   [64]byte
-}
-
 func newValueSet(vals []any, isConst bool) *valueSet {
-	// The values' JSON texts share one buffer; a value's bytes are never
-	// written again once appended (a grown buffer leaves them in place).
-	size, nstr := 0, 0
+	vs := &valueSet{isConst: isConst}
+	var strs []string
 	for _, v := range vals {
-		if s, ok := v.(string); ok {
-			size += len(s) + 2
-			nstr++
-		} else {
-			size += 8
-		}
-	}
-	allStr := nstr == len(vals)
-	var vs *valueSet
-	var buf []byte
-	if len(vals) <= len(smallValueSet{}.vals) {
-		sv := &smallValueSet{}
-		vs = &sv.vs
-		vs.vals, vs.hashes = sv.vals[:0:len(vals)], sv.hashes[:0:len(vals)]
-		buf = sv.text[:0]
-	} else {
-		vs = &valueSet{vals: make([][]byte, 0, len(vals)), hashes: make([]uint64, 0, len(vals))}
-	}
-	vs.isConst = isConst
-	if size > cap(buf) {
-		buf = make([]byte, 0, size)
-	}
-	for _, v := range vals {
-		start := len(buf)
-		buf = jsonx.Append(buf, v)
-		b := buf[start:len(buf):len(buf)]
-		vs.vals = append(vs.vals, b)
+		b := jsonx.Append(nil, v)
 		_, h := hashValue(b, 0)
-		vs.hashes = append(vs.hashes, h)
-	}
-	vs.src, vs.nstr = vals, nstr
-	if allStr && !isConst && len(vals) > 8 {
-		vs.strs = make(map[string]struct{}, len(vals))
-		for _, v := range vals {
-			vs.strs[v.(string)] = struct{}{}
+		vs.vals, vs.hashes = append(vs.vals, b), append(vs.hashes, h)
+		if s, ok := v.(string); ok {
+			strs = append(strs, s)
 		}
 	}
+	var t []byte
+	switch {
+	case len(strs) == len(vals) && !isConst:
+		t = []byte(enumList(strs))
+	case len(strs) == 0:
+		t = bytes.Join(vs.vals, []byte(" ")) // numbers, booleans, null: 1 2 3
+	default:
+		t = bytes.Join(vs.vals, []byte(", ")) // "a", null
+	}
+	vs.text = cutN(string(t), 256)
 	return vs
-}
-
-// enumText is enumList of vals, which are all strings.
-func enumText(vals []any) string {
-	size := 0
-	for _, v := range vals {
-		s := v.(string)
-		if s == "" || needsQuote(s) {
-			strs := make([]string, len(vals))
-			for i, v := range vals {
-				strs[i] = v.(string)
-			}
-			return enumList(strs)
-		}
-		size += len(s) + 1
-	}
-	var b strings.Builder
-	b.Grow(size)
-	for i, v := range vals {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(v.(string))
-	}
-	return b.String()
-}
-
-// needsQuote reports whether s holds a byte enumList quotes for.
-func needsQuote(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case ' ', '\t', '\n', '"':
-			return true
-		}
-	}
-	return false
-}
-
-// joinBytes is strings.Join of the texts a with sep.
-func joinBytes(a [][]byte, sep string) string {
-	size := 0
-	for _, t := range a {
-		size += len(t) + len(sep)
-	}
-	var b strings.Builder
-	b.Grow(size)
-	for i, t := range a {
-		if i > 0 {
-			b.WriteString(sep)
-		}
-		b.Write(t)
-	}
-	return b.String()
 }
 
 // objectKeys compiles properties, required, dependentRequired and
 // dependentSchemas, which share one table of property names.
 func (c *compiler) objectKeys(n *node, o *jsonx.Object, base *url.URL) error {
 	props, hasProps := o.Get("properties")
-	kt := keyTable{n: n}
-	bound := 0
-	for i, k := range o.Keys {
-		switch k {
-		case "properties", "required", "dependentRequired", "dependentSchemas":
-			bound += keyBound(k, o.Vals[i])
-		}
-	}
-	if bound > 0 {
-		if bound <= len(c.keys) {
-			n.keys, c.keys = c.keys[:0:bound], c.keys[bound:]
-		} else {
-			n.keys = make([]keyInfo, 0, bound)
-		}
-		defer func() { n.keys = n.keys[:len(n.keys):len(n.keys)] }()
-	}
+	kt := keyTable{n: n, idx: map[string]int{}}
 	if hasProps {
 		m, ok := props.(*jsonx.Object)
 		if !ok {
@@ -564,13 +458,6 @@ func (c *compiler) objectKeys(n *node, o *jsonx.Object, base *url.URL) error {
 			i := kt.add(s)
 			if !n.keys[i].required {
 				n.keys[i].required = true
-				if n.required == nil {
-					if len(a) <= len(c.reqs) {
-						n.required, c.reqs = c.reqs[:0:len(a)], c.reqs[len(a):]
-					} else {
-						n.required = make([]int, 0, len(a))
-					}
-				}
 				n.required = append(n.required, i)
 			}
 		}
@@ -610,49 +497,23 @@ func (c *compiler) objectKeys(n *node, o *jsonx.Object, base *url.URL) error {
 		}
 	}
 	if len(n.keys) > 8 {
-		if kt.idx != nil {
-			n.keyIndex = kt.idx
-		} else {
-			n.keyIndex = make(map[string]int, len(n.keys))
-			for i, k := range n.keys {
-				n.keyIndex[k.name] = i
-			}
-		}
+		n.keyIndex = kt.idx
 	}
 	return nil
 }
 
-// keyTable adds names to n.keys once each: a linear search while they are
-// few, a map once they are many.
+// keyTable adds names to n.keys once each; idx maps them to their index.
 type keyTable struct {
 	n   *node
-	idx map[string]int // nil until n.keys holds more than linearKeys names
+	idx map[string]int
 }
-
-const linearKeys = 32
 
 // add returns the index of name in n.keys, appending it when new.
 func (kt *keyTable) add(name string) int {
-	n := kt.n
-	if kt.idx != nil {
-		if i, ok := kt.idx[name]; ok {
-			return i
-		}
-		kt.idx[name] = len(n.keys)
-	} else {
-		for i := range n.keys {
-			if n.keys[i].name == name {
-				return i
-			}
-		}
-		if len(n.keys) == linearKeys {
-			kt.idx = make(map[string]int, 2*linearKeys)
-			for i, k := range n.keys {
-				kt.idx[k.name] = i
-			}
-			kt.idx[name] = len(n.keys)
-		}
+	if i, ok := kt.idx[name]; ok {
+		return i
 	}
-	n.keys = append(n.keys, keyInfo{name: name})
-	return len(n.keys) - 1
+	kt.idx[name] = len(kt.n.keys)
+	kt.n.keys = append(kt.n.keys, keyInfo{name: name})
+	return len(kt.n.keys) - 1
 }

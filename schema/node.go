@@ -216,28 +216,12 @@ func (n *node) allowed() uint8 {
 }
 
 // valueSet is the allowed values of enum or const: their compact JSON
-// texts and hashes, and the text for messages.
+// texts and hashes, and the text for messages (cut to 256 bytes).
 type valueSet struct {
 	vals    [][]byte
 	hashes  []uint64
-	strs    map[string]struct{} // when every value is a string and there are many
-	src     []any               // the values as the document holds them, for text
-	nstr    int                 // how many of them are strings
+	text    string
 	isConst bool
-}
-
-// text is the values as a failure message lists them (made only for one).
-func (vs *valueSet) text() string {
-	var t string
-	switch {
-	case vs.nstr == len(vs.src) && !vs.isConst:
-		t = enumText(vs.src)
-	case vs.nstr == 0:
-		t = joinBytes(vs.vals, " ") // numbers, booleans, null: 1 2 3
-	default:
-		t = joinBytes(vs.vals, ", ") // "a", null
-	}
-	return cutN(t, 256)
 }
 
 // resource is a schema resource (the document or a subschema with $id) as

@@ -14,7 +14,7 @@ func (s *state) checkEnum(n *node, i int) bool {
 			ok = false
 			if s.fail() {
 				p := s.pathString()
-				if text := vs.text(); vs.isConst {
+				if text := vs.text; vs.isConst {
 					s.add(p, "const", text, subject(p)+" must be "+cut(text))
 				} else {
 					s.add(p, "enum", text, subject(p)+" must be one of ["+text+"]")
@@ -26,12 +26,6 @@ func (s *state) checkEnum(n *node, i int) bool {
 }
 
 func (s *state) inSet(vs *valueSet, i int) bool {
-	if vs.strs != nil && s.data[i] == '"' {
-		e := endT(s.data, i)
-		if _, ok := vs.strs[string(s.data[i+1:e-1])]; ok {
-			return true
-		}
-	}
 	_, h := hashValue(s.data, i)
 	for k, eh := range vs.hashes {
 		if eh == h && equalT(vs.vals[k], 0, s.data, i) {
