@@ -57,14 +57,13 @@ type node struct {
 	// (properties, required, dependentRequired, dependentSchemas);
 	// keyIndex maps them to their index when there are many (keys keep the
 	// order of first mention: properties first, in schema order).
-	keys           []keyInfo
-	keyIndex       map[string]int
-	propNames      string // "a, b, c" in schema order, for unknown-key messages
-	additional     *node  // nil when absent
-	minProps       int    // -1 when absent
-	maxProps       int    // -1 when absent
-	required       []int  // indexes into keys, in schema order
-	hasRequiredBit uint64 // bit i: keys[i] is required (first 64 keys)
+	keys       []keyInfo
+	keyIndex   map[string]int
+	propNames  string // "a, b, c" in schema order, for unknown-key messages
+	additional *node  // nil when absent
+	minProps   int    // -1 when absent
+	maxProps   int    // -1 when absent
+	required   []int  // indexes into keys, in schema order
 
 	// the keywords schemas use less often (nil when the node has none):
 	// read through x, written through m
@@ -80,9 +79,8 @@ type node struct {
 	nullAbsent map[string]bool
 	absentMask uint64
 
-	// what the fast path knows of the node (fastpath.go); nil when it
-	// hands the node to the general path
-	fast *fastNode
+	// fast: the fast path (fastpath.go) handles the node itself
+	fast bool
 }
 
 // nodeMore holds a node's less common keywords, apart so that the nodes

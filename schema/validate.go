@@ -13,7 +13,7 @@ func appendRune(b []byte, r rune) []byte { return utf8.AppendRune(b, r) }
 // (fastpath.go) when it can, else, or when the fast path gives up, on the
 // general path, which finds every problem.
 func (s *state) run(n *node) {
-	if n.fast != nil && !s.v.dynamic && s.fastRun(n) {
+	if n.fast && !s.v.dynamic && s.fastRun(n) {
 		return
 	}
 	s.general(n)
