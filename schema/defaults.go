@@ -55,12 +55,12 @@ func (v *Validator) apply(n *node, val any, depth int) bool {
 	}
 	switch x := val.(type) {
 	case *jsonx.Object:
-		for i, k := range n.keys {
+		for _, k := range n.keys {
 			if k.schema == nil {
 				continue
 			}
 			cur, ok := x.Get(k.name)
-			absent := !ok || cur == nil && n.nullIsAbsent(i, k.name)
+			absent := !ok || cur == nil && n.nullAbsent[k.name]
 			if absent {
 				if def := defaultOf(k.schema); def != nil {
 					dv, err := jsonx.Parse(def)

@@ -216,14 +216,14 @@ func (s *state) fobject(n *node, i int) int {
 			switch {
 			case idx >= 0:
 				known |= bit
-				if d[vi] == 'n' && n.nullIsAbsentBytes(idx, name) {
+				if d[vi] == 'n' && n.nullAbsent[string(name)] {
 					e = s.fok(s.skip(vi)) // counts as absent
 				} else if seen |= bit; n.keys[idx].schema != nil {
 					e = s.fv(n.keys[idx].schema, vi)
 				} else {
 					e = s.fother(n, vi)
 				}
-			case d[vi] == 'n' && n.nullIsAbsentBytes(idx, name):
+			case d[vi] == 'n' && n.nullAbsent[string(name)]:
 				unknown++
 				e = s.fok(s.skip(vi))
 			default:

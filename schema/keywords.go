@@ -496,9 +496,7 @@ func (c *compiler) objectKeys(n *node, o *jsonx.Object, base *url.URL) error {
 			n.m().depSchemas = append(n.m().depSchemas, depSchema{key: kt.add(name), schema: s})
 		}
 	}
-	if len(n.keys) > 8 {
-		n.keyIndex = kt.idx
-	}
+	n.keyIndex = kt.idx
 	return nil
 }
 

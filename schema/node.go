@@ -55,7 +55,7 @@ type node struct {
 
 	// objects. keys lists every property name the node refers to
 	// (properties, required, dependentRequired, dependentSchemas);
-	// keyIndex maps them to their index when there are many (keys keep the
+	// keyIndex maps them to their index (keys keep the
 	// order of first mention: properties first, in schema order).
 	keys       []keyInfo
 	keyIndex   map[string]int
@@ -73,11 +73,9 @@ type node struct {
 	def []byte // compact JSON of "default"; nil when absent
 
 	// Options.NullAsAbsent: the property names whose explicit null counts
-	// as absent (nullabsent.go), read through nullIsAbsent: a set shared by
-	// the subschemas applied in place together, or, for a node alone with
-	// at most 64 keys, bit i of absentMask for keys[i]
+	// as absent (nullabsent.go), a set shared by the subschemas applied in
+	// place together; nil when there are none
 	nullAbsent map[string]bool
-	absentMask uint64
 
 	// fast: the fast path (fastpath.go) handles the node itself
 	fast bool
@@ -113,23 +111,6 @@ type nodeMore struct {
 	allOf, anyOf, oneOf []*node
 	not                 *node
 	ifN, thenN, elseN   *node
-}
-
-// nullIsAbsent reports whether a null value of the member name, at index
-// idx of n.keys (-1 if it is none of them), counts as absent.
-func (n *node) nullIsAbsent(idx int, name string) bool {
-	if n.nullAbsent != nil {
-		return n.nullAbsent[name]
-	}
-	return idx >= 0 && idx < 64 && n.absentMask&(1<<uint(idx)) != 0
-}
-
-// nullIsAbsentBytes is nullIsAbsent for a name in bytes.
-func (n *node) nullIsAbsentBytes(idx int, name []byte) bool {
-	if n.nullAbsent != nil {
-		return n.nullAbsent[string(name)]
-	}
-	return idx >= 0 && idx < 64 && n.absentMask&(1<<uint(idx)) != 0
 }
 
 // noMore is the nodeMore of a node without any of its keywords; never
@@ -191,16 +172,8 @@ type depSchema struct {
 
 // lookup returns the index of key in n.keys, or -1.
 func (n *node) lookup(key []byte) int {
-	if n.keyIndex != nil {
-		if i, ok := n.keyIndex[string(key)]; ok {
-			return i
-		}
-		return -1
-	}
-	for i := range n.keys {
-		if n.keys[i].name == string(key) {
-			return i
-		}
+	if i, ok := n.keyIndex[string(key)]; ok {
+		return i
 	}
 	return -1
 }

@@ -58,16 +58,7 @@ func (c *compiler) nullAbsent() {
 	for _, e := range c.all {
 		n := e.n
 		if _, joined := parent[n]; !joined {
-			if len(n.keys) > 64 {
-				g := [1]*node{n}
-				n.nullAbsent = absentSet(g[:])
-			} else {
-				for i := range n.keys {
-					if optionalAt(n, i) { // alone, agreed(g, name) is optionalIn(n, name) >= 0
-						n.absentMask |= 1 << uint(i)
-					}
-				}
-			}
+			n.nullAbsent = absentSet([]*node{n})
 			continue
 		}
 		if groups == nil {
@@ -87,25 +78,6 @@ func (c *compiler) nullAbsent() {
 // absentSet is the set of member names whose null counts as absent in the
 // component g (nil when there are none).
 func absentSet(g []*node) map[string]bool {
-	if len(g) == 1 { // alone, agreed(g, name) is optionalIn(n, name) >= 0
-		n := g[0]
-		count := 0
-		for i := range n.keys {
-			if optionalAt(n, i) {
-				count++
-			}
-		}
-		if count == 0 {
-			return nil
-		}
-		set := make(map[string]bool, count)
-		for i, k := range n.keys {
-			if optionalAt(n, i) {
-				set[k.name] = true
-			}
-		}
-		return set
-	}
 	var set map[string]bool
 	for _, n := range g {
 		for _, k := range n.keys {

@@ -109,7 +109,7 @@ func (s *state) object(n *node, i int) int {
 
 // member validates one property value; idx is n.lookup(name).
 func (s *state) member(n *node, idx int, name []byte, kq, vi int, seen *uint64, pbase int, count *int) int {
-	if s.data[vi] == 'n' && n.nullIsAbsentBytes(idx, name) {
+	if s.data[vi] == 'n' && n.nullAbsent[string(name)] {
 		return s.literal(vi) // counts as absent
 	}
 	*count++

@@ -197,7 +197,7 @@ func (s *state) hasMember(pos int, n *node, key int) bool {
 		s.buf = s.buf[:bbase]
 		k = wsT(s.data, wsT(s.data, endT(s.data, k))+1)
 		if got {
-			return s.data[k] != 'n' || !n.nullIsAbsent(key, name)
+			return s.data[k] != 'n' || !n.nullAbsent[name]
 		}
 		k = wsT(s.data, endT(s.data, k))
 		if s.data[k] == ',' {

@@ -143,7 +143,7 @@ func (s *state) validateNode(n *node, i int) int {
 				return -1
 			}
 			e := numEnd
-			if !plainInt(s.data[i:e]) && !parseNumInt(s.data[i:e]) {
+			if !parseNumInt(s.data[i:e]) {
 				if s.fail() {
 					p := s.pathString()
 					s.add(p, "type", typeParam(n.allowed()), subject(p)+" must be "+typeWords(n.allowed(), len(s.path) == 0)+", got "+cut(string(s.data[i:e])))
