@@ -83,8 +83,8 @@ func (c *compiler) sitePointer(s site) string {
 func (c *compiler) nerr(n *node, kw, msg string) *SchemaError { return serr(c.pointer(n), kw, msg) }
 
 var (
-	trueNode  = &node{fast: true, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, minProps: -1, maxProps: -1}
-	falseNode = &node{never: true, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, minProps: -1, maxProps: -1}
+	trueNode  = &node{fast: true, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, minContains: -1, maxContains: -1, minProps: -1, maxProps: -1}
+	falseNode = &node{never: true, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, minContains: -1, maxContains: -1, minProps: -1, maxProps: -1}
 )
 
 // defaultBaseURL is defaultBase parsed; it is never modified (url.Parse
@@ -321,6 +321,7 @@ func (c *compiler) newNode(l loc) *node {
 	}
 	c.all = append(c.all, compiled{n, at})
 	n.minLen, n.maxLen, n.minItems, n.maxItems, n.minProps, n.maxProps = -1, -1, -1, -1, -1, -1
+	n.minContains, n.maxContains = -1, -1
 	return n
 }
 

@@ -2,7 +2,6 @@ package schema
 
 import (
 	"errors"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -129,32 +128,4 @@ func TestCompileConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-}
-
-// TestNoMoreStaysEmpty: nodes without any of the less common keywords
-// read them from the shared noMore, which compiling and validating must
-// never write (a write would leak into every such node).
-func TestNoMoreStaysEmpty(t *testing.T) {
-	docs := []string{
-		`{"type":"object","properties":{"a":{"type":"string","minLength":2},"b":{"type":"array","items":{"type":"integer"}}},"required":["a"],"additionalProperties":false}`,
-		`{"if":{"type":"string"},"then":{"minLength":1},"else":{"type":"number"}}`,
-		`{"then":{"minLength":1},"else":{"type":"number"}}`,
-		`{"contains":{"const":1},"prefixItems":[{"type":"integer"}],"unevaluatedItems":false}`,
-		`{"oneOf":[{"type":"string"},{"type":"null"}],"anyOf":[{},{"type":"string"}],"allOf":[{"not":{"const":"x"}}]}`,
-		`{"patternProperties":{"^a":{"type":"string"}},"propertyNames":{"maxLength":3},"dependentRequired":{"a":["b"]},"dependentSchemas":{"b":{"required":["c"]}},"unevaluatedProperties":false}`,
-		`{"$defs":{"n":{"$dynamicAnchor":"n","type":"object"}},"$dynamicRef":"#n","multipleOf":2}`,
-	}
-	instances := []string{`{}`, `{"a":"xy","b":[1]}`, `{"a":1}`, `"s"`, `""`, `[1,2]`, `[]`, `null`, `3`, `{"ab":"x","b":1}`}
-	for _, d := range docs {
-		v, err := Compile([]byte(d), nil)
-		if err != nil {
-			t.Fatalf("%s: %v", d, err)
-		}
-		for _, in := range instances {
-			_ = v.Validate([]byte(in))
-		}
-	}
-	if !reflect.DeepEqual(noMore, nodeMore{minContains: -1, maxContains: -1}) {
-		t.Fatalf("noMore was written: %+v", noMore)
-	}
 }

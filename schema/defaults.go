@@ -78,8 +78,8 @@ func (v *Validator) apply(n *node, val any, depth int) bool {
 	case []any:
 		for i, e := range x {
 			sch := n.items
-			if i < len(n.x().prefixItems) {
-				sch = n.x().prefixItems[i]
+			if i < len(n.prefixItems) {
+				sch = n.prefixItems[i]
 			}
 			if v.apply(sch, e, depth+1) {
 				changed = true
@@ -106,7 +106,7 @@ func reachableDefaults(root *node) bool {
 				return true
 			}
 		}
-		for _, p := range n.x().prefixItems {
+		for _, p := range n.prefixItems {
 			if walk(p) {
 				return true
 			}

@@ -36,17 +36,17 @@ func buildFast(_ *node, all []compiled) {
 // fastable reports whether the fast path handles n itself (its
 // subschemas are decided one by one).
 func fastable(n *node) bool {
-	if n.never || n.ref != nil || n.x().dynRef != nil || n.kw&kwCombine != 0 || n.x().unevalProps != nil || n.x().unevalItems != nil {
+	if n.never || n.ref != nil || n.dynRef != nil || n.kw&kwCombine != 0 || n.unevalProps != nil || n.unevalItems != nil {
 		return false
 	}
 	if n.kw&kwEnum != 0 && (n.types == 0 || n.types&(tObject|tArray) != 0) {
 		return false // an enum of objects or arrays
 	}
-	if n.kw&kwObject != 0 && (len(n.keys) > 64 || len(n.x().patternProps) > 0 || n.x().propertyNames != nil ||
-		len(n.x().depRequired) > 0 || len(n.x().depSchemas) > 0) {
+	if n.kw&kwObject != 0 && (len(n.keys) > 64 || len(n.patternProps) > 0 || n.propertyNames != nil ||
+		len(n.depRequired) > 0 || len(n.depSchemas) > 0) {
 		return false
 	}
-	if n.kw&kwArray != 0 && (len(n.x().prefixItems) > 0 || n.x().contains != nil || n.items != nil && n.items.never) {
+	if n.kw&kwArray != 0 && (len(n.prefixItems) > 0 || n.contains != nil || n.items != nil && n.items.never) {
 		return false
 	}
 	return true
@@ -362,7 +362,7 @@ func (s *state) fstr(n *node, i int) int {
 // the offset after it, -1 to give up, or 0 for any other number or
 // schema.
 func (s *state) fnum(n *node, i int) int {
-	if n.kw&kwEnum != 0 || n.kw&kwNumber != 0 && (!n.intBounds || n.x().multipleOf != nil) {
+	if n.kw&kwEnum != 0 || n.kw&kwNumber != 0 && (!n.intBounds || n.multipleOf != nil) {
 		return 0
 	}
 	d := s.data

@@ -36,13 +36,13 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 				n.ref = target
 				break
 			}
-			n.m().dynRef = target
+			n.dynRef = target
 			// Dynamic only when the fragment is a plain name that the
 			// static target declares as its $dynamicAnchor.
 			if _, frag, ok := strings.Cut(s, "#"); ok && frag != "" && !strings.HasPrefix(frag, "/") {
 				if o, ok := l.v.(*jsonx.Object); ok {
 					if a, ok := o.Get("$dynamicAnchor"); ok && a == frag {
-						n.m().dynName = frag
+						n.dynName = frag
 						c.dynamic = true
 					}
 				}
@@ -63,7 +63,7 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			n.enum = newValueSet(a, false)
 			n.kw |= kwEnum
 		case "const":
-			n.m().constV = newValueSet([]any{v}, true)
+			n.constV = newValueSet([]any{v}, true)
 			n.kw |= kwEnum
 		case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
 			num, ok := v.(json.Number)
@@ -84,7 +84,7 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 				if b.n.isZero() || b.n.neg {
 					return c.nerr(n, k, "must be greater than 0")
 				}
-				n.m().multipleOf = b
+				n.multipleOf = b
 			}
 			n.kw |= kwNumber
 		case "minLength", "maxLength", "minItems", "maxItems", "minContains", "maxContains", "minProperties", "maxProperties":
@@ -102,9 +102,9 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			case "maxItems":
 				n.maxItems, n.kw = cnt, n.kw|kwArray
 			case "minContains":
-				n.m().minContains = cnt
+				n.minContains = cnt
 			case "maxContains":
-				n.m().maxContains = cnt
+				n.maxContains = cnt
 			case "minProperties":
 				n.minProps, n.kw = cnt, n.kw|kwObject
 			case "maxProperties":
@@ -143,12 +143,12 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			}
 			n.kw |= kwArray
 		case "prefixItems":
-			if n.m().prefixItems, err = c.subs(v, base, n, k); err != nil {
+			if n.prefixItems, err = c.subs(v, base, n, k); err != nil {
 				return err
 			}
 			n.kw |= kwArray
 		case "contains":
-			if n.m().contains, err = c.sub(v, base, n, k, "", false); err != nil {
+			if n.contains, err = c.sub(v, base, n, k, "", false); err != nil {
 				return err
 			}
 			n.kw |= kwArray
@@ -167,17 +167,17 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			}
 			n.kw |= kwObject
 		case "unevaluatedProperties":
-			if n.m().unevalProps, err = c.sub(v, base, n, k, "", false); err != nil {
+			if n.unevalProps, err = c.sub(v, base, n, k, "", false); err != nil {
 				return err
 			}
 			n.kw |= kwObject
 		case "unevaluatedItems":
-			if n.m().unevalItems, err = c.sub(v, base, n, k, "", false); err != nil {
+			if n.unevalItems, err = c.sub(v, base, n, k, "", false); err != nil {
 				return err
 			}
 			n.kw |= kwArray
 		case "propertyNames":
-			if n.m().propertyNames, err = c.sub(v, base, n, k, "", false); err != nil {
+			if n.propertyNames, err = c.sub(v, base, n, k, "", false); err != nil {
 				return err
 			}
 			n.kw |= kwObject
@@ -195,7 +195,7 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 				if err != nil {
 					return err
 				}
-				n.m().patternProps = append(n.m().patternProps, patternProp{re, s})
+				n.patternProps = append(n.patternProps, patternProp{re, s})
 			}
 			n.kw |= kwObject
 		case "properties", "required", "dependentRequired", "dependentSchemas":
@@ -211,15 +211,15 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			}
 			switch k {
 			case "allOf":
-				n.m().allOf = subs
+				n.allOf = subs
 			case "anyOf":
-				n.m().anyOf = subs
+				n.anyOf = subs
 			case "oneOf":
-				n.m().oneOf = subs
+				n.oneOf = subs
 			}
 			n.kw |= kwCombine
 		case "not":
-			if n.m().not, err = c.sub(v, base, n, k, "", false); err != nil {
+			if n.not, err = c.sub(v, base, n, k, "", false); err != nil {
 				return err
 			}
 			n.kw |= kwCombine
@@ -230,12 +230,12 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			}
 			switch k {
 			case "if":
-				n.m().ifN = s
+				n.ifN = s
 				n.kw |= kwCombine
 			case "then":
-				n.m().thenN = s
+				n.thenN = s
 			case "else":
-				n.m().elseN = s
+				n.elseN = s
 			}
 		case "default":
 			n.def = jsonx.Marshal(v)
@@ -270,10 +270,8 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			return err
 		}
 	}
-	if n.x().ifN == nil {
-		if n.more != nil {
-			n.more.thenN, n.more.elseN = nil, nil
-		}
+	if n.ifN == nil {
+		n.thenN, n.elseN = nil, nil
 	}
 	n.intBounds = true
 	for _, b := range []*bound{n.min, n.max, n.exMin, n.exMax} {
@@ -281,8 +279,8 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			n.intBounds = false
 		}
 	}
-	if n.x().contains != nil && n.x().minContains < 0 {
-		n.m().minContains = 1
+	if n.contains != nil && n.minContains < 0 {
+		n.minContains = 1
 	}
 	return nil
 }
@@ -480,7 +478,7 @@ func (c *compiler) objectKeys(n *node, o *jsonx.Object, base *url.URL) error {
 				}
 				d.need = append(d.need, kt.add(s))
 			}
-			n.m().depRequired = append(n.m().depRequired, d)
+			n.depRequired = append(n.depRequired, d)
 		}
 	}
 	if v, ok := o.Get("dependentSchemas"); ok {
@@ -493,7 +491,7 @@ func (c *compiler) objectKeys(n *node, o *jsonx.Object, base *url.URL) error {
 			if err != nil {
 				return err
 			}
-			n.m().depSchemas = append(n.m().depSchemas, depSchema{key: kt.add(name), schema: s})
+			n.depSchemas = append(n.depSchemas, depSchema{key: kt.add(name), schema: s})
 		}
 	}
 	n.keyIndex = kt.idx

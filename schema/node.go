@@ -65,26 +65,6 @@ type node struct {
 	maxProps   int    // -1 when absent
 	required   []int  // indexes into keys, in schema order
 
-	// the keywords schemas use less often (nil when the node has none):
-	// read through x, written through m
-	more *nodeMore
-
-	// defaults
-	def []byte // compact JSON of "default"; nil when absent
-
-	// Options.NullAsAbsent: the property names whose explicit null counts
-	// as absent (nullabsent.go), a set shared by the subschemas applied in
-	// place together; nil when there are none
-	nullAbsent map[string]bool
-
-	// fast: the fast path (fastpath.go) handles the node itself
-	fast bool
-}
-
-// nodeMore holds a node's less common keywords, apart so that the nodes
-// of the usual schemas (types, bounds, enums, properties, items) are half
-// the size.
-type nodeMore struct {
 	// $dynamicRef: the statically resolved target, and the anchor name
 	// when resolution is dynamic ("" means it acts as a $ref to dynRef)
 	dynRef  *node
@@ -111,27 +91,17 @@ type nodeMore struct {
 	allOf, anyOf, oneOf []*node
 	not                 *node
 	ifN, thenN, elseN   *node
-}
 
-// noMore is the nodeMore of a node without any of its keywords; never
-// written.
-var noMore = nodeMore{minContains: -1, maxContains: -1}
+	// defaults
+	def []byte // compact JSON of "default"; nil when absent
 
-// x returns n's less common keywords for reading.
-func (n *node) x() *nodeMore {
-	if n.more != nil {
-		return n.more
-	}
-	return &noMore
-}
+	// Options.NullAsAbsent: the property names whose explicit null counts
+	// as absent (nullabsent.go), a set shared by the subschemas applied in
+	// place together; nil when there are none
+	nullAbsent map[string]bool
 
-// m returns n's less common keywords for writing, made on first use
-// (compile only).
-func (n *node) m() *nodeMore {
-	if n.more == nil {
-		n.more = &nodeMore{minContains: -1, maxContains: -1}
-	}
-	return n.more
+	// fast: the fast path (fastpath.go) handles the node itself
+	fast bool
 }
 
 // bound is a numeric keyword's value.

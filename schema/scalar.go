@@ -9,7 +9,7 @@ import (
 // checkEnum checks enum and const; false when either fails.
 func (s *state) checkEnum(n *node, i int) bool {
 	ok := true
-	for _, vs := range [2]*valueSet{n.x().constV, n.enum} {
+	for _, vs := range [2]*valueSet{n.constV, n.enum} {
 		if vs != nil && !s.inSet(vs, i) {
 			ok = false
 			if s.fail() {
@@ -129,8 +129,8 @@ func smallInt(t []byte) (int64, bool) {
 // checkNumber enforces the numeric keywords on the number at [i, e).
 func (s *state) checkNumber(n *node, i, e int) {
 	d := parseNum(s.data[i:e])
-	if n.x().multipleOf != nil {
-		s.checkMultipleOf(&d, n.x().multipleOf)
+	if n.multipleOf != nil {
+		s.checkMultipleOf(&d, n.multipleOf)
 	}
 	if n.min != nil && cmpNum(&d, &n.min.n) < 0 {
 		s.numProblem("minimum", n.min, "must be at least ")
