@@ -1,5 +1,7 @@
 package schema
 
+import "github.com/toolnexus/toolnexus/internal/jsonlex"
+
 // unevaluatedProps validates the members that no keyword of n nor of a
 // successful in-place subschema evaluated against n.unevalProps.
 func (s *state) unevaluatedProps(n *node, obj, ubase int) {
@@ -189,19 +191,19 @@ func (s *state) hasMember(pos int, n *node, key int) bool {
 	if s.data[pos] != '{' {
 		return false
 	}
-	k := wsT(s.data, pos+1)
+	k := jsonlex.WS(s.data, pos+1)
 	for s.data[k] != '}' {
 		s.steps++
 		bbase := len(s.buf)
 		got := string(s.unescape(k)) == name
 		s.buf = s.buf[:bbase]
-		k = wsT(s.data, wsT(s.data, endT(s.data, k))+1)
+		k = jsonlex.WS(s.data, jsonlex.WS(s.data, endT(s.data, k))+1)
 		if got {
 			return s.data[k] != 'n' || !n.nullAbsent[name]
 		}
-		k = wsT(s.data, endT(s.data, k))
+		k = jsonlex.WS(s.data, endT(s.data, k))
 		if s.data[k] == ',' {
-			k = wsT(s.data, k+1)
+			k = jsonlex.WS(s.data, k+1)
 		}
 	}
 	return false
