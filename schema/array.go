@@ -19,12 +19,12 @@ func (s *state) array(n *node, i int) int {
 		for {
 			ei := s.ws(i)
 			sch := n.items
-			if idx < len(n.x().prefixItems) {
-				sch = n.x().prefixItems[idx]
+			if idx < len(n.prefixItems) {
+				sch = n.prefixItems[idx]
 			}
 			e := -2
-			if sch != nil && sch.never && idx >= len(n.x().prefixItems) {
-				if idx == len(n.x().prefixItems) && s.fail() {
+			if sch != nil && sch.never && idx >= len(n.prefixItems) {
+				if idx == len(n.prefixItems) && s.fail() {
 					p := s.pathString()
 					s.add(p, "items", strconv.Itoa(idx), subject(p)+" must have at most "+plural(idx, "item"))
 				}
@@ -35,8 +35,8 @@ func (s *state) array(n *node, i int) int {
 				e = s.validate(sch, ei)
 			}
 			inContains := false
-			if n.x().contains != nil && e != -1 {
-				ce, ok := s.matches(n.x().contains, ei)
+			if n.contains != nil && e != -1 {
+				ce, ok := s.matches(n.contains, ei)
 				if ok {
 					matched++
 					inContains = true
@@ -45,7 +45,7 @@ func (s *state) array(n *node, i int) int {
 					e = ce
 				}
 			}
-			if n.x().unevalItems != nil && sch == nil && !inContains && idx >= len(n.x().prefixItems) && n.items == nil {
+			if n.unevalItems != nil && sch == nil && !inContains && idx >= len(n.prefixItems) && n.items == nil {
 				s.pend = append(s.pend, hent{pos: ei, idx: idx})
 			}
 			if e == -2 {
@@ -67,21 +67,21 @@ func (s *state) array(n *node, i int) int {
 	}
 	s.depth--
 	s.lenProblem(n, idx, n.minItems, n.maxItems, "minItems", "maxItems", "item")
-	if n.x().contains != nil {
-		if matched < n.x().minContains && s.fail() {
+	if n.contains != nil {
+		if matched < n.minContains && s.fail() {
 			p := s.pathString()
 			kw := "contains"
-			if n.x().minContains != 1 {
+			if n.minContains != 1 {
 				kw = "minContains"
 			}
-			s.add(p, kw, strconv.Itoa(n.x().minContains), subject(p)+" must contain at least "+plural(n.x().minContains, "item")+" matching the schema in \"contains\", has "+strconv.Itoa(matched))
+			s.add(p, kw, strconv.Itoa(n.minContains), subject(p)+" must contain at least "+plural(n.minContains, "item")+" matching the schema in \"contains\", has "+strconv.Itoa(matched))
 		}
-		if n.x().maxContains >= 0 && matched > n.x().maxContains && s.fail() {
+		if n.maxContains >= 0 && matched > n.maxContains && s.fail() {
 			p := s.pathString()
-			s.add(p, "maxContains", strconv.Itoa(n.x().maxContains), subject(p)+" must contain at most "+plural(n.x().maxContains, "item")+" matching the schema in \"contains\", has "+strconv.Itoa(matched))
+			s.add(p, "maxContains", strconv.Itoa(n.maxContains), subject(p)+" must contain at most "+plural(n.maxContains, "item")+" matching the schema in \"contains\", has "+strconv.Itoa(matched))
 		}
 	}
-	if n.x().unevalItems != nil && s.fatal == nil {
+	if n.unevalItems != nil && s.fatal == nil {
 		s.unevaluatedItems(n, start, ubase)
 	}
 	s.pend = s.pend[:ubase]

@@ -1,11 +1,9 @@
 package schema
 
 import (
-	"encoding/json"
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/toolnexus/toolnexus/internal/jsonx"
 )
@@ -22,11 +20,7 @@ const (
 const defaultBase = "https://schema.toolnexus.invalid/root.json"
 
 type compiler struct {
-	opts *Options
-	// simple: the document has no $ref, $dynamicRef, $id, $anchor or
-	// $dynamicAnchor (survey), so every schema is compiled once, where it
-	// stands: no index, no memo, no loop check.
-	simple      bool
+	opts        *Options
 	resources   map[string]loc // absolute URI without fragment -> resource root
 	anchors     map[string]loc // absolute URI#anchor -> schema
 	nodes       map[*jsonx.Object]*node
@@ -35,28 +29,6 @@ type compiler struct {
 	dynLocs     map[string]map[string]loc // resource URI -> $dynamicAnchor name -> schema
 	dynamic     bool                      // some $dynamicRef resolves dynamically
 	hasDefaults bool
-	// lastURL and lastURI memoize uri: most schemas share one base;
-	// lastRes is the resource of lastURI.
-	lastURL *url.URL
-	lastURI string
-	lastRes *resource
-	// slabs the nodes, bounds and number texts are carved from (sized by
-	// survey; a schema reached only through $ref may take more)
-	slab   []node
-	bounds []bound
-	digits []byte
-	keys   []keyInfo
-	reqs   []int
-	leaves leafCache // the leaves a simple document shares
-}
-
-// uri is base.String(), computed once for a run of schemas with the same
-// base (URLs are not modified once they serve as a base).
-func (c *compiler) uri(base *url.URL) string {
-	if base != c.lastURL {
-		c.lastURL, c.lastURI, c.lastRes = base, base.String(), nil
-	}
-	return c.lastURI
 }
 
 // loc is a schema value at a place in the document: its JSON Pointer is
@@ -111,8 +83,8 @@ func (c *compiler) sitePointer(s site) string {
 func (c *compiler) nerr(n *node, kw, msg string) *SchemaError { return serr(c.pointer(n), kw, msg) }
 
 var (
-	trueNode  = &node{minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, minProps: -1, maxProps: -1}
-	falseNode = &node{never: true, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, minProps: -1, maxProps: -1}
+	trueNode  = &node{fast: true, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, minContains: -1, maxContains: -1, minProps: -1, maxProps: -1}
+	falseNode = &node{never: true, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, minContains: -1, maxContains: -1, minProps: -1, maxProps: -1}
 )
 
 // defaultBaseURL is defaultBase parsed; it is never modified (url.Parse
@@ -120,23 +92,11 @@ var (
 var defaultBaseURL, _ = url.Parse(defaultBase)
 
 func newCompiler(o *Options) *compiler {
-	c := compilers.Get().(*compiler)
-	c.opts = o
-	return c
+	return &compiler{opts: o, resources: map[string]loc{}, anchors: map[string]loc{}, nodes: map[*jsonx.Object]*node{}}
 }
 
-// compilers are compilers between uses (they keep the room of all).
-var compilers = sync.Pool{New: func() any { return new(compiler) }}
-
-// release clears c, which no node refers to, for another compile.
-func (c *compiler) release() {
-	all := c.all
-	clear(all)
-	*c = compiler{all: all[:0]}
-	if cap(all) <= 1024 {
-		compilers.Put(c)
-	}
-}
+// release ends the compile: c holds nothing that outlives it.
+func (c *compiler) release() {}
 
 func serr(ptr, kw, msg string) *SchemaError { return &SchemaError{Path: ptr, Keyword: kw, Msg: msg} }
 
@@ -152,31 +112,7 @@ func (c *compiler) compileRoot(raw []byte, doc any) (*node, error) {
 			return nil, serr("", "", "not valid JSON: "+strings.TrimPrefix(err.Error(), "jsonx: "))
 		}
 	}
-	sv := survey{simple: true}
-	sv.walk(doc, "", 0)
-	c.simple = sv.simple
-	if !c.simple {
-		sv.schemas += sv.shared
-	}
-	c.slab = make([]node, sv.schemas)
-	if cap(c.all) < sv.schemas {
-		c.all = make([]compiled, 0, sv.schemas)
-	}
-	if sv.bounds > 0 {
-		c.bounds = make([]bound, sv.bounds)
-		c.digits = make([]byte, 0, sv.digits)
-	}
-	if sv.keys > 0 {
-		c.keys = make([]keyInfo, sv.keys)
-	}
-	if sv.reqs > 0 {
-		c.reqs = make([]int, sv.reqs)
-	}
 	base := defaultBaseURL
-	if c.simple {
-		return c.compile(loc{doc, "", base, site{}})
-	}
-	c.resources, c.anchors, c.nodes = map[string]loc{}, map[string]loc{}, map[*jsonx.Object]*node{}
 	c.resources[base.String()] = loc{doc, "", base, site{}}
 	if o, ok := doc.(*jsonx.Object); ok {
 		// the document is also reachable under its own $id
@@ -198,167 +134,6 @@ func (c *compiler) compileRoot(raw []byte, doc any) (*node, error) {
 		return nil, err
 	}
 	return root, nil
-}
-
-// survey is what compileRoot needs to know of a document before compiling
-// it: an upper bound on its schema objects and numeric keywords, and
-// whether it uses references or identifiers. It visits the places index
-// visits (every place a subschema may stand), without allocating.
-type survey struct {
-	schemas int  // objects in schema places, but the leaves a simple document shares (see leafCache)
-	shared  int  // the leaves left out of schemas
-	bounds  int  // minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf
-	digits  int  // bytes of their numbers
-	keys    int  // names in properties, required, dependentRequired and dependentSchemas (keyBound)
-	reqs    int  // names in required
-	simple  bool // no $ref, $dynamicRef, $id, $anchor or $dynamicAnchor
-	leaves  leafCache
-}
-
-func (sv *survey) walk(v any, kw string, depth int) {
-	o, ok := v.(*jsonx.Object)
-	if !ok || depth > jsonx.MaxDepth {
-		return
-	}
-	if sharedPlace(kw) && isLeaf(o) {
-		if sv.leaves.find(o) >= 0 {
-			sv.shared++
-			return
-		}
-		sv.leaves.add(o, nil)
-	}
-	sv.schemas++
-	for i, k := range o.Keys {
-		sub := o.Vals[i]
-		switch k {
-		case "properties", "dependentRequired", "dependentSchemas":
-			sv.keys += keyBound(k, sub)
-		case "required":
-			n := keyBound(k, sub)
-			sv.keys += n
-			sv.reqs += n
-		case "$ref", "$dynamicRef", "$id", "$anchor", "$dynamicAnchor":
-			sv.simple = false
-		case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
-			if n, ok := sub.(json.Number); ok {
-				sv.bounds++
-				sv.digits += len(n)
-			}
-		}
-		switch shape(k) {
-		case shapeSchema:
-			sv.walk(sub, k, depth+1)
-		case shapeSchemaMap:
-			if m, ok := sub.(*jsonx.Object); ok {
-				for _, e := range m.Vals {
-					sv.walk(e, k, depth+1)
-				}
-			}
-		case shapeSchemaArray:
-			if a, ok := sub.([]any); ok {
-				for _, e := range a {
-					sv.walk(e, k, depth+1)
-				}
-			}
-		}
-	}
-}
-
-// keyBound is the most names the keyword k with value v adds to a node's
-// keys.
-func keyBound(k string, v any) int {
-	switch x := v.(type) {
-	case *jsonx.Object:
-		n := len(x.Keys)
-		if k == "dependentRequired" {
-			for _, e := range x.Vals {
-				if a, ok := e.([]any); ok {
-					n += len(a)
-				}
-			}
-		}
-		return n
-	case []any:
-		if k == "required" {
-			return len(x)
-		}
-	}
-	return 0
-}
-
-// A simple document compiles equal leaf schemas ({"type":"string"} under
-// several properties) once and shares the node. Only the places that apply
-// a schema to a part of the instance share: a node applied in place
-// (allOf, $ref, ...) joins components for Options.NullAsAbsent, so it
-// stays the one of its place. A node is immutable, and a leaf has no
-// subschema, default or reference whose place could matter later.
-
-// sharedPlace reports whether a leaf under keyword kw may be shared.
-func sharedPlace(kw string) bool {
-	switch kw {
-	case "properties", "patternProperties", "items", "prefixItems", "additionalProperties", "contains",
-		"propertyNames", "unevaluatedItems", "unevaluatedProperties":
-		return true
-	}
-	return false
-}
-
-// isLeaf reports whether o is a schema of scalar keyword values only (so no
-// subschema but true or false) with no "default" (Strict checks a default
-// at its place).
-func isLeaf(o *jsonx.Object) bool {
-	if len(o.Keys) > 8 {
-		return false
-	}
-	for i, k := range o.Keys {
-		if k == "default" {
-			return false
-		}
-		switch o.Vals[i].(type) {
-		case string, json.Number, bool, nil:
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// leafCache holds the first leaves of a document, each with its node
-// (survey keeps none).
-type leafCache struct {
-	objs  [16]*jsonx.Object
-	nodes [16]*node
-	n     int
-}
-
-// find returns the index of a leaf equal to o (same keys in the same
-// order, same values as written), or -1.
-func (lc *leafCache) find(o *jsonx.Object) int {
-	for i := 0; i < lc.n; i++ {
-		if sameLeaf(lc.objs[i], o) {
-			return i
-		}
-	}
-	return -1
-}
-
-func (lc *leafCache) add(o *jsonx.Object, n *node) {
-	if lc.n < len(lc.objs) {
-		lc.objs[lc.n], lc.nodes[lc.n] = o, n
-		lc.n++
-	}
-}
-
-func sameLeaf(a, b *jsonx.Object) bool {
-	if len(a.Keys) != len(b.Keys) {
-		return false
-	}
-	for i, k := range a.Keys {
-		if b.Keys[i] != k || a.Vals[i] != b.Vals[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // The shapes of keywords that hold subschemas.
@@ -462,55 +237,28 @@ func (c *compiler) index(v any, base *url.URL, ptr string) error {
 		sub := o.Vals[i]
 		switch shape(k) {
 		case shapeSchema:
-			if needsIndex(sub) {
-				if err := c.index(sub, base, ptr+"/"+ptrEsc(k)); err != nil {
-					return err
-				}
+			if err := c.index(sub, base, ptr+"/"+ptrEsc(k)); err != nil {
+				return err
 			}
 		case shapeSchemaMap:
 			if m, ok := sub.(*jsonx.Object); ok {
 				for j, name := range m.Keys {
-					if needsIndex(m.Vals[j]) {
-						if err := c.index(m.Vals[j], base, ptr+"/"+ptrEsc(k)+"/"+ptrEsc(name)); err != nil {
-							return err
-						}
+					if err := c.index(m.Vals[j], base, ptr+"/"+ptrEsc(k)+"/"+ptrEsc(name)); err != nil {
+						return err
 					}
 				}
 			}
 		case shapeSchemaArray:
 			if a, ok := sub.([]any); ok {
 				for j, e := range a {
-					if needsIndex(e) {
-						if err := c.index(e, base, ptr+"/"+ptrEsc(k)+"/"+strconv.Itoa(j)); err != nil {
-							return err
-						}
+					if err := c.index(e, base, ptr+"/"+ptrEsc(k)+"/"+strconv.Itoa(j)); err != nil {
+						return err
 					}
 				}
 			}
 		}
 	}
 	return nil
-}
-
-// needsIndex reports whether index has anything to record in v or below
-// it: an object with a keyword that holds subschemas or names a resource
-// or anchor. Most leaves ({"type":"string",...}) have none, and index then
-// skips building their JSON Pointer.
-func needsIndex(v any) bool {
-	o, ok := v.(*jsonx.Object)
-	if !ok {
-		return false
-	}
-	for _, k := range o.Keys {
-		switch k {
-		case "$id", "$anchor", "$dynamicAnchor":
-			return true
-		}
-		if shape(k) != shapeNone {
-			return true
-		}
-	}
-	return false
 }
 
 // resolve finds the schema a $ref of n names.
@@ -563,14 +311,9 @@ func (c *compiler) resolve(ref string, base *url.URL, n *node, kw string) (loc, 
 	return cur, nil
 }
 
-// newNode returns a node for the schema at l, from the slab while it lasts.
+// newNode returns a node for the schema at l.
 func (c *compiler) newNode(l loc) *node {
-	var n *node
-	if len(c.slab) > 0 {
-		n, c.slab = &c.slab[0], c.slab[1:]
-	} else {
-		n = new(node)
-	}
+	n := new(node)
 	n.id = int32(len(c.all))
 	at := l.at
 	if at.up == nil {
@@ -578,12 +321,12 @@ func (c *compiler) newNode(l loc) *node {
 	}
 	c.all = append(c.all, compiled{n, at})
 	n.minLen, n.maxLen, n.minItems, n.maxItems, n.minProps, n.maxProps = -1, -1, -1, -1, -1, -1
+	n.minContains, n.maxContains = -1, -1
 	return n
 }
 
 // compile turns the schema at l into a node (memoized by location, so
-// references share nodes and recursion terminates; a simple document
-// reaches each location once).
+// references share nodes and recursion terminates).
 func (c *compiler) compile(l loc) (*node, error) {
 	switch x := l.v.(type) {
 	case bool:
@@ -596,41 +339,21 @@ func (c *compiler) compile(l loc) (*node, error) {
 			return n, nil
 		}
 		n := c.newNode(l)
-		if c.nodes != nil {
-			c.nodes[x] = n
-		}
+		c.nodes[x] = n
 		base := l.base
-		if _, ok := x.Get("$id"); ok && !c.simple {
+		if _, ok := x.Get("$id"); ok {
 			var err error
 			if base, err = withID(x, l.base, c.locPointer(l)); err != nil {
 				return nil, err
 			}
 		}
-		n.res = c.resource(base)
+		n.res = c.resourceAt(base.String())
 		if err := c.fill(n, x, base); err != nil {
 			return nil, err
 		}
 		return n, nil
 	}
 	return nil, serr(c.locPointer(l), "", "a schema must be an object or a boolean")
-}
-
-// simpleResource is the resource of every node of a simple document: it
-// has no $dynamicAnchor, and Validate does not track the dynamic scope.
-var simpleResource = &resource{}
-
-// resource returns the dynamic-scope entry of the resource whose base URI
-// is base.
-func (c *compiler) resource(base *url.URL) *resource {
-	if base == c.lastURL && c.lastRes != nil {
-		return c.lastRes
-	}
-	if c.simple { // one resource, and no $dynamicRef to look it up
-		return simpleResource
-	}
-	r := c.resourceAt(c.uri(base))
-	c.lastRes = r
-	return r
 }
 
 // resourceAt returns the dynamic-scope entry of the resource with this URI.
@@ -668,18 +391,7 @@ func (c *compiler) dynamicAnchors() error {
 // sub compiles the subschema v that n holds under keyword kw (and, when
 // named, under its member or element name).
 func (c *compiler) sub(v any, base *url.URL, n *node, kw, name string, named bool) (*node, error) {
-	l := loc{v: v, base: base, at: site{up: n, kw: kw, name: name, named: named}}
-	if o, ok := v.(*jsonx.Object); ok && c.simple && sharedPlace(kw) && isLeaf(o) {
-		if i := c.leaves.find(o); i >= 0 {
-			return c.leaves.nodes[i], nil
-		}
-		m, err := c.compile(l)
-		if err == nil {
-			c.leaves.add(o, m)
-		}
-		return m, err
-	}
-	return c.compile(l)
+	return c.compile(loc{v: v, base: base, at: site{up: n, kw: kw, name: name, named: named}})
 }
 
 // checkLoops refuses a schema whose references loop back to the same

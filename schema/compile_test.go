@@ -1,17 +1,10 @@
 package schema
 
 import (
-	"encoding/json"
 	"errors"
-	"math/rand"
-	"os"
-	"path/filepath"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/toolnexus/toolnexus/internal/jsonx"
 )
 
 func TestCompileErrors(t *testing.T) {
@@ -108,48 +101,9 @@ func TestCompileBeyondSurvey(t *testing.T) {
 	}
 }
 
-// TestCompileSharesLeaves checks that equal leaf schemas where a schema
-// applies to a part of the instance compile to one node, and that nothing
-// applied in place, with a default, or in a document with references is
-// shared.
-func TestCompileSharesLeaves(t *testing.T) {
-	v := mustCompile(t, `{"properties":{"a":{"type":"string","minLength":1},"b":{"type":"string","minLength":1},
-		"c":{"type":"array","items":{"type":"string","minLength":1}},"d":{"minLength":1,"type":"string"},
-		"e":{"type":"integer","maximum":1},"f":{"type":"integer","maximum":1.0},"g":{"type":"string","minLength":1,"default":"x"},"h":{"type":"object"}},
-		"allOf":[{"type":"object"}]}`, &Options{Strict: true})
-	k := v.root.keys
-	if k[0].schema != k[1].schema || k[2].schema.items != k[0].schema {
-		t.Error("equal leaves under properties and items are not shared")
-	}
-	if k[3].schema == k[0].schema || k[4].schema == k[5].schema || k[6].schema == k[0].schema || v.root.x().allOf[0] == k[7].schema {
-		t.Error("a leaf with other keys, other number text, a default, or applied in place is shared")
-	}
-	for in, want := range map[string]int{`{"a":"x","b":"y","c":["z"]}`: 0, `{"a":"","b":"","c":[""]}`: 3, `{"e":1,"f":2}`: 1} {
-		if got := problems(t, v, in); len(got) != want {
-			t.Errorf("Validate(%s) = %v, want %d problems", in, got, want)
-		}
-	}
-	r := mustCompile(t, `{"$defs":{"s":{"type":"string"}},"properties":{"a":{"type":"string"},"b":{"type":"string"},"c":{"$ref":"#/$defs/s"}}}`, nil)
-	if r.root.keys[0].schema == r.root.keys[1].schema {
-		t.Error("leaves shared in a document with $ref")
-	}
-	// Shared in place, the leaf {"type":"object"} would join the
-	// components of p and q, and q's required "a" would make p's null
-	// an ordinary value.
-	n := mustCompile(t, `{"properties":{"p":{"properties":{"a":{"type":"string"}},"allOf":[{"type":"object"}]},
-		"q":{"properties":{"a":{"type":"string"}},"required":["a"],"allOf":[{"type":"object"}]}}}`, &Options{NullAsAbsent: true})
-	if got := problems(t, n, `{"p":{"a":null}}`); len(got) != 0 {
-		t.Errorf("null for p.a: %v, want none", got)
-	}
-	if got := problems(t, n, `{"q":{"a":null}}`); len(got) != 1 {
-		t.Errorf("null for q.a: %v, want 1 problem", got)
-	}
-}
-
 // TestCompileConcurrent compiles documents with and without references
-// from several goroutines: the compiler shares its parsed base URI and the
-// resource of documents without references, which nothing may modify
-// (-race checks).
+// from several goroutines: compiles share the parsed default base URI,
+// which nothing may modify (-race checks).
 func TestCompileConcurrent(t *testing.T) {
 	schemas := []string{typedWideSchema, tripSchema,
 		`{"$id":"https://x.example/a","$defs":{"s":{"$anchor":"s","type":"string","minLength":2}},"properties":{"a":{"$ref":"#s"},"b":{"$ref":"https://x.example/a#/$defs/s"}}}`}
@@ -174,138 +128,4 @@ func TestCompileConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-}
-
-// TestSimpleMatchesGeneral compiles each schema without references twice:
-// as it is (one walk, shared leaves) and with an unused "$anchor" added
-// under "$defs", which sends it through the general path (index, memo,
-// loop check, no sharing). Both must judge every instance alike, problem
-// for problem. The schemas are the JSON-Schema-Test-Suite's and
-// generated ones.
-func TestSimpleMatchesGeneral(t *testing.T) {
-	type group struct {
-		schema    []byte
-		instances [][]byte
-	}
-	var groups []group
-	files, _ := filepath.Glob(filepath.Join(suiteDir(t), "*.json"))
-	for _, f := range files {
-		raw, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var gs []suiteGroup
-		if err := json.Unmarshal(raw, &gs); err != nil {
-			t.Fatal(err)
-		}
-		for _, g := range gs {
-			in := make([][]byte, len(g.Tests))
-			for i, tc := range g.Tests {
-				in[i] = tc.Data
-			}
-			groups = append(groups, group{g.Schema, in})
-		}
-	}
-	r := rand.New(rand.NewSource(1))
-	for range 3000 {
-		b := make([]byte, 20+r.Intn(60))
-		r.Read(b)
-		g := &gen{b: b}
-		schema, _ := json.Marshal(g.schema(0))
-		var in [][]byte
-		for range 4 {
-			r.Read(b)
-			v, _ := json.Marshal((&gen{b: b}).value(0))
-			in = append(in, v)
-		}
-		groups = append(groups, group{schema, in})
-	}
-	compared := 0
-	for _, g := range groups {
-		tree, err := jsonx.Parse(g.schema)
-		o, ok := tree.(*jsonx.Object)
-		if err != nil || !ok {
-			continue
-		}
-		sv := survey{simple: true}
-		sv.walk(o, "", 0)
-		if !sv.simple {
-			continue
-		}
-		defs, _ := o.Get("$defs")
-		if _, isObj := defs.(*jsonx.Object); defs != nil && !isObj {
-			continue
-		}
-		general := jsonx.Clone(o).(*jsonx.Object)
-		d, _ := general.Get("$defs")
-		dm, _ := d.(*jsonx.Object)
-		if dm == nil {
-			dm = &jsonx.Object{}
-		}
-		dm.Set("zz-general", &jsonx.Object{Keys: []string{"$anchor"}, Vals: []any{"zzgeneral"}})
-		general.Set("$defs", dm)
-		for _, opts := range []*Options{nil, typedOpts} {
-			vs, errS := Compile(g.schema, opts)
-			vg, errG := Compile(jsonx.Marshal(general), opts)
-			if (errS == nil) != (errG == nil) {
-				t.Fatalf("%s: Compile simple: %v, general: %v", g.schema, errS, errG)
-			}
-			if errS != nil {
-				if errS.Error() != errG.Error() {
-					t.Errorf("%s: Compile simple: %v, general: %v", g.schema, errS, errG)
-				}
-				continue
-			}
-			if vs.root.res != simpleResource || vg.root.res == simpleResource {
-				t.Fatalf("%s: not compiled through both paths", g.schema)
-			}
-			for _, in := range g.instances {
-				ps, pg := problemList(vs.Validate(in)), problemList(vg.Validate(in))
-				if !reflect.DeepEqual(ps, pg) {
-					t.Errorf("%s on %s:\nsimple  %v\ngeneral %v", g.schema, in, ps, pg)
-				}
-				compared++
-			}
-		}
-	}
-	t.Logf("compared %d verdicts", compared)
-	if compared < 5000 {
-		t.Errorf("compared only %d verdicts", compared)
-	}
-}
-
-func problemList(err error) []Problem {
-	var ve *ValidationError
-	if errors.As(err, &ve) {
-		return ve.Problems
-	}
-	return nil
-}
-
-// TestNoMoreStaysEmpty: nodes without any of the less common keywords
-// read them from the shared noMore, which compiling and validating must
-// never write (a write would leak into every such node).
-func TestNoMoreStaysEmpty(t *testing.T) {
-	docs := []string{
-		`{"type":"object","properties":{"a":{"type":"string","minLength":2},"b":{"type":"array","items":{"type":"integer"}}},"required":["a"],"additionalProperties":false}`,
-		`{"if":{"type":"string"},"then":{"minLength":1},"else":{"type":"number"}}`,
-		`{"then":{"minLength":1},"else":{"type":"number"}}`,
-		`{"contains":{"const":1},"prefixItems":[{"type":"integer"}],"unevaluatedItems":false}`,
-		`{"oneOf":[{"type":"string"},{"type":"null"}],"anyOf":[{},{"type":"string"}],"allOf":[{"not":{"const":"x"}}]}`,
-		`{"patternProperties":{"^a":{"type":"string"}},"propertyNames":{"maxLength":3},"dependentRequired":{"a":["b"]},"dependentSchemas":{"b":{"required":["c"]}},"unevaluatedProperties":false}`,
-		`{"$defs":{"n":{"$dynamicAnchor":"n","type":"object"}},"$dynamicRef":"#n","multipleOf":2}`,
-	}
-	instances := []string{`{}`, `{"a":"xy","b":[1]}`, `{"a":1}`, `"s"`, `""`, `[1,2]`, `[]`, `null`, `3`, `{"ab":"x","b":1}`}
-	for _, d := range docs {
-		v, err := Compile([]byte(d), nil)
-		if err != nil {
-			t.Fatalf("%s: %v", d, err)
-		}
-		for _, in := range instances {
-			_ = v.Validate([]byte(in))
-		}
-	}
-	if !reflect.DeepEqual(noMore, nodeMore{minContains: -1, maxContains: -1}) {
-		t.Fatalf("noMore was written: %+v", noMore)
-	}
 }

@@ -55,12 +55,12 @@ func (v *Validator) apply(n *node, val any, depth int) bool {
 	}
 	switch x := val.(type) {
 	case *jsonx.Object:
-		for i, k := range n.keys {
+		for _, k := range n.keys {
 			if k.schema == nil {
 				continue
 			}
 			cur, ok := x.Get(k.name)
-			absent := !ok || cur == nil && n.nullIsAbsent(i, k.name)
+			absent := !ok || cur == nil && n.nullAbsent[k.name]
 			if absent {
 				if def := defaultOf(k.schema); def != nil {
 					dv, err := jsonx.Parse(def)
@@ -78,8 +78,8 @@ func (v *Validator) apply(n *node, val any, depth int) bool {
 	case []any:
 		for i, e := range x {
 			sch := n.items
-			if i < len(n.x().prefixItems) {
-				sch = n.x().prefixItems[i]
+			if i < len(n.prefixItems) {
+				sch = n.prefixItems[i]
 			}
 			if v.apply(sch, e, depth+1) {
 				changed = true
@@ -106,7 +106,7 @@ func reachableDefaults(root *node) bool {
 				return true
 			}
 		}
-		for _, p := range n.x().prefixItems {
+		for _, p := range n.prefixItems {
 			if walk(p) {
 				return true
 			}

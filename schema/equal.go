@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"github.com/toolnexus/toolnexus/internal/jsonlex"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -10,16 +11,9 @@ import (
 // compare by value (1 == 1.0), strings after unescaping, objects regardless
 // of key order. None of these allocate.
 
-func wsT(d []byte, i int) int {
-	for i < len(d) && (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r') {
-		i++
-	}
-	return i
-}
-
 // endT returns the end of the trusted value at i.
 func endT(d []byte, i int) int {
-	i = wsT(d, i)
+	i = jsonlex.WS(d, i)
 	switch c := d[i]; c {
 	case '"':
 		i++
@@ -126,7 +120,7 @@ func strEqual(a []byte, i int, b []byte, j int) bool {
 
 // equalT reports JSON equality of the values at a[i] and b[j].
 func equalT(a []byte, i int, b []byte, j int) bool {
-	i, j = wsT(a, i), wsT(b, j)
+	i, j = jsonlex.WS(a, i), jsonlex.WS(b, j)
 	ca, cb := a[i], b[j]
 	if ca == '-' || ca >= '0' && ca <= '9' {
 		if !(cb == '-' || cb >= '0' && cb <= '9') {
@@ -144,7 +138,7 @@ func equalT(a []byte, i int, b []byte, j int) bool {
 	case 't', 'f', 'n':
 		return true
 	case '[':
-		i, j = wsT(a, i+1), wsT(b, j+1)
+		i, j = jsonlex.WS(a, i+1), jsonlex.WS(b, j+1)
 		for {
 			ea, eb := a[i] == ']', b[j] == ']'
 			if ea || eb {
@@ -153,12 +147,12 @@ func equalT(a []byte, i int, b []byte, j int) bool {
 			if !equalT(a, i, b, j) {
 				return false
 			}
-			i, j = wsT(a, endT(a, i)), wsT(b, endT(b, j))
+			i, j = jsonlex.WS(a, endT(a, i)), jsonlex.WS(b, endT(b, j))
 			if a[i] == ',' {
-				i = wsT(a, i+1)
+				i = jsonlex.WS(a, i+1)
 			}
 			if b[j] == ',' {
-				j = wsT(b, j+1)
+				j = jsonlex.WS(b, j+1)
 			}
 		}
 	}
@@ -166,15 +160,15 @@ func equalT(a []byte, i int, b []byte, j int) bool {
 	if countMembers(a, i) != countMembers(b, j) {
 		return false
 	}
-	i = wsT(a, i+1)
+	i = jsonlex.WS(a, i+1)
 	for a[i] != '}' {
 		kEnd := endT(a, i)
-		vi := wsT(a, wsT(a, kEnd)+1)
+		vi := jsonlex.WS(a, jsonlex.WS(a, kEnd)+1)
 		found := false
-		k := wsT(b, j+1)
+		k := jsonlex.WS(b, j+1)
 		for b[k] != '}' {
 			bkEnd := endT(b, k)
-			bvi := wsT(b, wsT(b, bkEnd)+1)
+			bvi := jsonlex.WS(b, jsonlex.WS(b, bkEnd)+1)
 			if strEqual(a, i, b, k) {
 				if !equalT(a, vi, b, bvi) {
 					return false
@@ -182,17 +176,17 @@ func equalT(a []byte, i int, b []byte, j int) bool {
 				found = true
 				break
 			}
-			k = wsT(b, endT(b, bvi))
+			k = jsonlex.WS(b, endT(b, bvi))
 			if b[k] == ',' {
-				k = wsT(b, k+1)
+				k = jsonlex.WS(b, k+1)
 			}
 		}
 		if !found {
 			return false
 		}
-		i = wsT(a, endT(a, vi))
+		i = jsonlex.WS(a, endT(a, vi))
 		if a[i] == ',' {
-			i = wsT(a, i+1)
+			i = jsonlex.WS(a, i+1)
 		}
 	}
 	return true
@@ -200,13 +194,13 @@ func equalT(a []byte, i int, b []byte, j int) bool {
 
 func countMembers(d []byte, i int) int {
 	n := 0
-	i = wsT(d, i+1)
+	i = jsonlex.WS(d, i+1)
 	for d[i] != '}' {
 		n++
-		i = wsT(d, wsT(d, endT(d, i))+1) // past ':'
-		i = wsT(d, endT(d, i))
+		i = jsonlex.WS(d, jsonlex.WS(d, endT(d, i))+1) // past ':'
+		i = jsonlex.WS(d, endT(d, i))
 		if d[i] == ',' {
-			i = wsT(d, i+1)
+			i = jsonlex.WS(d, i+1)
 		}
 	}
 	return n
@@ -227,7 +221,7 @@ func mix(h, x uint64) uint64 {
 // hashValue hashes the value at d[i] so that equal values (by equalT) get
 // equal hashes; it returns the end of the value too.
 func hashValue(d []byte, i int) (end int, h uint64) {
-	i = wsT(d, i)
+	i = jsonlex.WS(d, i)
 	c := d[i]
 	switch {
 	case c == '-' || c >= '0' && c <= '9':
@@ -257,28 +251,28 @@ func hashValue(d []byte, i int) (end int, h uint64) {
 		return endT(d, i), mix(fnvOff, uint64(c))
 	case c == '[':
 		h = mix(fnvOff, '[')
-		i = wsT(d, i+1)
+		i = jsonlex.WS(d, i+1)
 		for d[i] != ']' {
 			var eh uint64
 			i, eh = hashValue(d, i)
 			h = mix(h, eh)
-			i = wsT(d, i)
+			i = jsonlex.WS(d, i)
 			if d[i] == ',' {
-				i = wsT(d, i+1)
+				i = jsonlex.WS(d, i+1)
 			}
 		}
 		return i + 1, h
 	}
 	// object: order-independent sum of member hashes
 	var sum uint64
-	i = wsT(d, i+1)
+	i = jsonlex.WS(d, i+1)
 	for d[i] != '}' {
 		kEnd, kh := hashValue(d, i)
-		vEnd, vh := hashValue(d, wsT(d, wsT(d, kEnd)+1))
+		vEnd, vh := hashValue(d, jsonlex.WS(d, jsonlex.WS(d, kEnd)+1))
 		sum += mix(mix(fnvOff, kh), vh)
-		i = wsT(d, vEnd)
+		i = jsonlex.WS(d, vEnd)
 		if d[i] == ',' {
-			i = wsT(d, i+1)
+			i = jsonlex.WS(d, i+1)
 		}
 	}
 	return i + 1, mix(mix(fnvOff, '{'), sum)

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/url"
 	"regexp"
@@ -35,13 +36,13 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 				n.ref = target
 				break
 			}
-			n.m().dynRef = target
+			n.dynRef = target
 			// Dynamic only when the fragment is a plain name that the
 			// static target declares as its $dynamicAnchor.
 			if _, frag, ok := strings.Cut(s, "#"); ok && frag != "" && !strings.HasPrefix(frag, "/") {
 				if o, ok := l.v.(*jsonx.Object); ok {
 					if a, ok := o.Get("$dynamicAnchor"); ok && a == frag {
-						n.m().dynName = frag
+						n.dynName = frag
 						c.dynamic = true
 					}
 				}
@@ -62,14 +63,14 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			n.enum = newValueSet(a, false)
 			n.kw |= kwEnum
 		case "const":
-			n.m().constV = newValueSet([]any{v}, true)
+			n.constV = newValueSet([]any{v}, true)
 			n.kw |= kwEnum
 		case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
 			num, ok := v.(json.Number)
 			if !ok {
 				return c.nerr(n, k, "must be a number")
 			}
-			b := c.newBound(num)
+			b := newBound(num)
 			switch k {
 			case "minimum":
 				n.min = b
@@ -83,7 +84,7 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 				if b.n.isZero() || b.n.neg {
 					return c.nerr(n, k, "must be greater than 0")
 				}
-				n.m().multipleOf = b
+				n.multipleOf = b
 			}
 			n.kw |= kwNumber
 		case "minLength", "maxLength", "minItems", "maxItems", "minContains", "maxContains", "minProperties", "maxProperties":
@@ -101,9 +102,9 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			case "maxItems":
 				n.maxItems, n.kw = cnt, n.kw|kwArray
 			case "minContains":
-				n.m().minContains = cnt
+				n.minContains = cnt
 			case "maxContains":
-				n.m().maxContains = cnt
+				n.maxContains = cnt
 			case "minProperties":
 				n.minProps, n.kw = cnt, n.kw|kwObject
 			case "maxProperties":
@@ -142,12 +143,12 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			}
 			n.kw |= kwArray
 		case "prefixItems":
-			if n.m().prefixItems, err = c.subs(v, base, n, k); err != nil {
+			if n.prefixItems, err = c.subs(v, base, n, k); err != nil {
 				return err
 			}
 			n.kw |= kwArray
 		case "contains":
-			if n.m().contains, err = c.sub(v, base, n, k, "", false); err != nil {
+			if n.contains, err = c.sub(v, base, n, k, "", false); err != nil {
 				return err
 			}
 			n.kw |= kwArray
@@ -166,17 +167,17 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			}
 			n.kw |= kwObject
 		case "unevaluatedProperties":
-			if n.m().unevalProps, err = c.sub(v, base, n, k, "", false); err != nil {
+			if n.unevalProps, err = c.sub(v, base, n, k, "", false); err != nil {
 				return err
 			}
 			n.kw |= kwObject
 		case "unevaluatedItems":
-			if n.m().unevalItems, err = c.sub(v, base, n, k, "", false); err != nil {
+			if n.unevalItems, err = c.sub(v, base, n, k, "", false); err != nil {
 				return err
 			}
 			n.kw |= kwArray
 		case "propertyNames":
-			if n.m().propertyNames, err = c.sub(v, base, n, k, "", false); err != nil {
+			if n.propertyNames, err = c.sub(v, base, n, k, "", false); err != nil {
 				return err
 			}
 			n.kw |= kwObject
@@ -194,7 +195,7 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 				if err != nil {
 					return err
 				}
-				n.m().patternProps = append(n.m().patternProps, patternProp{re, s})
+				n.patternProps = append(n.patternProps, patternProp{re, s})
 			}
 			n.kw |= kwObject
 		case "properties", "required", "dependentRequired", "dependentSchemas":
@@ -210,15 +211,15 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			}
 			switch k {
 			case "allOf":
-				n.m().allOf = subs
+				n.allOf = subs
 			case "anyOf":
-				n.m().anyOf = subs
+				n.anyOf = subs
 			case "oneOf":
-				n.m().oneOf = subs
+				n.oneOf = subs
 			}
 			n.kw |= kwCombine
 		case "not":
-			if n.m().not, err = c.sub(v, base, n, k, "", false); err != nil {
+			if n.not, err = c.sub(v, base, n, k, "", false); err != nil {
 				return err
 			}
 			n.kw |= kwCombine
@@ -229,12 +230,12 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			}
 			switch k {
 			case "if":
-				n.m().ifN = s
+				n.ifN = s
 				n.kw |= kwCombine
 			case "then":
-				n.m().thenN = s
+				n.thenN = s
 			case "else":
-				n.m().elseN = s
+				n.elseN = s
 			}
 		case "default":
 			n.def = jsonx.Marshal(v)
@@ -269,10 +270,8 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			return err
 		}
 	}
-	if n.x().ifN == nil {
-		if n.more != nil {
-			n.more.thenN, n.more.elseN = nil, nil
-		}
+	if n.ifN == nil {
+		n.thenN, n.elseN = nil, nil
 	}
 	n.intBounds = true
 	for _, b := range []*bound{n.min, n.max, n.exMin, n.exMax} {
@@ -280,25 +279,16 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			n.intBounds = false
 		}
 	}
-	if n.x().contains != nil && n.x().minContains < 0 {
-		n.m().minContains = 1
+	if n.contains != nil && n.minContains < 0 {
+		n.minContains = 1
 	}
 	return nil
 }
 
-// newBound returns the bound written num, from the compiler's slabs while
-// they last.
-func (c *compiler) newBound(num json.Number) *bound {
-	var b *bound
-	if len(c.bounds) > 0 {
-		b, c.bounds = &c.bounds[0], c.bounds[1:]
-	} else {
-		b = new(bound)
-	}
-	start := len(c.digits)
-	c.digits = append(c.digits, num...)
-	t := c.digits[start:len(c.digits):len(c.digits)]
-	b.n, b.text = parseNum(t), cut(string(num))
+// newBound returns the bound written num.
+func newBound(num json.Number) *bound {
+	t := []byte(num)
+	b := &bound{n: parseNum(t), text: cut(string(num))}
 	b.i, b.isInt = smallInt(t)
 	return b
 }
@@ -410,133 +400,35 @@ func (c *compiler) compilePattern(src string, n *node, kw string) (*pattern, err
 	return &pattern{re: re, src: src, cost: len(prog.Inst)}, nil
 }
 
-// smallValueSet holds a valueSet of at most four values, its slices and
-// (when they fit) the values' texts in one allocation.
-type smallValueSet struct {
-	vs     valueSet
-	vals   [4][]byte
-	hashes [4]uint64
-	text   [64]byte
-}
-
 func newValueSet(vals []any, isConst bool) *valueSet {
-	// The values' JSON texts share one buffer; a value's bytes are never
-	// written again once appended (a grown buffer leaves them in place).
-	size, nstr := 0, 0
+	vs := &valueSet{isConst: isConst}
+	var strs []string
 	for _, v := range vals {
-		if s, ok := v.(string); ok {
-			size += len(s) + 2
-			nstr++
-		} else {
-			size += 8
-		}
-	}
-	allStr := nstr == len(vals)
-	var vs *valueSet
-	var buf []byte
-	if len(vals) <= len(smallValueSet{}.vals) {
-		sv := &smallValueSet{}
-		vs = &sv.vs
-		vs.vals, vs.hashes = sv.vals[:0:len(vals)], sv.hashes[:0:len(vals)]
-		buf = sv.text[:0]
-	} else {
-		vs = &valueSet{vals: make([][]byte, 0, len(vals)), hashes: make([]uint64, 0, len(vals))}
-	}
-	vs.isConst = isConst
-	if size > cap(buf) {
-		buf = make([]byte, 0, size)
-	}
-	for _, v := range vals {
-		start := len(buf)
-		buf = jsonx.Append(buf, v)
-		b := buf[start:len(buf):len(buf)]
-		vs.vals = append(vs.vals, b)
+		b := jsonx.Append(nil, v)
 		_, h := hashValue(b, 0)
-		vs.hashes = append(vs.hashes, h)
-	}
-	vs.src, vs.nstr = vals, nstr
-	if allStr && !isConst && len(vals) > 8 {
-		vs.strs = make(map[string]struct{}, len(vals))
-		for _, v := range vals {
-			vs.strs[v.(string)] = struct{}{}
+		vs.vals, vs.hashes = append(vs.vals, b), append(vs.hashes, h)
+		if s, ok := v.(string); ok {
+			strs = append(strs, s)
 		}
 	}
+	var t []byte
+	switch {
+	case len(strs) == len(vals) && !isConst:
+		t = []byte(enumList(strs))
+	case len(strs) == 0:
+		t = bytes.Join(vs.vals, []byte(" ")) // numbers, booleans, null: 1 2 3
+	default:
+		t = bytes.Join(vs.vals, []byte(", ")) // "a", null
+	}
+	vs.text = cutN(string(t), 256)
 	return vs
-}
-
-// enumText is enumList of vals, which are all strings.
-func enumText(vals []any) string {
-	size := 0
-	for _, v := range vals {
-		s := v.(string)
-		if s == "" || needsQuote(s) {
-			strs := make([]string, len(vals))
-			for i, v := range vals {
-				strs[i] = v.(string)
-			}
-			return enumList(strs)
-		}
-		size += len(s) + 1
-	}
-	var b strings.Builder
-	b.Grow(size)
-	for i, v := range vals {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(v.(string))
-	}
-	return b.String()
-}
-
-// needsQuote reports whether s holds a byte enumList quotes for.
-func needsQuote(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case ' ', '\t', '\n', '"':
-			return true
-		}
-	}
-	return false
-}
-
-// joinBytes is strings.Join of the texts a with sep.
-func joinBytes(a [][]byte, sep string) string {
-	size := 0
-	for _, t := range a {
-		size += len(t) + len(sep)
-	}
-	var b strings.Builder
-	b.Grow(size)
-	for i, t := range a {
-		if i > 0 {
-			b.WriteString(sep)
-		}
-		b.Write(t)
-	}
-	return b.String()
 }
 
 // objectKeys compiles properties, required, dependentRequired and
 // dependentSchemas, which share one table of property names.
 func (c *compiler) objectKeys(n *node, o *jsonx.Object, base *url.URL) error {
 	props, hasProps := o.Get("properties")
-	kt := keyTable{n: n}
-	bound := 0
-	for i, k := range o.Keys {
-		switch k {
-		case "properties", "required", "dependentRequired", "dependentSchemas":
-			bound += keyBound(k, o.Vals[i])
-		}
-	}
-	if bound > 0 {
-		if bound <= len(c.keys) {
-			n.keys, c.keys = c.keys[:0:bound], c.keys[bound:]
-		} else {
-			n.keys = make([]keyInfo, 0, bound)
-		}
-		defer func() { n.keys = n.keys[:len(n.keys):len(n.keys)] }()
-	}
+	kt := keyTable{n: n, idx: map[string]int{}}
 	if hasProps {
 		m, ok := props.(*jsonx.Object)
 		if !ok {
@@ -564,13 +456,6 @@ func (c *compiler) objectKeys(n *node, o *jsonx.Object, base *url.URL) error {
 			i := kt.add(s)
 			if !n.keys[i].required {
 				n.keys[i].required = true
-				if n.required == nil {
-					if len(a) <= len(c.reqs) {
-						n.required, c.reqs = c.reqs[:0:len(a)], c.reqs[len(a):]
-					} else {
-						n.required = make([]int, 0, len(a))
-					}
-				}
 				n.required = append(n.required, i)
 			}
 		}
@@ -593,7 +478,7 @@ func (c *compiler) objectKeys(n *node, o *jsonx.Object, base *url.URL) error {
 				}
 				d.need = append(d.need, kt.add(s))
 			}
-			n.m().depRequired = append(n.m().depRequired, d)
+			n.depRequired = append(n.depRequired, d)
 		}
 	}
 	if v, ok := o.Get("dependentSchemas"); ok {
@@ -606,53 +491,25 @@ func (c *compiler) objectKeys(n *node, o *jsonx.Object, base *url.URL) error {
 			if err != nil {
 				return err
 			}
-			n.m().depSchemas = append(n.m().depSchemas, depSchema{key: kt.add(name), schema: s})
+			n.depSchemas = append(n.depSchemas, depSchema{key: kt.add(name), schema: s})
 		}
 	}
-	if len(n.keys) > 8 {
-		if kt.idx != nil {
-			n.keyIndex = kt.idx
-		} else {
-			n.keyIndex = make(map[string]int, len(n.keys))
-			for i, k := range n.keys {
-				n.keyIndex[k.name] = i
-			}
-		}
-	}
+	n.keyIndex = kt.idx
 	return nil
 }
 
-// keyTable adds names to n.keys once each: a linear search while they are
-// few, a map once they are many.
+// keyTable adds names to n.keys once each; idx maps them to their index.
 type keyTable struct {
 	n   *node
-	idx map[string]int // nil until n.keys holds more than linearKeys names
+	idx map[string]int
 }
-
-const linearKeys = 32
 
 // add returns the index of name in n.keys, appending it when new.
 func (kt *keyTable) add(name string) int {
-	n := kt.n
-	if kt.idx != nil {
-		if i, ok := kt.idx[name]; ok {
-			return i
-		}
-		kt.idx[name] = len(n.keys)
-	} else {
-		for i := range n.keys {
-			if n.keys[i].name == name {
-				return i
-			}
-		}
-		if len(n.keys) == linearKeys {
-			kt.idx = make(map[string]int, 2*linearKeys)
-			for i, k := range n.keys {
-				kt.idx[k.name] = i
-			}
-			kt.idx[name] = len(n.keys)
-		}
+	if i, ok := kt.idx[name]; ok {
+		return i
 	}
-	n.keys = append(n.keys, keyInfo{name: name})
-	return len(n.keys) - 1
+	kt.idx[name] = len(kt.n.keys)
+	kt.n.keys = append(kt.n.keys, keyInfo{name: name})
+	return len(kt.n.keys) - 1
 }

@@ -55,40 +55,16 @@ type node struct {
 
 	// objects. keys lists every property name the node refers to
 	// (properties, required, dependentRequired, dependentSchemas);
-	// keyIndex maps them to their index when there are many (keys keep the
+	// keyIndex maps them to their index (keys keep the
 	// order of first mention: properties first, in schema order).
-	keys           []keyInfo
-	keyIndex       map[string]int
-	propNames      string // "a, b, c" in schema order, for unknown-key messages
-	additional     *node  // nil when absent
-	minProps       int    // -1 when absent
-	maxProps       int    // -1 when absent
-	required       []int  // indexes into keys, in schema order
-	hasRequiredBit uint64 // bit i: keys[i] is required (first 64 keys)
+	keys       []keyInfo
+	keyIndex   map[string]int
+	propNames  string // "a, b, c" in schema order, for unknown-key messages
+	additional *node  // nil when absent
+	minProps   int    // -1 when absent
+	maxProps   int    // -1 when absent
+	required   []int  // indexes into keys, in schema order
 
-	// the keywords schemas use less often (nil when the node has none):
-	// read through x, written through m
-	more *nodeMore
-
-	// defaults
-	def []byte // compact JSON of "default"; nil when absent
-
-	// Options.NullAsAbsent: the property names whose explicit null counts
-	// as absent (nullabsent.go), read through nullIsAbsent: a set shared by
-	// the subschemas applied in place together, or, for a node alone with
-	// at most 64 keys, bit i of absentMask for keys[i]
-	nullAbsent map[string]bool
-	absentMask uint64
-
-	// what the fast path knows of the node (fastpath.go); nil when it
-	// hands the node to the general path
-	fast *fastNode
-}
-
-// nodeMore holds a node's less common keywords, apart so that the nodes
-// of the usual schemas (types, bounds, enums, properties, items) are half
-// the size.
-type nodeMore struct {
 	// $dynamicRef: the statically resolved target, and the anchor name
 	// when resolution is dynamic ("" means it acts as a $ref to dynRef)
 	dynRef  *node
@@ -115,44 +91,17 @@ type nodeMore struct {
 	allOf, anyOf, oneOf []*node
 	not                 *node
 	ifN, thenN, elseN   *node
-}
 
-// nullIsAbsent reports whether a null value of the member name, at index
-// idx of n.keys (-1 if it is none of them), counts as absent.
-func (n *node) nullIsAbsent(idx int, name string) bool {
-	if n.nullAbsent != nil {
-		return n.nullAbsent[name]
-	}
-	return idx >= 0 && idx < 64 && n.absentMask&(1<<uint(idx)) != 0
-}
+	// defaults
+	def []byte // compact JSON of "default"; nil when absent
 
-// nullIsAbsentBytes is nullIsAbsent for a name in bytes.
-func (n *node) nullIsAbsentBytes(idx int, name []byte) bool {
-	if n.nullAbsent != nil {
-		return n.nullAbsent[string(name)]
-	}
-	return idx >= 0 && idx < 64 && n.absentMask&(1<<uint(idx)) != 0
-}
+	// Options.NullAsAbsent: the property names whose explicit null counts
+	// as absent (nullabsent.go), a set shared by the subschemas applied in
+	// place together; nil when there are none
+	nullAbsent map[string]bool
 
-// noMore is the nodeMore of a node without any of its keywords; never
-// written.
-var noMore = nodeMore{minContains: -1, maxContains: -1}
-
-// x returns n's less common keywords for reading.
-func (n *node) x() *nodeMore {
-	if n.more != nil {
-		return n.more
-	}
-	return &noMore
-}
-
-// m returns n's less common keywords for writing, made on first use
-// (compile only).
-func (n *node) m() *nodeMore {
-	if n.more == nil {
-		n.more = &nodeMore{minContains: -1, maxContains: -1}
-	}
-	return n.more
+	// fast: the fast path (fastpath.go) handles the node itself
+	fast bool
 }
 
 // bound is a numeric keyword's value.
@@ -193,16 +142,8 @@ type depSchema struct {
 
 // lookup returns the index of key in n.keys, or -1.
 func (n *node) lookup(key []byte) int {
-	if n.keyIndex != nil {
-		if i, ok := n.keyIndex[string(key)]; ok {
-			return i
-		}
-		return -1
-	}
-	for i := range n.keys {
-		if n.keys[i].name == string(key) {
-			return i
-		}
+	if i, ok := n.keyIndex[string(key)]; ok {
+		return i
 	}
 	return -1
 }
@@ -216,28 +157,12 @@ func (n *node) allowed() uint8 {
 }
 
 // valueSet is the allowed values of enum or const: their compact JSON
-// texts and hashes, and the text for messages.
+// texts and hashes, and the text for messages (cut to 256 bytes).
 type valueSet struct {
 	vals    [][]byte
 	hashes  []uint64
-	strs    map[string]struct{} // when every value is a string and there are many
-	src     []any               // the values as the document holds them, for text
-	nstr    int                 // how many of them are strings
+	text    string
 	isConst bool
-}
-
-// text is the values as a failure message lists them (made only for one).
-func (vs *valueSet) text() string {
-	var t string
-	switch {
-	case vs.nstr == len(vs.src) && !vs.isConst:
-		t = enumText(vs.src)
-	case vs.nstr == 0:
-		t = joinBytes(vs.vals, " ") // numbers, booleans, null: 1 2 3
-	default:
-		t = joinBytes(vs.vals, ", ") // "a", null
-	}
-	return cutN(t, 256)
 }
 
 // resource is a schema resource (the document or a subschema with $id) as

@@ -58,16 +58,7 @@ func (c *compiler) nullAbsent() {
 	for _, e := range c.all {
 		n := e.n
 		if _, joined := parent[n]; !joined {
-			if len(n.keys) > 64 {
-				g := [1]*node{n}
-				n.nullAbsent = absentSet(g[:])
-			} else {
-				for i := range n.keys {
-					if optionalAt(n, i) { // alone, agreed(g, name) is optionalIn(n, name) >= 0
-						n.absentMask |= 1 << uint(i)
-					}
-				}
-			}
+			n.nullAbsent = absentSet([]*node{n})
 			continue
 		}
 		if groups == nil {
@@ -87,25 +78,6 @@ func (c *compiler) nullAbsent() {
 // absentSet is the set of member names whose null counts as absent in the
 // component g (nil when there are none).
 func absentSet(g []*node) map[string]bool {
-	if len(g) == 1 { // alone, agreed(g, name) is optionalIn(n, name) >= 0
-		n := g[0]
-		count := 0
-		for i := range n.keys {
-			if optionalAt(n, i) {
-				count++
-			}
-		}
-		if count == 0 {
-			return nil
-		}
-		set := make(map[string]bool, count)
-		for i, k := range n.keys {
-			if optionalAt(n, i) {
-				set[k.name] = true
-			}
-		}
-		return set
-	}
 	var set map[string]bool
 	for _, n := range g {
 		for _, k := range n.keys {
@@ -124,26 +96,26 @@ func absentSet(g []*node) map[string]bool {
 // (some may be nil), in a fixed order, until f returns false; it reports
 // whether every call returned true.
 func (c *compiler) inPlace(n *node, f func(*node) bool) bool {
-	for _, m := range [...]*node{n.ref, n.x().dynRef, n.x().not, n.x().ifN, n.x().thenN, n.x().elseN} {
+	for _, m := range [...]*node{n.ref, n.dynRef, n.not, n.ifN, n.thenN, n.elseN} {
 		if !f(m) {
 			return false
 		}
 	}
-	if n.x().dynName != "" {
+	if n.dynName != "" {
 		for _, r := range c.res {
-			if !f(r.dyn[n.x().dynName]) {
+			if !f(r.dyn[n.dynName]) {
 				return false
 			}
 		}
 	}
-	for _, s := range [...][]*node{n.x().allOf, n.x().anyOf, n.x().oneOf} {
+	for _, s := range [...][]*node{n.allOf, n.anyOf, n.oneOf} {
 		for _, m := range s {
 			if !f(m) {
 				return false
 			}
 		}
 	}
-	for _, d := range n.x().depSchemas {
+	for _, d := range n.depSchemas {
 		if !f(d.schema) {
 			return false
 		}
@@ -154,7 +126,7 @@ func (c *compiler) inPlace(n *node, f func(*node) bool) bool {
 // hasInPlace reports whether inPlace may call f with a node other than nil
 // ($dynamicRef names come with dynRef; then and else with if).
 func hasInPlace(n *node) bool {
-	return n.ref != nil || n.x().dynRef != nil || n.kw&kwCombine != 0 || len(n.x().depSchemas) > 0
+	return n.ref != nil || n.dynRef != nil || n.kw&kwCombine != 0 || len(n.depSchemas) > 0
 }
 
 // agreed reports whether every node of g that could look at the member
@@ -180,10 +152,10 @@ func optionalIn(n *node, name string) int {
 		}
 		return -1
 	}
-	if n.additional != nil || n.x().propertyNames != nil || n.x().unevalProps != nil || n.minProps >= 0 || n.maxProps >= 0 {
+	if n.additional != nil || n.propertyNames != nil || n.unevalProps != nil || n.minProps >= 0 || n.maxProps >= 0 {
 		return -1
 	}
-	for _, pp := range n.x().patternProps {
+	for _, pp := range n.patternProps {
 		if pp.re.re.MatchString(name) {
 			return -1
 		}
@@ -199,7 +171,7 @@ func optionalAt(n *node, idx int) bool {
 	if k.schema == nil || k.schema.never || k.required {
 		return false
 	}
-	for _, d := range n.x().depRequired {
+	for _, d := range n.depRequired {
 		for _, need := range d.need {
 			if need == idx {
 				return false

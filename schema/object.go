@@ -86,7 +86,7 @@ func (s *state) object(n *node, i int) int {
 	}
 	if n != nil {
 		s.objectEnd(n, start, seen, pbase, count)
-		if n.x().unevalProps != nil && s.fatal == nil {
+		if n.unevalProps != nil && s.fatal == nil {
 			s.unevaluatedProps(n, start, ubase)
 		}
 	}
@@ -109,7 +109,7 @@ func (s *state) object(n *node, i int) int {
 
 // member validates one property value; idx is n.lookup(name).
 func (s *state) member(n *node, idx int, name []byte, kq, vi int, seen *uint64, pbase int, count *int) int {
-	if s.data[vi] == 'n' && n.nullIsAbsentBytes(idx, name) {
+	if s.data[vi] == 'n' && n.nullAbsent[string(name)] {
 		return s.literal(vi) // counts as absent
 	}
 	*count++
@@ -125,7 +125,7 @@ func (s *state) member(n *node, idx int, name []byte, kq, vi int, seen *uint64, 
 	if idx >= 0 && n.keys[idx].schema != nil {
 		e = s.validate(n.keys[idx].schema, vi)
 	}
-	for _, pp := range n.x().patternProps {
+	for _, pp := range n.patternProps {
 		if e == -1 {
 			break
 		}
@@ -140,14 +140,14 @@ func (s *state) member(n *node, idx int, name []byte, kq, vi int, seen *uint64, 
 			e = s.validate(n.additional, vi)
 		}
 	}
-	if n.x().propertyNames != nil && e != -1 {
-		if _, ok := s.matches(n.x().propertyNames, kq); !ok && s.fail() {
+	if n.propertyNames != nil && e != -1 {
+		if _, ok := s.matches(n.propertyNames, kq); !ok && s.fail() {
 			p := s.pathString()
 			s.add(p, "propertyNames", "", "property name "+quote(string(name))+" is not allowed by the schema in \"propertyNames\"")
 		}
 	}
 	if e == -2 {
-		if n.x().unevalProps != nil && n.additional == nil {
+		if n.unevalProps != nil && n.additional == nil {
 			s.pend = append(s.pend, hent{pos: kq, idx: vi}) // decided in objectEnd
 		}
 		e = s.skip(vi)
@@ -205,7 +205,7 @@ func (s *state) objectEnd(n *node, start int, seen uint64, pbase, count int) {
 			s.add(p, "required", n.keys[idx].name, quote(p)+" is required")
 		}
 	}
-	for _, d := range n.x().depRequired {
+	for _, d := range n.depRequired {
 		if !s.has(seen, pbase, d.key) {
 			continue
 		}
@@ -226,7 +226,7 @@ func (s *state) objectEnd(n *node, start int, seen uint64, pbase, count int) {
 			s.add(p, "maxProperties", strconv.Itoa(n.maxProps), subject(p)+" must have at most "+plural(n.maxProps, "property"))
 		}
 	}
-	for _, d := range n.x().depSchemas {
+	for _, d := range n.depSchemas {
 		if s.has(seen, pbase, d.key) {
 			if s.validate(d.schema, start) < 0 {
 				return

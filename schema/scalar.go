@@ -9,12 +9,12 @@ import (
 // checkEnum checks enum and const; false when either fails.
 func (s *state) checkEnum(n *node, i int) bool {
 	ok := true
-	for _, vs := range [2]*valueSet{n.x().constV, n.enum} {
+	for _, vs := range [2]*valueSet{n.constV, n.enum} {
 		if vs != nil && !s.inSet(vs, i) {
 			ok = false
 			if s.fail() {
 				p := s.pathString()
-				if text := vs.text(); vs.isConst {
+				if text := vs.text; vs.isConst {
 					s.add(p, "const", text, subject(p)+" must be "+cut(text))
 				} else {
 					s.add(p, "enum", text, subject(p)+" must be one of ["+text+"]")
@@ -26,12 +26,6 @@ func (s *state) checkEnum(n *node, i int) bool {
 }
 
 func (s *state) inSet(vs *valueSet, i int) bool {
-	if vs.strs != nil && s.data[i] == '"' {
-		e := endT(s.data, i)
-		if _, ok := vs.strs[string(s.data[i+1:e-1])]; ok {
-			return true
-		}
-	}
 	_, h := hashValue(s.data, i)
 	for k, eh := range vs.hashes {
 		if eh == h && equalT(vs.vals[k], 0, s.data, i) {
@@ -105,16 +99,6 @@ func (s *state) checkString(n *node, i, e int, esc bool) {
 	s.buf = s.buf[:base]
 }
 
-// plainInt reports a number written without fraction or exponent.
-func plainInt(t []byte) bool {
-	for _, c := range t {
-		if c == '.' || c == 'e' || c == 'E' {
-			return false
-		}
-	}
-	return true
-}
-
 func parseNumInt(t []byte) bool {
 	d := parseNum(t)
 	return d.isInteger()
@@ -142,73 +126,11 @@ func smallInt(t []byte) (int64, bool) {
 	return v, true
 }
 
-// smallDec returns the floor of a number written -?int(.frac)? whose
-// integer part has at most 17 digits, and whether its fraction is not
-// zero (the number is then not an integer).
-func smallDec(t []byte) (floor int64, frac, ok bool) {
-	neg := false
-	if len(t) > 0 && t[0] == '-' {
-		neg, t = true, t[1:]
-	}
-	k := 0
-	var v int64
-	for k < len(t) && t[k] >= '0' && t[k] <= '9' {
-		v = v*10 + int64(t[k]-'0')
-		k++
-	}
-	if k == 0 || k > 17 {
-		return 0, false, false
-	}
-	if k < len(t) {
-		if t[k] != '.' {
-			return 0, false, false // an exponent
-		}
-		for _, c := range t[k+1:] {
-			if c < '0' || c > '9' {
-				return 0, false, false
-			}
-			if c != '0' {
-				frac = true
-			}
-		}
-	}
-	if neg {
-		v = -v
-		if frac {
-			v--
-		}
-	}
-	return v, frac, true
-}
-
 // checkNumber enforces the numeric keywords on the number at [i, e).
 func (s *state) checkNumber(n *node, i, e int) {
-	if n.intBounds && n.x().multipleOf == nil {
-		if v, frac, ok := smallDec(s.data[i:e]); ok {
-			// v is the floor of the number; frac says it is not an
-			// integer, so it lies strictly between v and v+1.
-			var up int64
-			if frac {
-				up = 1
-			}
-			if n.min != nil && v < n.min.i {
-				s.numProblem("minimum", n.min, "must be at least ")
-			}
-			if n.exMin != nil && v+up <= n.exMin.i {
-				s.numProblem("exclusiveMinimum", n.exMin, "must be greater than ")
-			}
-			if n.max != nil && v+up > n.max.i {
-				s.numProblem("maximum", n.max, "must be at most ")
-			}
-			if n.exMax != nil && v >= n.exMax.i {
-				s.numProblem("exclusiveMaximum", n.exMax, "must be less than ")
-			}
-			return
-		}
-	}
 	d := parseNum(s.data[i:e])
-	if n.x().multipleOf != nil {
-		s.checkMultipleOf(&d, n.x().multipleOf)
+	if n.multipleOf != nil {
+		s.checkMultipleOf(&d, n.multipleOf)
 	}
 	if n.min != nil && cmpNum(&d, &n.min.n) < 0 {
 		s.numProblem("minimum", n.min, "must be at least ")

@@ -1,7 +1,9 @@
 package schema
 
+import "github.com/toolnexus/toolnexus/internal/jsonlex"
+
 // unevaluatedProps validates the members that no keyword of n nor of a
-// successful in-place subschema evaluated against n.x().unevalProps.
+// successful in-place subschema evaluated against n.unevalProps.
 func (s *state) unevaluatedProps(n *node, obj, ubase int) {
 	base := len(s.uev)
 	if !s.collect(n, obj, base) {
@@ -18,12 +20,12 @@ func (s *state) unevaluatedProps(n *node, obj, ubase int) {
 			continue
 		}
 		s.path = append(s.path, seg{q: m.pos})
-		if n.x().unevalProps.never {
+		if n.unevalProps.never {
 			if s.fail() {
 				p := s.pathString()
 				s.add(p, "unevaluatedProperties", "", "unknown property "+quote(p)+" (unevaluatedProperties)")
 			}
-		} else if s.validate(n.x().unevalProps, m.idx) < 0 {
+		} else if s.validate(n.unevalProps, m.idx) < 0 {
 			s.path = s.path[:len(s.path)-1]
 			break
 		}
@@ -47,12 +49,12 @@ func (s *state) unevaluatedItems(n *node, arr, ubase int) {
 			continue
 		}
 		s.path = append(s.path, seg{q: -1, idx: m.idx})
-		if n.x().unevalItems.never {
+		if n.unevalItems.never {
 			if s.fail() {
 				p := s.pathString()
 				s.add(p, "unevaluatedItems", "", subject(p)+" is not allowed (unevaluatedItems)")
 			}
-		} else if s.validate(n.x().unevalItems, m.pos) < 0 {
+		} else if s.validate(n.unevalItems, m.pos) < 0 {
 			s.path = s.path[:len(s.path)-1]
 			break
 		}
@@ -87,15 +89,15 @@ func (s *state) collect(n *node, pos, base int) bool {
 	if !add(n.ref) {
 		return false
 	}
-	if n.x().dynRef != nil && !add(s.dynTarget(n)) {
+	if n.dynRef != nil && !add(s.dynTarget(n)) {
 		return false
 	}
-	for _, a := range n.x().allOf {
+	for _, a := range n.allOf {
 		if !add(a) {
 			return false
 		}
 	}
-	for _, group := range [2][]*node{n.x().anyOf, n.x().oneOf} {
+	for _, group := range [2][]*node{n.anyOf, n.oneOf} {
 		for _, a := range group {
 			e, ok := s.matches(a, pos)
 			if e < 0 {
@@ -106,20 +108,20 @@ func (s *state) collect(n *node, pos, base int) bool {
 			}
 		}
 	}
-	if n.x().ifN != nil {
-		e, ok := s.matches(n.x().ifN, pos)
+	if n.ifN != nil {
+		e, ok := s.matches(n.ifN, pos)
 		if e < 0 {
 			return false
 		}
 		if ok {
-			if !add(n.x().ifN) || !add(n.x().thenN) {
+			if !add(n.ifN) || !add(n.thenN) {
 				return false
 			}
-		} else if !add(n.x().elseN) {
+		} else if !add(n.elseN) {
 			return false
 		}
 	}
-	for _, d := range n.x().depSchemas {
+	for _, d := range n.depSchemas {
 		if s.hasMember(pos, n, d.key) && !add(d.schema) {
 			return false
 		}
@@ -144,13 +146,13 @@ func (s *state) step() bool {
 func (s *state) evaluatedProp(base int, name []byte) bool {
 	for _, m := range s.uev[base:] {
 		s.steps++
-		if m.additional != nil || m.x().unevalProps != nil {
+		if m.additional != nil || m.unevalProps != nil {
 			return true
 		}
 		if i := m.lookup(name); i >= 0 && m.keys[i].schema != nil {
 			return true
 		}
-		for _, pp := range m.x().patternProps {
+		for _, pp := range m.patternProps {
 			if s.match(pp.re, name) {
 				return true
 			}
@@ -166,11 +168,11 @@ func (s *state) evaluatedItem(base, idx, epos int) (ev, ok bool) {
 		if !s.step() {
 			return false, false
 		}
-		if idx < len(m.x().prefixItems) || m.items != nil || m.x().unevalItems != nil {
+		if idx < len(m.prefixItems) || m.items != nil || m.unevalItems != nil {
 			return true, true
 		}
-		if m.x().contains != nil {
-			e, match := s.matches(m.x().contains, epos)
+		if m.contains != nil {
+			e, match := s.matches(m.contains, epos)
 			if e < 0 {
 				return false, false
 			}
@@ -189,19 +191,19 @@ func (s *state) hasMember(pos int, n *node, key int) bool {
 	if s.data[pos] != '{' {
 		return false
 	}
-	k := wsT(s.data, pos+1)
+	k := jsonlex.WS(s.data, pos+1)
 	for s.data[k] != '}' {
 		s.steps++
 		bbase := len(s.buf)
 		got := string(s.unescape(k)) == name
 		s.buf = s.buf[:bbase]
-		k = wsT(s.data, wsT(s.data, endT(s.data, k))+1)
+		k = jsonlex.WS(s.data, jsonlex.WS(s.data, endT(s.data, k))+1)
 		if got {
-			return s.data[k] != 'n' || !n.nullIsAbsent(key, name)
+			return s.data[k] != 'n' || !n.nullAbsent[name]
 		}
-		k = wsT(s.data, endT(s.data, k))
+		k = jsonlex.WS(s.data, endT(s.data, k))
 		if s.data[k] == ',' {
-			k = wsT(s.data, k+1)
+			k = jsonlex.WS(s.data, k+1)
 		}
 	}
 	return false

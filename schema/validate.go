@@ -13,7 +13,7 @@ func appendRune(b []byte, r rune) []byte { return utf8.AppendRune(b, r) }
 // (fastpath.go) when it can, else, or when the fast path gives up, on the
 // general path, which finds every problem.
 func (s *state) run(n *node) {
-	if n.fast != nil && !s.v.dynamic && s.fastRun(n) {
+	if n.fast && !s.v.dynamic && s.fastRun(n) {
 		return
 	}
 	s.general(n)
@@ -91,14 +91,14 @@ func (s *state) validate(n *node, i int) int {
 // dynTarget resolves the $dynamicRef of n: the outermost resource in the
 // dynamic scope with a matching $dynamicAnchor, else the static target.
 func (s *state) dynTarget(n *node) *node {
-	if n.x().dynName != "" {
+	if n.dynName != "" {
 		for _, r := range s.scope {
-			if t := r.dyn[n.x().dynName]; t != nil {
+			if t := r.dyn[n.dynName]; t != nil {
 				return t
 			}
 		}
 	}
-	return n.x().dynRef
+	return n.dynRef
 }
 
 func (s *state) validateNode(n *node, i int) int {
@@ -125,7 +125,7 @@ func (s *state) validateNode(n *node, i int) int {
 			return -1
 		}
 	}
-	if n.x().dynRef != nil {
+	if n.dynRef != nil {
 		if end = s.validate(s.dynTarget(n), i); end < 0 {
 			return -1
 		}
@@ -143,7 +143,7 @@ func (s *state) validateNode(n *node, i int) int {
 				return -1
 			}
 			e := numEnd
-			if !plainInt(s.data[i:e]) && !parseNumInt(s.data[i:e]) {
+			if !parseNumInt(s.data[i:e]) {
 				if s.fail() {
 					p := s.pathString()
 					s.add(p, "type", typeParam(n.allowed()), subject(p)+" must be "+typeWords(n.allowed(), len(s.path) == 0)+", got "+cut(string(s.data[i:e])))
@@ -230,14 +230,14 @@ func (s *state) validateNode(n *node, i int) int {
 // combine evaluates allOf, anyOf, oneOf, not and if/then/else at i; false
 // after a fatal problem.
 func (s *state) combine(n *node, i int) bool {
-	for _, a := range n.x().allOf {
+	for _, a := range n.allOf {
 		if s.validate(a, i) < 0 {
 			return false
 		}
 	}
-	if n.x().anyOf != nil {
+	if n.anyOf != nil {
 		ok := false
-		for _, a := range n.x().anyOf {
+		for _, a := range n.anyOf {
 			e, m := s.matches(a, i)
 			if e < 0 {
 				return false
@@ -249,25 +249,25 @@ func (s *state) combine(n *node, i int) bool {
 		}
 		if !ok && s.fail() {
 			p := s.pathString()
-			if t := typeOnly(n.x().anyOf); t != 0 {
+			if t := typeOnly(n.anyOf); t != 0 {
 				// anyOf [{"type":"string"},{"type":"null"}]: say it as a type
 				got := describe(s.data[i])
 				if t&tInteger != 0 && jsonType(s.data[i]) == tNumber {
 					got = cut(string(s.data[i:endT(s.data, i)])) // 1.5 for an integer
 				}
 				s.add(p, "anyOf", typeParam(t), subject(p)+" must be "+typeWords(t, len(s.path) == 0)+", got "+got)
-			} else if other := nullOr(n.x().anyOf); other != nil && jsonType(s.data[i]) != tNull {
+			} else if other := nullOr(n.anyOf); other != nil && jsonType(s.data[i]) != tNull {
 				if s.validate(other, i) < 0 { // a value for a nullable schema: its own problems
 					return false
 				}
 			} else {
-				s.add(p, "anyOf", "", subject(p)+" must match at least one of "+plural(len(n.x().anyOf), "alternative")+" (anyOf), matches none")
+				s.add(p, "anyOf", "", subject(p)+" must match at least one of "+plural(len(n.anyOf), "alternative")+" (anyOf), matches none")
 			}
 		}
 	}
-	if n.x().oneOf != nil {
+	if n.oneOf != nil {
 		first, second := -1, -1
-		for k, a := range n.x().oneOf {
+		for k, a := range n.oneOf {
 			e, m := s.matches(a, i)
 			if e < 0 {
 				return false
@@ -281,8 +281,8 @@ func (s *state) combine(n *node, i int) bool {
 				}
 			}
 		}
-		if first < 0 && jsonType(s.data[i]) != tNull && nullOr(n.x().oneOf) != nil && s.fail() {
-			if s.validate(nullOr(n.x().oneOf), i) < 0 { // a value for a nullable schema: its own problems
+		if first < 0 && jsonType(s.data[i]) != tNull && nullOr(n.oneOf) != nil && s.fail() {
+			if s.validate(nullOr(n.oneOf), i) < 0 { // a value for a nullable schema: its own problems
 				return false
 			}
 		} else if (first < 0 || second >= 0) && s.fail() {
@@ -291,11 +291,11 @@ func (s *state) combine(n *node, i int) bool {
 			if second >= 0 {
 				got = "alternatives " + strconv.Itoa(first+1) + " and " + strconv.Itoa(second+1)
 			}
-			s.add(p, "oneOf", "", subject(p)+" must match exactly one of "+plural(len(n.x().oneOf), "alternative")+" (oneOf), matches "+got)
+			s.add(p, "oneOf", "", subject(p)+" must match exactly one of "+plural(len(n.oneOf), "alternative")+" (oneOf), matches "+got)
 		}
 	}
-	if n.x().not != nil {
-		e, m := s.matches(n.x().not, i)
+	if n.not != nil {
+		e, m := s.matches(n.not, i)
 		if e < 0 {
 			return false
 		}
@@ -304,14 +304,14 @@ func (s *state) combine(n *node, i int) bool {
 			s.add(p, "not", "", subject(p)+" must not match the schema in \"not\"")
 		}
 	}
-	if n.x().ifN != nil && (n.x().thenN != nil || n.x().elseN != nil) {
-		e, m := s.matches(n.x().ifN, i)
+	if n.ifN != nil && (n.thenN != nil || n.elseN != nil) {
+		e, m := s.matches(n.ifN, i)
 		if e < 0 {
 			return false
 		}
-		next := n.x().elseN
+		next := n.elseN
 		if m {
-			next = n.x().thenN
+			next = n.thenN
 		}
 		if next != nil && s.validate(next, i) < 0 {
 			return false
@@ -339,7 +339,7 @@ func nullOr(alts []*node) *node {
 func typeOnly(alts []*node) uint8 {
 	var t uint8
 	for _, a := range alts {
-		if a.never || a.kw != 0 || a.ref != nil || a.x().dynRef != nil || a.types == 0 || a.nullable {
+		if a.never || a.kw != 0 || a.ref != nil || a.dynRef != nil || a.types == 0 || a.nullable {
 			return 0
 		}
 		t |= a.types
