@@ -48,8 +48,6 @@ type wideFilter struct {
 // cannot clear; the types here need no validator run (every rule is
 // mirrored by the schema), so NewTool does not probe it.
 func BenchmarkNewToolCold(b *testing.B) {
-	verifyOwnReflect(false)
-	defer verifyOwnReflect(true)
 	cases := []struct {
 		name string
 		typ  reflect.Type

@@ -22,16 +22,6 @@ type goField struct {
 	tagged    bool // the json tag names the property
 	nullable  bool // jsonschema:"nullable": null is a valid value
 	ownFormat bool // the jsonschema tag sets format= (a validate format rule is then not shown)
-	tags      fieldTags
-}
-
-// fieldTags is what invopop reads from a field's tags, for ownSchema.
-type fieldTags struct {
-	schema      string // the jsonschema tag
-	description string // the jsonschema_description tag
-	extras      bool   // a jsonschema_extras tag is set
-	nullable    bool   // invopop's reading: a jsonschema entry is exactly "nullable"
-	required    bool   // invopop's reading: no json omitempty/omitzero, or a jsonschema entry "required"
 }
 
 // The specs of the plain kinds, shared: specs are not modified once built
@@ -54,25 +44,18 @@ type walker struct {
 	byType    map[reflect.Type]*walkedStruct // for more than linearStructs structs
 	first     [2]*walkedStruct               // room for the first structs
 	recursive bool
-	invopop   bool // reflect with invopop even where ownSchema would (the tests compare both)
 	validate  bool
 	// needValidator is set when a validate rule is not mirrored exactly by
 	// the checker (see mirrored).
 	needValidator bool
-	tree          any // the final schema as a jsonx tree, for compileSchema
 }
 
 // walkedStruct is what the walker knows of one struct type.
 type walkedStruct struct {
 	t      reflect.Type
 	obj    objSpec
-	fields []goField
-	// irregular marks a struct whose properties invopop lists
-	// differently from fields (an embedded field, a json "inline" option,
-	// two fields of one JSON name, a jsonschema "-" that is not the tag's
-	// first entry), which ownSchema leaves to invopop.
-	irregular bool
-	onStack   bool // the walk is inside this struct's fields
+	fields  []goField
+	onStack bool // the walk is inside this struct's fields
 }
 
 // linearStructs is the number of struct types up to which the walker
@@ -265,11 +248,11 @@ func (w *walker) object(t reflect.Type) (*objSpec, error) {
 	ws := &walkedStruct{t: t, onStack: true}
 	w.add(ws)
 	defer func() { ws.onStack = false }()
-	fields, irregular, err := structFields(t)
+	fields, err := structFields(t)
 	if err != nil {
 		return nil, err
 	}
-	ws.fields, ws.irregular = fields, irregular
+	ws.fields = fields
 	o := &ws.obj
 	o.fields = make([]fieldSpec, 0, len(fields))
 	if len(fields) > linearFields {
@@ -304,8 +287,7 @@ func (w *walker) object(t reflect.Type) (*objSpec, error) {
 // field winning over untagged ones at the same depth, in index order. Where
 // encoding/json would silently drop a property (two fields of one name at
 // the same depth, both tagged or both untagged), it is an error instead.
-// irregular reports a field invopop lists otherwise (see walker.irregular).
-func structFields(t reflect.Type) (_ []goField, irregular bool, _ error) {
+func structFields(t reflect.Type) ([]goField, error) {
 	cands := make([]goField, 0, t.NumField())
 	// The index paths of the fields at depth 0, one slice for all.
 	top := topIndexes[:]
@@ -329,15 +311,13 @@ func structFields(t reflect.Type) (_ []goField, irregular bool, _ error) {
 		}
 		for i := 0; i < t.NumField(); i++ {
 			sf := t.Field(i)
-			tags := readTags(sf.Tag)
-			jsonTag, hasTag := tags.json, tags.hasJSON
+			jsonTag, hasTag := sf.Tag.Lookup("json")
 			if jsonTag == "-" {
 				continue
 			}
 			name, opts, _ := strings.Cut(jsonTag, ",")
 			ft := sf.Type
 			if sf.Anonymous {
-				irregular = true
 				et := ft
 				if et.Kind() == reflect.Pointer {
 					et = et.Elem()
@@ -368,24 +348,18 @@ func structFields(t reflect.Type) (_ []goField, irregular bool, _ error) {
 			if name == "" {
 				name = sf.Name
 			}
-			schemaTag := tags.jsonschema
+			schemaTag := sf.Tag.Get("jsonschema")
 			if err := checkSchemaTag(t, sf, schemaTag); err != nil {
 				return err
 			}
 			if hasTagWord(schemaTag, "-") {
-				if first, _, _ := strings.Cut(schemaTag, ","); first != "-" {
-					irregular = true // invopop skips a field only for a first entry "-"
-				}
 				continue
-			}
-			if hasTagWord(opts, "inline") {
-				irregular = true // invopop reads the field's own fields into the struct's
 			}
 			if hasTagWord(opts, "string") {
 				return fmt.Errorf("field %s.%s: the json \",string\" option is not supported (declare the field as a string instead)", typeName(t), sf.Name)
 			}
 			optional := hasTagWord(opts, "omitempty") || hasTagWord(opts, "omitzero")
-			vtag := tags.validate
+			vtag := sf.Tag.Get("validate")
 			pre, _, _ := cutDive(vtag)
 			required := !optional || hasTagWord(schemaTag, "required") || hasTagWord(pre, "required")
 			if first := firstRule(pre); !required && first != "" && !slices.Contains([]string{"omitempty", "omitnil", "omitzero"}, first) && !allConditional(splitRules(pre)) {
@@ -403,20 +377,20 @@ func structFields(t reflect.Type) (_ []goField, irregular bool, _ error) {
 			}
 			cands = append(cands, goField{name: name, goName: sf.Name, index: fieldIndex,
 				typ: ft, required: required, validate: vtag, depth: depth, tagged: isTagged, nullable: hasTagWord(schemaTag, "nullable"),
-				ownFormat: strings.Contains(schemaTag, "format="), tags: invopopTags(tags, opts)})
+				ownFormat: strings.Contains(schemaTag, "format=")})
 		}
 		return nil
 	}
 	if err := walk(t, nil, 0); err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	if !embeds && len(cands) <= 32 && !repeatedName(cands, func(f goField) string { return f.name }) {
 		// Every field is at depth 0 under its own name: nothing to resolve,
 		// and the walk listed them in index order.
 		if len(cands) == 0 {
-			return nil, irregular, nil // nil when there are none, as below
+			return nil, nil // nil when there are none, as below
 		}
-		return cands, irregular, nil
+		return cands, nil
 	}
 
 	// Resolve names: shallowest depth wins; at that depth a single tagged
@@ -432,9 +406,6 @@ func structFields(t reflect.Type) (_ []goField, irregular bool, _ error) {
 	var out []goField
 	for _, name := range order {
 		idx := byName[name]
-		if len(idx) > 1 {
-			irregular = true // invopop writes the last field's schema at the first one's place
-		}
 		minDepth := cands[idx[0]].depth
 		for _, i := range idx {
 			minDepth = min(minDepth, cands[i].depth)
@@ -454,11 +425,11 @@ func structFields(t reflect.Type) (_ []goField, irregular bool, _ error) {
 		case len(tagged) == 1:
 			out = append(out, cands[tagged[0]])
 		default:
-			return nil, false, fmt.Errorf("struct %s: JSON property %q is declared by %d fields at the same depth; encoding/json would drop it, so rename one", typeName(t), name, len(atMin))
+			return nil, fmt.Errorf("struct %s: JSON property %q is declared by %d fields at the same depth; encoding/json would drop it, so rename one", typeName(t), name, len(atMin))
 		}
 	}
 	slices.SortStableFunc(out, func(a, b goField) int { return slices.Compare(a.index, b.index) })
-	return out, irregular, nil
+	return out, nil
 }
 
 // topIndexes are the index paths of the first 64 fields of a struct at
