@@ -26,9 +26,7 @@ type Info struct {
 	// go-playground/validator must run after decoding (see RunValidator).
 	NeedValidator bool
 
-	spec     *valSpec  // the decoder's tables (root is kObject): Go types, ranges, text forms
-	planOnce sync.Once // compiles plan on the first Decode: it cannot fail, so NewTool need not pay for it
-	plan     *decNode  // the fast decoder's plan (decode.go)
+	spec *valSpec // the decoder's tables (root is kObject): Go types, ranges, text forms
 
 	t      reflect.Type // the argument type (a struct)
 	opOnce sync.Once    // compiles op on the first call, so NewTool does not pay for it

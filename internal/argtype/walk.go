@@ -52,8 +52,8 @@ type walker struct {
 
 // walkedStruct is what the walker knows of one struct type.
 type walkedStruct struct {
-	t      reflect.Type
-	obj    objSpec
+	t       reflect.Type
+	obj     objSpec
 	fields  []goField
 	onStack bool // the walk is inside this struct's fields
 }
