@@ -16,8 +16,9 @@ import (
 
 // reflectSchema returns t's schema: invopop's reflection with our fixed
 // configuration, patched with our rules (no $schema/$id, required per our
-// rule, the keywords implied by `validate` tags), marshalled, and put in
-// canonical order with $defs names that are plain pointer tokens.
+// rule, the keywords implied by `validate` tags), turned into its JSON tree
+// (schemaTree), and put in canonical order with $defs names that are plain
+// pointer tokens.
 func (w *walker) reflectSchema(t reflect.Type) (out json.RawMessage, err error) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -62,13 +63,9 @@ func (w *walker) reflectSchema(t reflect.Type) (out json.RawMessage, err error) 
 			}
 		}
 	}
-	b, err := json.Marshal(s)
+	tree, err := schemaTree(s)
 	if err != nil {
 		return nil, fmt.Errorf("marshalling the schema of %s: %v", t, err)
-	}
-	tree, err := jsonx.Parse(b)
-	if err != nil {
-		return nil, fmt.Errorf("re-reading the schema of %s: %v", t, err)
 	}
 	tree = canonical(tree)
 	renameDefs(tree)
