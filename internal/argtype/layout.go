@@ -3,7 +3,6 @@ package argtype
 import (
 	"encoding/json"
 	"reflect"
-	"strings"
 )
 
 // dkind is how the one-pass path reads a Go type (see layoutOf).
@@ -41,10 +40,8 @@ type layoutField struct {
 var jsonNumberType = reflect.TypeFor[json.Number]()
 
 // layoutOf returns t's layout. A type with decoding methods, a map, an
-// array, []byte, json.Number and a struct with what only encoding/json
-// resolves (an embedded field, ",string", a name other than letters,
-// digits, '_' and '-', two fields of one name, more than 64 fields) are
-// dRaw.
+// array, []byte, json.Number and a struct with an embedded field or more
+// than 64 properties are dRaw.
 func layoutOf(t reflect.Type) *layout {
 	n := &layout{t: t}
 	if t.Kind() == reflect.Pointer {
@@ -80,53 +77,20 @@ func layoutOf(t reflect.Type) *layout {
 	return n
 }
 
-// plainFields lists the JSON properties of struct t with their offsets;
-// false when encoding/json would resolve them otherwise than by the plain
-// reading of each field's json tag (see layoutOf).
+// plainFields lists the JSON properties of struct t with their offsets,
+// as the walk lists them; false when one comes from an embedded struct or
+// there are more than 64.
 func plainFields(t reflect.Type) ([]layoutField, bool) {
-	var fields []layoutField
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if f.Anonymous {
-			return nil, false
-		}
-		if !f.IsExported() {
-			continue
-		}
-		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if hasTagWord(opts, "string") {
-			return nil, false
-		}
-		if name == "" {
-			name = f.Name
-		} else if !plainName(name) {
-			return nil, false
-		}
-		for _, g := range fields {
-			if g.name == name {
-				return nil, false
-			}
-		}
-		fields = append(fields, layoutField{name: name, t: f.Type, offset: f.Offset})
-	}
-	if len(fields) > 64 {
+	fields, err := structFields(t)
+	if err != nil || len(fields) > 64 {
 		return nil, false
 	}
-	return fields, true
-}
-
-// plainName reports a JSON name made of letters, digits, '_' and '-' only
-// (encoding/json takes those as written; others are its business).
-func plainName(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			return false
+	out := make([]layoutField, len(fields))
+	for i, f := range fields {
+		if len(f.index) != 1 {
+			return nil, false
 		}
+		out[i] = layoutField{name: f.name, t: f.typ, offset: t.Field(f.index[0]).Offset}
 	}
-	return true
+	return out, true
 }

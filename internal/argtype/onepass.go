@@ -231,19 +231,15 @@ func (d *opDecoder) float(n *opNode, p unsafe.Pointer, c byte) bool {
 		return false
 	}
 	start := d.i
-	x, end, integral, ok := plainFloat(d.data, d.i)
-	if !ok {
-		var err jsonlex.Err
-		if end, integral, err = jsonlex.Num(d.data, d.i); err != jsonlex.None {
-			return false
-		}
-		num := d.data[start:end]
-		var perr error
-		if x, perr = strconv.ParseFloat(unsafe.String(&num[0], len(num)), 64); perr != nil {
-			return false
-		}
+	end, integral, err := jsonlex.Num(d.data, d.i)
+	if err != jsonlex.None {
+		return false
 	}
 	num := d.data[start:end]
+	x, perr := strconv.ParseFloat(unsafe.String(&num[0], len(num)), 64)
+	if perr != nil {
+		return false
+	}
 	d.i = end
 	// float64 rounding is monotonic and the bounds are exact, so x < max
 	// means the decimal is below max; x == max says the decimal is max
@@ -263,55 +259,6 @@ func (d *opDecoder) float(n *opNode, p unsafe.Pointer, c byte) bool {
 	}
 	*(*float64)(p) = x
 	return true
-}
-
-// plainFloat reads the number at data[i] in one scan when it is written
-// -?int(.frac)? with at most 15 digits, not zero: one float64 division is
-// then correctly rounded (Clinger's fast path), so x is ParseFloat's. ok
-// is false for anything else, which jsonlex.Num and strconv read again.
-func plainFloat(data []byte, i int) (x float64, end int, integral, ok bool) {
-	neg := data[i] == '-'
-	if neg {
-		i++
-	}
-	start := i
-	var m uint64
-	if i < len(data) && data[i] == '0' {
-		i++
-	} else {
-		for i < len(data) && data[i]-'0' < 10 {
-			m = m*10 + uint64(data[i]-'0')
-			i++
-		}
-	}
-	digits, frac := i-start, 0
-	if digits == 0 {
-		return 0, i, false, false
-	}
-	integral = true
-	if i < len(data) && data[i] == '.' {
-		integral = false
-		i++
-		fs := i
-		for i < len(data) && data[i]-'0' < 10 {
-			m = m*10 + uint64(data[i]-'0')
-			i++
-		}
-		if frac = i - fs; frac == 0 {
-			return 0, i, false, false
-		}
-	}
-	if i < len(data) && (data[i] == 'e' || data[i] == 'E') || digits+frac > 15 || m == 0 {
-		return 0, i, false, false
-	}
-	x = float64(m)
-	if frac > 0 {
-		x /= pow10[frac]
-	}
-	if neg {
-		x = -x
-	}
-	return x, i, integral, true
 }
 
 func (d *opDecoder) ws() { d.i = jsonlex.WS(d.data, d.i) }
@@ -530,10 +477,6 @@ func skipValue(data []byte, i int) (end int, ok bool) {
 	}
 	return i, depth == 0
 }
-
-// pow10 are the powers of ten a float64 holds exactly.
-var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // storeInt writes x into the signed integer of size bytes at p; false
 // when x is outside its range.

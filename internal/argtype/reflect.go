@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/invopop/jsonschema"
 
@@ -69,24 +68,7 @@ func (w *walker) reflectSchema(t reflect.Type) (out json.RawMessage, err error) 
 	}
 	tree = canonical(tree)
 	renameDefs(tree)
-	return marshalTree(tree), nil
-}
-
-// marshalBufs are scratch buffers for marshalTree.
-var marshalBufs = sync.Pool{New: func() any { return new([]byte) }}
-
-// marshalTree is jsonx.Marshal(tree) in a slice of exactly its length,
-// written in a reused buffer (growing a fresh one would take several
-// allocations for a schema of a few hundred bytes).
-func marshalTree(tree any) []byte {
-	bp := marshalBufs.Get().(*[]byte)
-	b := jsonx.Append((*bp)[:0], tree)
-	out := slices.Clone(b)
-	if cap(b) <= 64<<10 {
-		*bp = b
-		marshalBufs.Put(bp)
-	}
-	return out
+	return slices.Clip(jsonx.Marshal(tree)), nil
 }
 
 // typeNamer names types for invopop's reflector (its Namer): by their Go

@@ -38,11 +38,9 @@ var (
 )
 
 type walker struct {
-	// structs are the struct types met so far, in the order they were
-	// met (byType finds them).
+	// structs are the struct types met so far, in the order they were met.
 	structs   []*walkedStruct
-	byType    map[reflect.Type]*walkedStruct // for more than linearStructs structs
-	first     [2]*walkedStruct               // room for the first structs
+	byType    map[reflect.Type]*walkedStruct
 	recursive bool
 	validate  bool
 	// needValidator is set when a validate rule is not mirrored exactly by
@@ -58,46 +56,21 @@ type walkedStruct struct {
 	onStack bool // the walk is inside this struct's fields
 }
 
-// linearStructs is the number of struct types up to which the walker
-// finds them by comparing types in order instead of keeping a map.
-const linearStructs = 8
-
-// find returns what the walker knows of the struct type t, or nil.
-func (w *walker) find(t reflect.Type) *walkedStruct {
-	if w.byType != nil {
-		return w.byType[t]
-	}
-	for _, s := range w.structs {
-		if s.t == t {
-			return s
-		}
-	}
-	return nil
-}
-
 // fieldsOf returns the fields of the struct type t listed by the walk
 // (false if it did not reach t).
 func (w *walker) fieldsOf(t reflect.Type) ([]goField, bool) {
-	if s := w.find(t); s != nil {
+	if s := w.byType[t]; s != nil {
 		return s.fields, true
 	}
 	return nil, false
 }
 
 func (w *walker) add(s *walkedStruct) {
-	if w.structs == nil {
-		w.structs = w.first[:0]
+	if w.byType == nil {
+		w.byType = map[reflect.Type]*walkedStruct{}
 	}
 	w.structs = append(w.structs, s)
-	switch {
-	case w.byType != nil:
-		w.byType[s.t] = s
-	case len(w.structs) > linearStructs:
-		w.byType = make(map[reflect.Type]*walkedStruct, 2*len(w.structs))
-		for _, e := range w.structs {
-			w.byType[e.t] = e
-		}
-	}
+	w.byType[s.t] = s
 }
 
 // implements reports whether t or *t has the methods of iface. Predeclared
@@ -239,7 +212,7 @@ func (w *walker) value(t reflect.Type, where place) (*valSpec, error) {
 }
 
 func (w *walker) object(t reflect.Type) (*objSpec, error) {
-	if ws := w.find(t); ws != nil {
+	if ws := w.byType[t]; ws != nil {
 		if ws.onStack {
 			w.recursive = true
 		}
@@ -289,14 +262,6 @@ func (w *walker) object(t reflect.Type) (*objSpec, error) {
 // the same depth, both tagged or both untagged), it is an error instead.
 func structFields(t reflect.Type) ([]goField, error) {
 	cands := make([]goField, 0, t.NumField())
-	// The index paths of the fields at depth 0, one slice for all.
-	top := topIndexes[:]
-	if t.NumField() > len(top) {
-		top = make([]int, t.NumField())
-		for i := range top {
-			top[i] = i
-		}
-	}
 	embeds := false // some field comes from an embedded struct
 	root := t
 	var visiting []reflect.Type // the embedded structs being walked, outermost first
@@ -371,10 +336,7 @@ func structFields(t reflect.Type) ([]goField, error) {
 					return err
 				}
 			}
-			fieldIndex := top[i : i+1 : i+1]
-			if depth > 0 {
-				fieldIndex = append(slices.Clip(index), i)
-			}
+			fieldIndex := append(slices.Clip(index), i)
 			cands = append(cands, goField{name: name, goName: sf.Name, index: fieldIndex,
 				typ: ft, required: required, validate: vtag, depth: depth, tagged: isTagged, nullable: hasTagWord(schemaTag, "nullable"),
 				ownFormat: strings.Contains(schemaTag, "format=")})
@@ -432,15 +394,6 @@ func structFields(t reflect.Type) ([]goField, error) {
 	return out, nil
 }
 
-// topIndexes are the index paths of the first 64 fields of a struct at
-// depth 0, shared read-only: topIndexes[i:i+1] is field i's.
-var topIndexes = func() (a [64]int) {
-	for i := range a {
-		a[i] = i
-	}
-	return a
-}()
-
 // repeatedName reports whether two elements of s have the same name
 // (quadratic: for the short lists of one struct's fields).
 func repeatedName[T any](s []T, name func(T) string) bool {
@@ -473,39 +426,19 @@ func validJSONName(name string) bool {
 // types with their own unmarshalers). invopop overflows the stack on such
 // types unless it may use $defs/$ref, so this runs before it.
 func hasCycle(t reflect.Type) bool {
-	var c cycleSearch
-	return c.from(t)
+	return cycleFrom(t, map[reflect.Type]bool{})
 }
 
-// cycleSearch is hasCycle's state: the structs whose fields are being
-// looked through (a stack, searched in order: it is as deep as the type's
-// nesting) and the structs found free of cycles, in arrays while they are
-// short (so the search allocates nothing for most types).
-type cycleSearch struct {
-	stack    [8]reflect.Type
-	depth    int
-	deeper   []reflect.Type // the stack beyond len(stack)
-	done     [linearStructs]reflect.Type
-	nDone    int
-	doneMore map[reflect.Type]bool // done beyond len(done)
-}
-
-func (c *cycleSearch) onStack(t reflect.Type) bool {
-	return slices.Contains(c.stack[:min(c.depth, len(c.stack))], t) || slices.Contains(c.deeper, t)
-}
-
-func (c *cycleSearch) isDone(t reflect.Type) bool {
-	return slices.Contains(c.done[:c.nDone], t) || c.doneMore[t]
-}
-
-func (c *cycleSearch) from(t reflect.Type) bool {
+// cycleFrom is hasCycle below t; state holds the structs being looked
+// through (true) and those found free of cycles (false).
+func cycleFrom(t reflect.Type, state map[reflect.Type]bool) bool {
 	for {
 		switch t.Kind() {
 		case reflect.Pointer, reflect.Slice, reflect.Array:
 			t = t.Elem()
 			continue
 		case reflect.Map:
-			if c.from(t.Key()) {
+			if cycleFrom(t.Key(), state) {
 				return true
 			}
 			t = t.Elem()
@@ -516,37 +449,16 @@ func (c *cycleSearch) from(t reflect.Type) bool {
 	if t.Kind() != reflect.Struct || isStdType(t) || implements(t, schemaHookType) || implements(t, schemaAliasType) {
 		return false
 	}
-	if c.onStack(t) {
-		return true
+	if onStack, seen := state[t]; seen {
+		return onStack
 	}
-	if c.isDone(t) {
-		return false
-	}
-	if c.depth < len(c.stack) {
-		c.stack[c.depth] = t
-	} else {
-		c.deeper = append(c.deeper, t)
-	}
-	c.depth++
+	state[t] = true
 	for i := 0; i < t.NumField(); i++ {
-		if c.from(t.Field(i).Type) {
+		if cycleFrom(t.Field(i).Type, state) {
 			return true
 		}
 	}
-	c.depth--
-	if c.depth >= len(c.stack) {
-		c.deeper = c.deeper[:len(c.deeper)-1]
-	}
-	switch {
-	case c.nDone < len(c.done):
-		c.done[c.nDone] = t
-		c.nDone++
-	default:
-		if c.doneMore == nil {
-			c.doneMore = map[reflect.Type]bool{}
-		}
-		c.doneMore[t] = true
-	}
+	state[t] = false
 	return false
 }
 
