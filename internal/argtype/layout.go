@@ -5,7 +5,7 @@ import (
 	"reflect"
 )
 
-// dkind is how the one-pass path reads a Go type (see layoutOf).
+// dkind is how the one-pass path reads a Go type (see kindOf).
 type dkind uint8
 
 const (
@@ -20,17 +20,7 @@ const (
 	dSlice // a slice other than []byte (base64)
 )
 
-// layout is the Go side of one type for the one-pass path: its kind, size
-// and, for a struct, its JSON properties and their offsets.
-type layout struct {
-	kind   dkind
-	t      reflect.Type
-	bits   int     // dFloat: 32 or 64
-	size   uintptr // dInt, dUint: the Go size in bytes
-	fields []layoutField
-}
-
-// layoutField is one JSON property of a dStruct layout.
+// layoutField is one JSON property of a struct the one-pass path reads.
 type layoutField struct {
 	name   string
 	t      reflect.Type
@@ -39,42 +29,38 @@ type layoutField struct {
 
 var jsonNumberType = reflect.TypeFor[json.Number]()
 
-// layoutOf returns t's layout. A type with decoding methods, a map, an
-// array, []byte, json.Number and a struct with an embedded field or more
-// than 64 properties are dRaw.
-func layoutOf(t reflect.Type) *layout {
-	n := &layout{t: t}
+// kindOf returns how the one-pass path reads t. A type with decoding
+// methods, a map, an array, []byte and json.Number are dRaw; a struct is
+// dStruct, read only when plainFields lists its properties.
+func kindOf(t reflect.Type) dkind {
 	if t.Kind() == reflect.Pointer {
-		n.kind = dPtr
-		return n
+		return dPtr
 	}
 	if mayHaveMethods(t) {
 		pt := reflect.PointerTo(t)
 		if pt.Implements(jsonUnmarshaler) || pt.Implements(textUnmarshaler) || t == jsonNumberType {
-			return n
+			return dRaw
 		}
 	}
 	switch t.Kind() {
 	case reflect.String:
-		n.kind = dString
+		return dString
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		n.kind, n.size = dInt, t.Size()
+		return dInt
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		n.kind, n.size = dUint, t.Size()
+		return dUint
 	case reflect.Float32, reflect.Float64:
-		n.kind, n.bits = dFloat, t.Bits()
+		return dFloat
 	case reflect.Bool:
-		n.kind = dBool
+		return dBool
 	case reflect.Slice:
 		if t.Elem().Kind() != reflect.Uint8 {
-			n.kind = dSlice
+			return dSlice
 		}
 	case reflect.Struct:
-		if fields, ok := plainFields(t); ok {
-			n.kind, n.fields = dStruct, fields
-		}
+		return dStruct
 	}
-	return n
+	return dRaw
 }
 
 // plainFields lists the JSON properties of struct t with their offsets,

@@ -348,12 +348,6 @@ func (d *opDecoder) findKey(n *opNode) (fi, end int) {
 		return -1, -1
 	}
 	k := d.data[d.i+1 : end-1]
-	if n.index != nil {
-		if j, ok := n.index[string(k)]; ok {
-			return j, end
-		}
-		return -1, end
-	}
 	for j := range n.fields {
 		if n.fields[j].name == string(k) {
 			return j, end
@@ -428,54 +422,14 @@ func (d *opDecoder) array(n *opNode, p unsafe.Pointer, depth int) bool {
 // opaque checks the value at d.i with the node's own validator and decodes
 // it with encoding/json.
 func (d *opDecoder) opaque(n *opNode, p unsafe.Pointer) bool {
-	start := d.i
-	end, ok := skipValue(d.data, start)
-	if !ok || n.sub.Validate(d.data[start:end]) != nil {
+	sc := scanner{data: d.data, i: d.i}
+	sc.skipValue()
+	value := d.data[d.i:sc.i]
+	if len(sc.errs) > 0 || n.sub.Validate(value) != nil || json.Unmarshal(value, reflect.NewAt(n.t, p).Interface()) != nil {
 		return false
 	}
-	if json.Unmarshal(d.data[start:end], reflect.NewAt(n.t, p).Interface()) != nil {
-		return false
-	}
-	d.i = end
+	d.i = sc.i
 	return true
-}
-
-// skipValue returns the end of the JSON value at data[i], found by its
-// strings and brackets only (the caller checks its syntax); false at the
-// end of data or beyond MaxDepth nested arrays and objects.
-func skipValue(data []byte, i int) (end int, ok bool) {
-	depth := 0
-	for i < len(data) {
-		switch c := data[i]; c {
-		case '"':
-			e, _, err := jsonlex.Str(data, i)
-			if err != jsonlex.None {
-				return 0, false
-			}
-			i = e
-			if depth == 0 {
-				return i, true
-			}
-			continue
-		case '{', '[':
-			if depth++; depth > MaxDepth {
-				return 0, false
-			}
-		case '}', ']':
-			if depth == 0 {
-				return i, true
-			}
-			if depth--; depth == 0 {
-				return i + 1, true
-			}
-		case ',', ' ', '\t', '\n', '\r':
-			if depth == 0 {
-				return i, true
-			}
-		}
-		i++
-	}
-	return i, depth == 0
 }
 
 // storeInt writes x into the signed integer of size bytes at p; false

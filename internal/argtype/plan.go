@@ -66,8 +66,7 @@ type opNode struct {
 
 	// dStruct
 	fields   []opField
-	index    map[string]int // more than 8 fields
-	required uint64         // bit i: fields[i] is required
+	required uint64 // bit i: fields[i] is required
 
 	// dRaw
 	sub *jschema.Validator // the value's subschema compiled (also checks syntax)
@@ -125,30 +124,27 @@ func (c *opCompiler) node(raw json.RawMessage, t reflect.Type, depth int) (*opNo
 	if json.Unmarshal(raw, &kw) != nil {
 		return c.opaque(raw, t, depth) // true or false
 	}
-	dn := layoutOf(t)
-	n := &opNode{t: t, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
+	n := &opNode{kind: kindOf(t), t: t, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
 	ok := false
-	switch dn.kind {
+	switch n.kind {
 	case dString:
-		n.kind = dString
 		ok = c.stringNode(n, kw)
 	case dInt, dUint:
-		n.kind, n.size = dn.kind, dn.size
+		n.size = t.Size()
 		ok = c.intNode(n, kw)
 	case dFloat:
-		n.kind, n.bits = dFloat, dn.bits
+		n.bits = t.Bits()
 		ok = c.floatNode(n, kw)
 	case dBool:
-		n.kind = dBool
 		ok = onlyKeys(kw, "type") && typeIs(kw, "boolean")
 	case dSlice:
-		n.kind = dSlice
 		ok = c.arrayNode(n, kw, depth)
 	case dStruct:
-		n.kind = dStruct
-		var fail bool
-		if ok, fail = c.structNode(n, dn, kw, depth); fail {
-			return nil, false
+		if fields, plain := plainFields(t); plain {
+			var fail bool
+			if ok, fail = c.structNode(n, fields, kw, depth); fail {
+				return nil, false
+			}
 		}
 	}
 	if !ok {
@@ -212,32 +208,10 @@ next:
 	return true
 }
 
-// typeIs reports that kw's type is want (alone or with "null", which the
-// one-pass path never accepts anyway).
+// typeIs reports that kw's type is the one type want.
 func typeIs(kw map[string]json.RawMessage, want string) bool {
-	raw, ok := kw["type"]
-	if !ok {
-		return false
-	}
 	var one string
-	if json.Unmarshal(raw, &one) == nil {
-		return one == want
-	}
-	var many []string
-	if json.Unmarshal(raw, &many) != nil {
-		return false
-	}
-	found := false
-	for _, s := range many {
-		switch s {
-		case want:
-			found = true
-		case "null":
-		default:
-			return false
-		}
-	}
-	return found
+	return json.Unmarshal(kw["type"], &one) == nil && one == want
 }
 
 // count reads a non-negative integer keyword into *dst; false when it is
@@ -385,7 +359,7 @@ func (c *opCompiler) arrayNode(n *opNode, kw map[string]json.RawMessage, depth i
 
 // structNode fills a struct node; fail means the type can have no plan
 // (a default the plan cannot apply the way ApplyDefaults does).
-func (c *opCompiler) structNode(n *opNode, dn *layout, kw map[string]json.RawMessage, depth int) (ok, fail bool) {
+func (c *opCompiler) structNode(n *opNode, goFields []layoutField, kw map[string]json.RawMessage, depth int) (ok, fail bool) {
 	if !onlyKeys(kw, "type", "properties", "required", "additionalProperties") || !typeIs(kw, "object") {
 		return false, false
 	}
@@ -398,11 +372,11 @@ func (c *opCompiler) structNode(n *opNode, dn *layout, kw map[string]json.RawMes
 		return false, false
 	}
 	for name, sch := range props {
-		if !hasGoField(dn, name) && hasKey(sch, "default") {
+		if !hasGoField(goFields, name) && hasKey(sch, "default") {
 			return false, true // ApplyDefaults would insert it: the approval gate sees the arguments
 		}
 	}
-	for _, f := range dn.fields {
+	for _, f := range goFields {
 		sch, has := props[f.name]
 		if !has {
 			continue // the key is not one the plan knows: the full path decides
@@ -436,17 +410,11 @@ func (c *opCompiler) structNode(n *opNode, dn *layout, kw map[string]json.RawMes
 			return false, true
 		}
 	}
-	if len(n.fields) > 8 {
-		n.index = make(map[string]int, len(n.fields))
-		for i, f := range n.fields {
-			n.index[f.name] = i
-		}
-	}
 	return true, false
 }
 
-func hasGoField(dn *layout, name string) bool {
-	for _, f := range dn.fields {
+func hasGoField(fields []layoutField, name string) bool {
+	for _, f := range fields {
 		if f.name == name {
 			return true
 		}

@@ -209,12 +209,7 @@ func (b *treeBuilder) schema(s *jsonschema.Schema) any {
 func (b *treeBuilder) properties(s *jsonschema.Schema) any {
 	p := s.Properties
 	if p.Len() == 0 && p.Oldest() == nil {
-		raw, err := p.MarshalJSON()
-		if err != nil {
-			b.bad = true
-			return nil
-		}
-		return b.parse(raw)
+		return b.value(p)
 	}
 	o := &jsonx.Object{Keys: make([]string, 0, p.Len()), Vals: make([]any, 0, p.Len())}
 	for pair := p.Oldest(); pair != nil; pair = pair.Next() {
