@@ -17,11 +17,3 @@ func validate() *validator.Validate                     { return argtype.Validat
 // forgetType clears the per-type cache of t, so the next NewTool with
 // arguments t is cold again (BenchmarkNewToolCold).
 func forgetType(t reflect.Type) { argtype.Forget(t) }
-
-// Every argument type the tests register is built a second time with
-// invopop reflecting it, and a schema or error that differs from our own
-// reflection's panics (argtype.VerifyOwnReflect).
-func init() { argtype.VerifyOwnReflect(true) }
-
-// verifyOwnReflect turns that check off for benchmarks of cold registration.
-func verifyOwnReflect(on bool) { argtype.VerifyOwnReflect(on) }

@@ -549,7 +549,7 @@ func checkTool(t *Tool) error {
 	if t.Handler == nil {
 		return fmt.Errorf("toolnexus: tool %q: Handler is nil", t.Name)
 	}
-	if t.InputSchema != nil && !ownSchema(t) {
+	if t.InputSchema != nil && !schemaIsHandlers(t) {
 		if err := checkObjectSchema(t.InputSchema); err != nil {
 			return &wrapError{msg: fmt.Sprintf("toolnexus: tool %q: invalid input schema: %v", t.Name, err), target: ErrInvalidSchema}
 		}
@@ -561,11 +561,11 @@ func checkTool(t *Tool) error {
 // against (typed handlers: reflected and compiled by argtype).
 type schemaOwner interface{ argSchema() json.RawMessage }
 
-// ownSchema reports that t.InputSchema is the very schema its typed
+// schemaIsHandlers reports that t.InputSchema is the very schema its typed
 // handler was built with (the same bytes in memory, which NewTool
 // reflected and compiled), so Add need not parse it again. A typed handler
 // given other schema bytes gets the full check.
-func ownSchema(t *Tool) bool {
+func schemaIsHandlers(t *Tool) bool {
 	h, ok := t.Handler.(schemaOwner)
 	if !ok {
 		return false

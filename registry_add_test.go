@@ -15,12 +15,12 @@ import (
 func TestAddTypedToolSchemaCheck(t *testing.T) {
 	tool, err := NewTool("get_weather", "Weather.", weatherFn)
 	require.NoError(t, err)
-	assert.True(t, ownSchema(&tool))
+	assert.True(t, schemaIsHandlers(&tool))
 	require.NoError(t, NewRegistry().Add(tool))
 
 	same := tool
 	same.InputSchema = append(json.RawMessage(nil), tool.InputSchema...)
-	assert.False(t, ownSchema(&same), "equal bytes elsewhere in memory are not the handler's own")
+	assert.False(t, schemaIsHandlers(&same), "equal bytes elsewhere in memory are not the handler's own")
 	require.NoError(t, NewRegistry().Add(same))
 
 	bad := tool
@@ -30,7 +30,7 @@ func TestAddTypedToolSchemaCheck(t *testing.T) {
 	assert.Contains(t, err.Error(), `schema root must have "type":"object"`)
 
 	raw := Tool{Name: "raw", InputSchema: tool.InputSchema, Handler: HandlerFunc(func(context.Context, json.RawMessage) (string, error) { return "", nil })}
-	assert.False(t, ownSchema(&raw), "a raw handler owns no schema")
+	assert.False(t, schemaIsHandlers(&raw), "a raw handler owns no schema")
 }
 
 // BenchmarkAddTyped is Add of one typed tool already built (its schema is

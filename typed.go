@@ -131,84 +131,36 @@ type typedHandler[A any] struct {
 
 func (*typedHandler[A]) typedArgs() {}
 
-// argSchema is the schema the handler checks against (see ownSchema).
+// argSchema is the schema the handler checks against (see schemaIsHandlers).
 func (h *typedHandler[A]) argSchema() json.RawMessage { return h.info.Schema }
 
-// Call implements Handler: defaults, check, decode, validate, call.
+// Call implements Handler: check and decode, validate, call.
 //
 // Valid arguments of ordinary types are checked and decoded in one pass
 // (argtype.Info.CheckDecode). When that path declines (anything invalid,
-// or anything it does not follow), the full path below runs on a fresh
-// value, so every problem is reported by it, in its words.
-//
-// Arguments the compiled schema accepts are decoded by the type's fast
-// decoder (argtype.Info.Decode); when it cannot, encoding/json decodes
-// them again into a fresh value, as below.
-//
-// The compiled schema (the engine) checks the arguments first and reports
-// every problem; the arguments are then decoded even when it found some,
-// so that the validator's own rules (cross-field, ...) are reported in the
-// same message. The decoder's tables explain what encoding/json refuses
-// (a Go range, a text form), and rewrite integral numbers written 30.0 or
-// 1e2, which JSON Schema counts as integers, for decoding.
+// or anything it does not follow), the full path (fullPath) runs on a
+// fresh value, so every problem is reported by it, in its words. The
+// schema's defaults are applied to args for the full path and, when the
+// one pass applied some, for the approval, which shows (and whose ID
+// hashes) the arguments that run. The validator's own rules run last, on
+// the decoded value.
 func (h *typedHandler[A]) Call(ctx context.Context, args json.RawMessage) Result {
 	args = normalizeArgs(args)
 	info := h.info
 	var a A
 	target := h.target(&a)
-	if ok, defaulted := info.CheckDecode(args, target); ok {
-		if info.NeedValidator {
-			if errs := info.RunValidator(target); len(errs) > 0 {
-				return problemsResult(h.name, errs)
-			}
+	ok, defaulted := info.CheckDecode(args, target)
+	if !ok || defaulted {
+		if out, changed, err := info.Check.ApplyDefaults(args); err == nil && changed {
+			args = out
 		}
-		if g, _ := ctx.Value(gateKey{}).(*approvalGate); defaulted && g != nil {
-			// the approval shows (and its ID hashes) the arguments that run
-			if out, changed, err := info.Check.ApplyDefaults(args); err == nil && changed {
-				args = out
-			}
-		}
-		return h.run(ctx, args, a)
-	}
-	if out, changed, err := info.Check.ApplyDefaults(args); err == nil && changed {
-		args = out
 	}
 	var errs []*argtype.Problem
-	if err := info.Check.Validate(args); err != nil {
-		var fatal bool
-		if errs, fatal = engineProblems(err, args); fatal {
+	if !ok {
+		a = *new(A)
+		if target, errs, ok = h.fullPath(args, &a); !ok {
 			return problemsResult(h.name, errs)
 		}
-	}
-	a = *new(A)
-	target = h.target(&a)
-	if errs == nil && info.Decode(args, target) {
-		if info.NeedValidator {
-			if errs = info.RunValidator(target); len(errs) > 0 {
-				return problemsResult(h.name, errs)
-			}
-		}
-		return h.run(ctx, args, a)
-	}
-	a = *new(A)
-	target = h.target(&a)
-	if derr := json.Unmarshal(args, target); derr != nil {
-		var rewritten json.RawMessage
-		errs, rewritten = info.Diagnose(args, errs)
-		switch {
-		case rewritten != nil:
-			a = *new(A)
-			target = h.target(&a)
-			if derr = json.Unmarshal(rewritten, target); derr != nil {
-				return problemsResult(h.name, argtype.Merge(errs, []*argtype.Problem{argtype.DecodeProblem(derr)}))
-			}
-		case len(errs) == 0:
-			return problemsResult(h.name, []*argtype.Problem{argtype.DecodeProblem(derr)})
-		default:
-			return problemsResult(h.name, errs)
-		}
-	} else if len(errs) > 0 {
-		errs, _ = info.Diagnose(args, errs)
 	}
 	if info.NeedValidator {
 		errs = argtype.Merge(errs, info.RunValidator(target))
@@ -219,9 +171,49 @@ func (h *typedHandler[A]) Call(ctx context.Context, args json.RawMessage) Result
 	return h.run(ctx, args, a)
 }
 
+// fullPath checks args (defaults applied) with the compiled schema, which
+// reports every problem, and decodes them into *a (a zero value) with
+// encoding/json even when it found some, so that the validator's own rules
+// (cross-field, ...) are reported in the same message. The decoder's
+// tables explain what encoding/json refuses (a Go range, a text form), and
+// rewrite integral numbers written 30.0 or 1e2, which JSON Schema counts
+// as integers, for decoding. decoded reports that target (what *a was
+// decoded through) holds the arguments; when it is false, errs is what the
+// model is told.
+func (h *typedHandler[A]) fullPath(args json.RawMessage, a *A) (target any, errs []*argtype.Problem, decoded bool) {
+	info := h.info
+	if err := info.Check.Validate(args); err != nil {
+		var fatal bool
+		if errs, fatal = engineProblems(err, args); fatal {
+			return nil, errs, false
+		}
+	}
+	target = h.target(a)
+	derr := json.Unmarshal(args, target)
+	if derr == nil {
+		if len(errs) > 0 {
+			errs, _ = info.Diagnose(args, errs)
+		}
+		return target, errs, true
+	}
+	errs, rewritten := info.Diagnose(args, errs)
+	switch {
+	case rewritten != nil:
+		*a = *new(A)
+		target = h.target(a)
+		if derr = json.Unmarshal(rewritten, target); derr != nil {
+			return nil, argtype.Merge(errs, []*argtype.Problem{argtype.DecodeProblem(derr)}), false
+		}
+		return target, errs, true
+	case len(errs) == 0:
+		return nil, []*argtype.Problem{argtype.DecodeProblem(derr)}, false
+	}
+	return nil, errs, false
+}
+
 // run asks for approval when the tool needs it (see [Tool.NeedsApproval]),
-// then calls the function with the checked and decoded arguments. Both
-// decode paths of Call end here, so no call reaches fn unapproved.
+// then calls the function with the checked and decoded arguments. Every
+// call that reaches fn goes through here, so none reaches it unapproved.
 func (h *typedHandler[A]) run(ctx context.Context, args json.RawMessage, a A) Result {
 	if g := gateFor(ctx); g != nil {
 		if r, stop := g.approve(ctx, args, a); stop {

@@ -1,7 +1,5 @@
 package schema
 
-import "github.com/toolnexus/toolnexus/internal/schemahook"
-
 // Validator is a compiled schema. It is immutable and safe for concurrent
 // use by multiple goroutines.
 type Validator struct {
@@ -26,15 +24,8 @@ func Compile(raw []byte, opts *Options) (*Validator, error) {
 	return compile(raw, nil, opts)
 }
 
-func init() {
-	schemahook.CompileParsed = func(raw []byte, tree any, opts any) (any, error) {
-		o, _ := opts.(*Options)
-		return compile(raw, tree, o)
-	}
-}
-
 // compile is Compile; tree, when not nil, is jsonx.Parse(raw) already
-// done by the caller (see internal/schemahook).
+// done by the caller.
 func compile(raw []byte, tree any, opts *Options) (*Validator, error) {
 	v := &Validator{}
 	if opts != nil {

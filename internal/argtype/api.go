@@ -1,17 +1,24 @@
 // Package argtype is the machinery behind toolnexus's typed tools: it
 // reflects an argument type into the JSON Schema the model is shown
-// (invopop/jsonschema, shaped by the json, jsonschema and validate tags),
-// refuses at registration what the runtime would not honour, compiles the
-// schema with package schema, and explains at call time what encoding/json
-// refuses (a Go range, a text form) with JSON paths, in the model's words.
+// (invopop/jsonschema's Reflector, patched by the json, jsonschema and
+// validate tags), refuses at registration what the runtime would not
+// honour, compiles the schema with package schema, checks and decodes a
+// call's arguments in one pass where it can, and explains at call time
+// what encoding/json refuses (a Go range, a text form) with JSON paths, in
+// the model's words.
 //
-// Files by concern: info.go (the per-type cache), walk.go (Go types to the
-// decoder's tables), tags.go (tag grammar checks), reflect.go (the schema),
-// rules.go (validate rules shown as keywords), ruletable.go (the one table
-// of validator rules: keywords, schema, mirroring, messages), stdtypes.go
-// (standard types that decode themselves), spec.go, scan.go, lex.go and
-// numbers.go (the decoder's tables and their one-pass reader), diagnose.go
-// (decode problems), validator.go (go-playground/validator).
+// Files by concern: api.go (what the root package calls), info.go (the
+// per-type cache and registration), walk.go (Go types to the checker's
+// tables, struct fields as encoding/json lists them), tags.go (tag grammar
+// checks), reflect.go (the schema: the Reflector, the patcher, canonical
+// order, $defs names), stdtypes.go (standard types that decode
+// themselves), rules.go (validate rules shown as keywords), ruletable.go
+// (the one table of validator rules: keywords, schema, mirroring,
+// messages), validator.go (go-playground/validator), plan.go, layout.go
+// and onepass.go (the one-pass path: its plan from the schema and the Go
+// layout, and its reader), spec.go, scan.go, lex.go and numbers.go (the
+// checker's tables and their reader, which words decode problems),
+// diagnose.go (decode problems).
 package argtype
 
 import (
@@ -53,19 +60,6 @@ func (info *Info) Diagnose(args []byte, engine []*Problem) (problems []*Problem,
 	return diagnose(args, info.spec, engine)
 }
 
-// Decode decodes args, which the compiled schema (Check) has accepted,
-// into target, a non-nil pointer to a zero value of the argument type,
-// without encoding/json for ordinary fields, from a plan compiled on the
-// first call from the Go type. It reports false when it
-// could not (a number out of the Go range, 30.0 for an int, a key with an
-// escape, ...); target is then partly written and the caller decodes a
-// fresh value with encoding/json. When it reports true, target holds what
-// json.Unmarshal(args, target) gives.
-func (info *Info) Decode(args []byte, target any) bool {
-	info.planOnce.Do(func() { info.plan = compileDecoder(info.t) })
-	return info.plan != nil && info.plan.decode(args, target)
-}
-
 // CheckDecode checks args against the compiled schema and decodes them
 // into target (a non-nil pointer to a zero value of the argument type) in
 // one pass, from a plan compiled on the first call from Schema and the Go
@@ -75,7 +69,7 @@ func (info *Info) Decode(args []byte, target any) bool {
 // about args (they may be valid: null, an escape in a key, 30.0 for an
 // integer, a type the plan cannot follow, ...): target is then partly
 // written and the caller runs the full path (ApplyDefaults, Check,
-// Decode, Diagnose) on a fresh value. The validator's own rules
+// encoding/json, Diagnose) on a fresh value. The validator's own rules
 // (NeedValidator) are not run.
 func (info *Info) CheckDecode(args []byte, target any) (ok, defaulted bool) {
 	info.opOnce.Do(func() { info.op = compileOnePass(info.t, info.Schema) })

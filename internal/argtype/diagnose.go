@@ -69,7 +69,7 @@ func diagnose(args []byte, spec *valSpec, engine []*Problem) (errs []*Problem, r
 		}
 		errs = append(errs, e)
 	}
-	errs = mergeProblems(errs, sc.errs)
+	errs = Merge(errs, sc.errs)
 	if len(sc.errs) == 0 && len(sc.rewrites) > 0 {
 		rewritten = applyRewrites(args, sc.rewrites)
 	}
@@ -138,10 +138,7 @@ func specAt(vs *valSpec, path string) *valSpec {
 
 // Merge appends the problems of more whose path first does not already
 // report, up to MaxProblems, and returns the extended first.
-func Merge(first, more []*Problem) []*Problem { return mergeProblems(first, more) }
-
-// mergeProblems is Merge.
-func mergeProblems(first, more []*Problem) []*Problem {
+func Merge(first, more []*Problem) []*Problem {
 	for _, v := range more {
 		dup := false
 		for _, c := range first {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
-	"sync/atomic"
 
 	"github.com/invopop/jsonschema"
 
@@ -27,9 +26,7 @@ type Info struct {
 	// go-playground/validator must run after decoding (see RunValidator).
 	NeedValidator bool
 
-	spec     *valSpec  // the decoder's tables (root is kObject): Go types, ranges, text forms
-	planOnce sync.Once // compiles plan on the first Decode: it cannot fail, so NewTool need not pay for it
-	plan     *decNode  // the fast decoder's plan (decode.go)
+	spec *valSpec // the decoder's tables (root is kObject): Go types, ranges, text forms
 
 	t      reflect.Type // the argument type (a struct)
 	opOnce sync.Once    // compiles op on the first call, so NewTool does not pay for it
@@ -72,10 +69,7 @@ func For(t reflect.Type) (*Info, error) {
 	if v, ok := errCache.Load(t); ok {
 		return nil, v.(error)
 	}
-	info, err := buildTypeInfo(t, false)
-	if verifyOwnReflect.Load() {
-		compareReflections(t, info, err)
-	}
+	info, err := buildTypeInfo(t)
 	if err != nil {
 		errCache.Store(t, err)
 		return nil, err
@@ -84,9 +78,8 @@ func For(t reflect.Type) (*Info, error) {
 	return v.(*Info), nil
 }
 
-// buildTypeInfo computes t's Info; invopop makes invopop reflect t even
-// where ownSchema would.
-func buildTypeInfo(t reflect.Type, invopop bool) (*Info, error) {
+// buildTypeInfo computes t's Info.
+func buildTypeInfo(t reflect.Type) (*Info, error) {
 	if t.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("arguments type %s must be a struct or a pointer to a struct (a JSON object), not %s",
 			t, kindWord(t))
@@ -94,7 +87,7 @@ func buildTypeInfo(t reflect.Type, invopop bool) (*Info, error) {
 	if implements(t, jsonUnmarshaler) || implements(t, textUnmarshaler) {
 		return nil, fmt.Errorf("arguments type %s has its own UnmarshalJSON or UnmarshalText, so its JSON form is not its fields; use a plain struct for the arguments", t)
 	}
-	w := &walker{invopop: invopop}
+	w := &walker{}
 	w.recursive = hasCycle(t)
 	spec, err := w.value(t, place{owner: t})
 	if err != nil {
@@ -112,7 +105,7 @@ func buildTypeInfo(t reflect.Type, invopop bool) (*Info, error) {
 			return nil, err
 		}
 	}
-	v, err := compileSchema(schema, w.tree)
+	v, err := jschema.Compile(schema, typedOptions)
 	if err != nil {
 		return nil, fmt.Errorf("struct %s: %v", typeName(t), err)
 	}
@@ -138,29 +131,4 @@ func kindWord(t reflect.Type) string {
 		return "an interface"
 	}
 	return "a " + t.Kind().String()
-}
-
-// verifyOwnReflect makes [For] build every type a second time with invopop
-// reflecting it and panic where the schema or the error differs from
-// ownSchema's: the tests of this package and the root package turn it on
-// (VerifyOwnReflect), so every argument type they register is a
-// differential test of ownSchema against invopop.
-var verifyOwnReflect atomic.Bool
-
-// VerifyOwnReflect turns the check of verifyOwnReflect on or off (a test
-// hook; the benchmarks turn it off).
-func VerifyOwnReflect(on bool) { verifyOwnReflect.Store(on) }
-
-// compareReflections panics when building t with invopop gives another
-// schema or error than info and err.
-func compareReflections(t reflect.Type, info *Info, err error) {
-	slow, slowErr := buildTypeInfo(t, true)
-	switch {
-	case (err == nil) != (slowErr == nil):
-		panic(fmt.Sprintf("ownSchema: %s: error %v, with invopop %v", t, err, slowErr))
-	case err != nil && err.Error() != slowErr.Error():
-		panic(fmt.Sprintf("ownSchema: %s: error %q, with invopop %q", t, err, slowErr))
-	case err == nil && string(info.Schema) != string(slow.Schema):
-		panic(fmt.Sprintf("ownSchema: %s: schema\n%s\nwith invopop\n%s", t, info.Schema, slow.Schema))
-	}
 }

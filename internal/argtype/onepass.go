@@ -3,484 +3,17 @@ package argtype
 import (
 	"encoding/json"
 	"math"
-	"math/big"
 	"reflect"
 	"strconv"
-	"sync"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/toolnexus/toolnexus/internal/jsonlex"
-	jschema "github.com/toolnexus/toolnexus/schema"
 )
 
-// This file holds the one-pass path of a typed call: the arguments are
-// checked against the compiled schema and decoded into the argument type
-// in one scan, from a plan (opNode) compiled once per type from the
-// reflected schema (Info.Schema, exactly what the model is shown) and the
-// Go type's layout.
-//
-// The plan mirrors, per value: type; for strings minLength, maxLength and
-// an enum of strings; for integers and numbers minimum, maximum,
-// exclusiveMinimum and exclusiveMaximum (bounds a float64 holds exactly);
-// for objects properties, required, additionalProperties and the defaults
-// of scalar properties; for arrays items, minItems and maxItems. A value
-// whose schema says anything else (pattern, format, const, multipleOf,
-// uniqueItems, a map, time.Time, ...) is checked by the schema engine on
-// the exact bytes of that value (a validator compiled from its subschema)
-// and decoded as the fast decoder does (decode.go).
-//
-// The path never reports a problem: at the first thing that is not plainly
-// valid (a failed check, null, a key it does not know or with an escape, a
-// number at a float bound, 30.0 for an integer, invalid UTF-8, a
-// constrained string with an escape, ...) it reports false and the caller
-// runs the full path (ApplyDefaults, Validate, Decode or encoding/json,
-// Diagnose), whose messages are the only ones the model sees. So it only
-// has to be sound: when it reports true, the engine accepts the arguments
-// (with defaults applied) and target holds what encoding/json decodes
-// from them. A type whose schema has what the plan cannot follow ($ref,
-// combinators, a default under a value checked by the engine, more than 64
-// properties, ...) has no plan and always takes the full path.
-
-// opNode is the one-pass plan of one value.
-type opNode struct {
-	kind dkind // dString, dInt, dUint, dFloat, dBool, dPtr, dSlice, dStruct; dRaw: checked by sub
-	t    reflect.Type
-	size uintptr // dInt, dUint: Go size in bytes
-	bits int     // dFloat: 32 or 64
-	elem *opNode // dPtr: the pointee (same schema); dSlice: the items
-
-	// dString
-	minLen, maxLen int      // -1: none
-	enum           []string // string enum; nil: none
-
-	// dInt, dUint: inclusive bounds (exclusive ones moved by one)
-	iMin, iMax       int64
-	hasIMin, hasIMax bool
-	// dFloat: bounds a float64 holds exactly; a value equal to one falls back
-	fMin, fMax       float64
-	hasFMin, hasFMax bool
-	fMinEx, fMaxEx   bool // the bound is exclusive
-
-	// dSlice
-	minItems, maxItems int       // -1: none
-	scratch            sync.Pool // *reflect.Value: a zeroed []T the items are decoded into
-
-	// dStruct
-	fields   []opField
-	index    map[string]int // more than 8 fields
-	required uint64         // bit i: fields[i] is required
-
-	// dRaw
-	sub *jschema.Validator // the value's subschema compiled (also checks syntax)
-	dec *decNode           // how the value is decoded
-}
-
-// opField is one property of a struct node.
-type opField struct {
-	name   string
-	quoted string // name in quotes, as a key without escapes is written
-	offset uintptr
-	node   *opNode
-	def    []byte // the schema's default, decoded when the key is absent
-}
-
-// annotations are keywords that do not constrain a value.
-var annotations = map[string]bool{
-	"description": true, "title": true, "examples": true, "$comment": true,
-	"deprecated": true, "readOnly": true, "writeOnly": true, "default": true,
-}
-
-// opaqueDeny are keywords a subschema checked by its own validator must
-// not hold anywhere: they refer outside it ($ref), make validation steps
-// multiply (combinators) or would be applied by ApplyDefaults (default).
-var opaqueDeny = map[string]bool{
-	"$ref": true, "$dynamicRef": true, "$recursiveRef": true, "allOf": true, "anyOf": true,
-	"oneOf": true, "not": true, "if": true, "then": true, "else": true,
-	"dependentSchemas": true, "default": true,
-}
-
-type opCompiler struct {
-	dec *decCompiler
-}
-
-// compileOnePass returns the plan of the argument type t (a struct) for
-// schema, or nil when the plan cannot follow the schema.
-func compileOnePass(t reflect.Type, schema []byte) *opNode {
-	c := &opCompiler{dec: &decCompiler{seen: map[reflect.Type]*decNode{}}}
-	n, ok := c.node(schema, t, 0)
-	if !ok || n.kind != dStruct {
-		return nil
-	}
-	return n
-}
-
-func (c *opCompiler) node(raw json.RawMessage, t reflect.Type, depth int) (*opNode, bool) {
-	if depth >= MaxDepth {
-		return nil, false
-	}
-	if t.Kind() == reflect.Pointer {
-		if c.dec.node(t).kind != dPtr {
-			return nil, false
-		}
-		e, ok := c.node(raw, t.Elem(), depth)
-		if !ok {
-			return nil, false
-		}
-		return &opNode{kind: dPtr, t: t, elem: e}, true
-	}
-	var kw map[string]json.RawMessage
-	if json.Unmarshal(raw, &kw) != nil {
-		return c.opaque(raw, t, depth) // true or false
-	}
-	dn := c.dec.node(t)
-	n := &opNode{t: t, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
-	ok := false
-	switch dn.kind {
-	case dString:
-		n.kind = dString
-		ok = c.stringNode(n, kw)
-	case dInt, dUint:
-		n.kind, n.size = dn.kind, dn.size
-		ok = c.intNode(n, kw)
-	case dFloat:
-		n.kind, n.bits = dFloat, dn.bits
-		ok = c.floatNode(n, kw)
-	case dBool:
-		n.kind = dBool
-		ok = onlyKeys(kw, "type") && typeIs(kw, "boolean")
-	case dSlice:
-		n.kind = dSlice
-		ok = c.arrayNode(n, kw, depth)
-	case dStruct:
-		n.kind = dStruct
-		var fail bool
-		if ok, fail = c.structNode(n, kw, depth); fail {
-			return nil, false
-		}
-	}
-	if !ok {
-		return c.opaque(raw, t, depth)
-	}
-	return n, true
-}
-
-// opaque is a value checked by a validator compiled from its subschema
-// (its nesting limit reduced by depth) and decoded by the fast decoder.
-func (c *opCompiler) opaque(raw json.RawMessage, t reflect.Type, depth int) (*opNode, bool) {
-	var v any
-	if json.Unmarshal(raw, &v) != nil || denied(v) {
-		return nil, false
-	}
-	n := &opNode{kind: dRaw, t: t, dec: c.dec.node(t)}
-	opts := *typedOptions
-	opts.MaxDepth = MaxDepth - depth
-	sub, err := jschema.Compile(raw, &opts)
-	if err != nil {
-		return nil, false
-	}
-	n.sub = sub
-	return n, true
-}
-
-// denied reports a keyword of opaqueDeny anywhere in v (also as a
-// property name: the check only errs towards the full path).
-func denied(v any) bool {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			if opaqueDeny[k] || denied(e) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range x {
-			if denied(e) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// onlyKeys reports that kw holds only annotations and the keys given.
-func onlyKeys(kw map[string]json.RawMessage, keys ...string) bool {
-next:
-	for k := range kw {
-		if annotations[k] {
-			continue
-		}
-		for _, o := range keys {
-			if k == o {
-				continue next
-			}
-		}
-		return false
-	}
-	return true
-}
-
-// typeIs reports that kw's type is want (alone or with "null", which the
-// one-pass path never accepts anyway).
-func typeIs(kw map[string]json.RawMessage, want string) bool {
-	raw, ok := kw["type"]
-	if !ok {
-		return false
-	}
-	var one string
-	if json.Unmarshal(raw, &one) == nil {
-		return one == want
-	}
-	var many []string
-	if json.Unmarshal(raw, &many) != nil {
-		return false
-	}
-	found := false
-	for _, s := range many {
-		switch s {
-		case want:
-			found = true
-		case "null":
-		default:
-			return false
-		}
-	}
-	return found
-}
-
-// count reads a non-negative integer keyword into *dst; false when it is
-// present but not one.
-func count(kw map[string]json.RawMessage, key string, dst *int) bool {
-	raw, ok := kw[key]
-	if !ok {
-		return true
-	}
-	x, err := strconv.Atoi(string(raw))
-	if err != nil || x < 0 {
-		return false
-	}
-	*dst = x
-	return true
-}
-
-func (c *opCompiler) stringNode(n *opNode, kw map[string]json.RawMessage) bool {
-	if !onlyKeys(kw, "type", "minLength", "maxLength", "enum") || !typeIs(kw, "string") ||
-		!count(kw, "minLength", &n.minLen) || !count(kw, "maxLength", &n.maxLen) {
-		return false
-	}
-	if raw, ok := kw["enum"]; ok {
-		if json.Unmarshal(raw, &n.enum) != nil || n.enum == nil {
-			return false
-		}
-		for _, s := range n.enum {
-			if !plainString(s) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// plainString reports a string JSON writes without escapes.
-func plainString(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] == '"' || s[i] == '\\' {
-			return false
-		}
-	}
-	return utf8.ValidString(s)
-}
-
-func (c *opCompiler) intNode(n *opNode, kw map[string]json.RawMessage) bool {
-	if !onlyKeys(kw, "type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum") || !typeIs(kw, "integer") {
-		return false
-	}
-	for _, b := range [...]struct {
-		key   string
-		delta int64
-		dst   *int64
-		has   *bool
-		upper bool
-	}{
-		{"minimum", 0, &n.iMin, &n.hasIMin, false},
-		{"exclusiveMinimum", 1, &n.iMin, &n.hasIMin, false},
-		{"maximum", 0, &n.iMax, &n.hasIMax, true},
-		{"exclusiveMaximum", -1, &n.iMax, &n.hasIMax, true},
-	} {
-		raw, ok := kw[b.key]
-		if !ok {
-			continue
-		}
-		x, err := strconv.ParseInt(string(raw), 10, 64)
-		if err != nil || x <= math.MinInt64+1 || x >= math.MaxInt64-1 {
-			return false // a bound written 1.5 or 1e3: the engine's
-		}
-		x += b.delta
-		if *b.has && (b.upper && x > *b.dst || !b.upper && x < *b.dst) {
-			continue // the other bound of the pair is tighter
-		}
-		*b.dst, *b.has = x, true
-	}
-	return true
-}
-
-func (c *opCompiler) floatNode(n *opNode, kw map[string]json.RawMessage) bool {
-	if !onlyKeys(kw, "type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum") || !typeIs(kw, "number") {
-		return false
-	}
-	if _, ok := kw["minimum"]; ok {
-		if _, ok := kw["exclusiveMinimum"]; ok {
-			return false
-		}
-	}
-	if _, ok := kw["maximum"]; ok {
-		if _, ok := kw["exclusiveMaximum"]; ok {
-			return false
-		}
-	}
-	for _, b := range [...]struct {
-		key     string
-		dst     *float64
-		has, ex *bool
-		exclude bool
-	}{
-		{"minimum", &n.fMin, &n.hasFMin, &n.fMinEx, false},
-		{"exclusiveMinimum", &n.fMin, &n.hasFMin, &n.fMinEx, true},
-		{"maximum", &n.fMax, &n.hasFMax, &n.fMaxEx, false},
-		{"exclusiveMaximum", &n.fMax, &n.hasFMax, &n.fMaxEx, true},
-	} {
-		raw, ok := kw[b.key]
-		if !ok {
-			continue
-		}
-		f, exact := exactBound(string(raw))
-		if !exact {
-			return false
-		}
-		*b.dst, *b.has, *b.ex = f, true, b.exclude
-	}
-	return true
-}
-
-// exactBound parses a bound and reports whether a float64 holds it
-// exactly (then float comparisons other than equality are the engine's
-// decimal ones).
-func exactBound(s string) (float64, bool) {
-	r, ok := new(big.Rat).SetString(s)
-	if !ok {
-		return 0, false
-	}
-	f, exact := r.Float64()
-	return f, exact && !math.IsInf(f, 0)
-}
-
-func (c *opCompiler) arrayNode(n *opNode, kw map[string]json.RawMessage, depth int) bool {
-	if !onlyKeys(kw, "type", "items", "minItems", "maxItems") || !typeIs(kw, "array") ||
-		!count(kw, "minItems", &n.minItems) || !count(kw, "maxItems", &n.maxItems) {
-		return false
-	}
-	items, ok := kw["items"]
-	if !ok {
-		items = json.RawMessage("true")
-	}
-	e, ok := c.node(items, n.t.Elem(), depth+1)
-	if !ok {
-		return false
-	}
-	n.elem = e
-	return true
-}
-
-// structNode fills a struct node; fail means the type can have no plan
-// (a default the plan cannot apply the way ApplyDefaults does).
-func (c *opCompiler) structNode(n *opNode, kw map[string]json.RawMessage, depth int) (ok, fail bool) {
-	dn := c.dec.node(n.t)
-	if !onlyKeys(kw, "type", "properties", "required", "additionalProperties") || !typeIs(kw, "object") {
-		return false, false
-	}
-	var props map[string]json.RawMessage
-	if raw, has := kw["properties"]; has && json.Unmarshal(raw, &props) != nil {
-		return false, false
-	}
-	var required []string
-	if raw, has := kw["required"]; has && json.Unmarshal(raw, &required) != nil {
-		return false, false
-	}
-	for name, sch := range props {
-		if !hasGoField(dn, name) && hasKey(sch, "default") {
-			return false, true // ApplyDefaults would insert it: the approval gate sees the arguments
-		}
-	}
-	for _, f := range dn.fields {
-		sch, has := props[f.name]
-		if !has {
-			continue // the key is not one the plan knows: the full path decides
-		}
-		fn, ok := c.node(sch, f.node.t, depth+1)
-		if !ok {
-			return false, true
-		}
-		of := opField{name: f.name, quoted: strconv.Quote(f.name), offset: f.offset, node: fn}
-		var pk map[string]json.RawMessage
-		if json.Unmarshal(sch, &pk) == nil && pk["default"] != nil {
-			if !scalar(fn) {
-				return false, true
-			}
-			of.def = pk["default"]
-		}
-		n.fields = append(n.fields, of)
-	}
-	if len(n.fields) > 64 {
-		return false, true
-	}
-	for _, r := range required {
-		found := false
-		for i, f := range n.fields {
-			if f.name == r {
-				n.required |= 1 << i
-				found = true
-			}
-		}
-		if !found {
-			return false, true
-		}
-	}
-	if len(n.fields) > 8 {
-		n.index = make(map[string]int, len(n.fields))
-		for i, f := range n.fields {
-			n.index[f.name] = i
-		}
-	}
-	return true, false
-}
-
-func hasGoField(dn *decNode, name string) bool {
-	for _, f := range dn.fields {
-		if f.name == name {
-			return true
-		}
-	}
-	return false
-}
-
-func hasKey(sch json.RawMessage, key string) bool {
-	var kw map[string]json.RawMessage
-	return json.Unmarshal(sch, &kw) == nil && kw[key] != nil
-}
-
-// scalar reports a value that holds no property, so decoding a default
-// into it applies no nested default (ApplyDefaults inserts a default as
-// written).
-func scalar(n *opNode) bool {
-	for n.kind == dPtr {
-		n = n.elem
-	}
-	switch n.kind {
-	case dString, dInt, dUint, dFloat, dBool:
-		return true
-	}
-	return false
-}
+// This file holds the reader of the one-pass path (its plan is plan.go):
+// it checks and decodes the arguments in one scan and reports false at
+// the first thing that is not plainly valid.
 
 // strStop marks the bytes that end the plain run of a string body: the
 // quote, a backslash and control characters.
@@ -698,21 +231,15 @@ func (d *opDecoder) float(n *opNode, p unsafe.Pointer, c byte) bool {
 		return false
 	}
 	start := d.i
-	x, end, integral, ok := plainFloat(d.data, d.i)
-	if !ok {
-		var err jsonlex.Err
-		if end, integral, err = jsonlex.Num(d.data, d.i); err != jsonlex.None {
-			return false
-		}
-		num := d.data[start:end]
-		if x, ok = exactFloat(num); !ok {
-			var perr error
-			if x, perr = strconv.ParseFloat(unsafe.String(&num[0], len(num)), 64); perr != nil {
-				return false
-			}
-		}
+	end, integral, err := jsonlex.Num(d.data, d.i)
+	if err != jsonlex.None {
+		return false
 	}
 	num := d.data[start:end]
+	x, perr := strconv.ParseFloat(unsafe.String(&num[0], len(num)), 64)
+	if perr != nil {
+		return false
+	}
 	d.i = end
 	// float64 rounding is monotonic and the bounds are exact, so x < max
 	// means the decimal is below max; x == max says the decimal is max
@@ -732,55 +259,6 @@ func (d *opDecoder) float(n *opNode, p unsafe.Pointer, c byte) bool {
 	}
 	*(*float64)(p) = x
 	return true
-}
-
-// plainFloat reads the number at data[i] in one scan when it is written
-// -?int(.frac)? with at most 15 digits, not zero: one float64 division is
-// then correctly rounded (see exactFloat). ok is false for anything else,
-// which jsonlex.Num and exactFloat or strconv read again.
-func plainFloat(data []byte, i int) (x float64, end int, integral, ok bool) {
-	neg := data[i] == '-'
-	if neg {
-		i++
-	}
-	start := i
-	var m uint64
-	if i < len(data) && data[i] == '0' {
-		i++
-	} else {
-		for i < len(data) && data[i]-'0' < 10 {
-			m = m*10 + uint64(data[i]-'0')
-			i++
-		}
-	}
-	digits, frac := i-start, 0
-	if digits == 0 {
-		return 0, i, false, false
-	}
-	integral = true
-	if i < len(data) && data[i] == '.' {
-		integral = false
-		i++
-		fs := i
-		for i < len(data) && data[i]-'0' < 10 {
-			m = m*10 + uint64(data[i]-'0')
-			i++
-		}
-		if frac = i - fs; frac == 0 {
-			return 0, i, false, false
-		}
-	}
-	if i < len(data) && (data[i] == 'e' || data[i] == 'E') || digits+frac > 15 || m == 0 {
-		return 0, i, false, false
-	}
-	x = float64(m)
-	if frac > 0 {
-		x /= pow10[frac]
-	}
-	if neg {
-		x = -x
-	}
-	return x, i, integral, true
 }
 
 func (d *opDecoder) ws() { d.i = jsonlex.WS(d.data, d.i) }
@@ -870,12 +348,6 @@ func (d *opDecoder) findKey(n *opNode) (fi, end int) {
 		return -1, -1
 	}
 	k := d.data[d.i+1 : end-1]
-	if n.index != nil {
-		if j, ok := n.index[string(k)]; ok {
-			return j, end
-		}
-		return -1, end
-	}
 	for j := range n.fields {
 		if n.fields[j].name == string(k) {
 			return j, end
@@ -948,21 +420,39 @@ func (d *opDecoder) array(n *opNode, p unsafe.Pointer, depth int) bool {
 }
 
 // opaque checks the value at d.i with the node's own validator and decodes
-// it with the fast decoder.
+// it with encoding/json.
 func (d *opDecoder) opaque(n *opNode, p unsafe.Pointer) bool {
-	dec := decoder{data: d.data, i: d.i}
-	start := d.i
-	if !dec.skip(0) {
+	sc := scanner{data: d.data, i: d.i}
+	sc.skipValue()
+	value := d.data[d.i:sc.i]
+	if len(sc.errs) > 0 || n.sub.Validate(value) != nil || json.Unmarshal(value, reflect.NewAt(n.t, p).Interface()) != nil {
 		return false
 	}
-	end := dec.i
-	if n.sub != nil && n.sub.Validate(d.data[start:end]) != nil {
-		return false
+	d.i = sc.i
+	return true
+}
+
+// storeInt writes x into the signed integer of size bytes at p; false
+// when x is outside its range.
+func storeInt(p unsafe.Pointer, size uintptr, x int64) bool {
+	switch size {
+	case 1:
+		if int64(int8(x)) != x {
+			return false
+		}
+		*(*int8)(p) = int8(x)
+	case 2:
+		if int64(int16(x)) != x {
+			return false
+		}
+		*(*int16)(p) = int16(x)
+	case 4:
+		if int64(int32(x)) != x {
+			return false
+		}
+		*(*int32)(p) = int32(x)
+	default:
+		*(*int64)(p) = x
 	}
-	dec = decoder{data: d.data[:end], i: start}
-	if !dec.value(n.dec, p, 0) || dec.i != end {
-		return false
-	}
-	d.i = end
 	return true
 }

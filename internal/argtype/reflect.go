@@ -7,37 +7,23 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/invopop/jsonschema"
 
 	"github.com/toolnexus/toolnexus/internal/jsonx"
-	"github.com/toolnexus/toolnexus/internal/schemahook"
-	jschema "github.com/toolnexus/toolnexus/schema"
 )
 
-// schemaRoundTrip makes reflectSchema take the encoding/json round trip
-// even when schemaTree converts the schema (the tests compare both).
-var schemaRoundTrip bool
-
 // reflectSchema returns t's schema: invopop's reflection with our fixed
-// configuration and our rules applied (no $schema/$id, required per our
-// rule, the keywords implied by `validate` tags), in canonical order. Our
-// own reflection (ownSchema) writes it where it follows the type and
-// w.invopop is not set; otherwise invopop reflects and patch applies the
-// rules.
+// configuration, patched with our rules (no $schema/$id, required per our
+// rule, the keywords implied by `validate` tags), turned into its JSON tree
+// (schemaTree), and put in canonical order with $defs names that are plain
+// pointer tokens.
 func (w *walker) reflectSchema(t reflect.Type) (out json.RawMessage, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("reflecting %s: %v", t, v)
 		}
 	}()
-	if !w.invopop {
-		if tree, ok := w.ownSchema(t); ok {
-			w.tree = tree
-			return marshalTree(tree), nil
-		}
-	}
 	var names typeNamer
 	rootName := names.name(t) // the root keeps its Go name
 	r := &jsonschema.Reflector{
@@ -76,37 +62,13 @@ func (w *walker) reflectSchema(t reflect.Type) (out json.RawMessage, err error) 
 			}
 		}
 	}
-	tree, ok := schemaTree(s)
-	if !ok || schemaRoundTrip {
-		b, err := json.Marshal(s)
-		if err != nil {
-			return nil, fmt.Errorf("marshalling the schema of %s: %v", t, err)
-		}
-		if tree, err = jsonx.Parse(b); err != nil {
-			return nil, fmt.Errorf("re-reading the schema of %s: %v", t, err)
-		}
-		tree = canonical(tree)
+	tree, err := schemaTree(s)
+	if err != nil {
+		return nil, fmt.Errorf("marshalling the schema of %s: %v", t, err)
 	}
+	tree = canonical(tree)
 	renameDefs(tree)
-	w.tree = tree
-	return marshalTree(tree), nil
-}
-
-// marshalBufs are scratch buffers for marshalTree.
-var marshalBufs = sync.Pool{New: func() any { return new([]byte) }}
-
-// marshalTree is jsonx.Marshal(tree) in a slice of exactly its length,
-// written in a reused buffer (growing a fresh one would take several
-// allocations for a schema of a few hundred bytes).
-func marshalTree(tree any) []byte {
-	bp := marshalBufs.Get().(*[]byte)
-	b := jsonx.Append((*bp)[:0], tree)
-	out := slices.Clone(b)
-	if cap(b) <= 64<<10 {
-		*bp = b
-		marshalBufs.Put(bp)
-	}
-	return out
+	return slices.Clip(jsonx.Marshal(tree)), nil
 }
 
 // typeNamer names types for invopop's reflector (its Namer): by their Go
@@ -403,17 +365,6 @@ func nullableWrapped(s *jsonschema.Schema) *jsonschema.Schema {
 		return nil
 	}
 	return s.OneOf[0]
-}
-
-// compileSchema compiles the reflected schema raw with typedOptions, from
-// tree, the jsonx tree raw was written from (jsonx.Parse(raw) would give
-// the same tree), so the schema engine does not parse raw again.
-func compileSchema(raw []byte, tree any) (*jschema.Validator, error) {
-	v, err := schemahook.CompileParsed(raw, tree, typedOptions)
-	if err != nil {
-		return nil, err
-	}
-	return v.(*jschema.Validator), nil
 }
 
 // Forget drops the cached Info (or registration error) of the argument type

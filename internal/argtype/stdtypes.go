@@ -71,7 +71,7 @@ func stdMapper(t reflect.Type) *jsonschema.Schema {
 	if st, ok := stdTypes[t]; ok {
 		return st.schema()
 	}
-	if byteSlice(t) && t.Elem() != uint8Type && !implements(t, schemaHookType) && !implements(t, schemaAliasType) {
+	if byteSlice(t) && t.Elem() != reflect.TypeFor[uint8]() && !implements(t, schemaHookType) && !implements(t, schemaAliasType) {
 		return &jsonschema.Schema{Type: "string", ContentEncoding: "base64"}
 	}
 	return nil

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/invopop/jsonschema"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/toolnexus/toolnexus/internal/jsonx"
 )
@@ -45,8 +47,6 @@ type treeArgs struct {
 	Level   int                          `json:"level,omitempty" jsonschema:"minimum=1,maximum=5,default=2,enum=1,enum=2,enum=3" validate:"omitempty"`
 	Ratio   float64                      `json:"ratio,omitempty" jsonschema:"exclusiveMinimum=0,exclusiveMaximum=1.5e0,multipleOf=0.25"`
 	Pick    string                       `json:"pick,omitempty" validate:"omitempty,oneof=a b c"`
-	Count   uint8                        `json:"count,omitempty" validate:"omitempty,oneof=1 2 3"`
-	Email   string                       `json:"email,omitempty" validate:"omitempty,email"`
 	Tags    []string                     `json:"tags,omitempty" jsonschema:"minItems=1,maxItems=3,uniqueItems=true" validate:"omitempty,dive,min=1"`
 	Window  treeInner                    `json:"window"`
 	Windows []treeInner                  `json:"windows,omitempty" validate:"omitempty,max=4,dive"`
@@ -61,58 +61,38 @@ type treeArgs struct {
 	Ptr     *treeInner                   `json:"ptr,omitempty" jsonschema:"nullable"`
 	Pair    treePair[string, netip.Addr] `json:"pair,omitzero"`
 	Desc    string                       `json:"desc,omitempty" jsonschema_description:"Described \u2028 here"`
+	Extra   string                       `json:"extra,omitempty" jsonschema_extras:"const=fixed,x-a=1"`
 	Arr     [2]int                       `json:"arr,omitzero"`
 }
 
-// TestSchemaTreeMatchesRoundTrip: the schema built from invopop's value
-// directly is byte for byte the one the encoding/json round trip gives.
-func TestSchemaTreeMatchesRoundTrip(t *testing.T) {
-	types := []reflect.Type{
-		reflect.TypeFor[treeArgs](), reflect.TypeFor[treeNode](), reflect.TypeFor[treeInner](),
-		reflect.TypeFor[benchTrip](), reflect.TypeFor[struct{}](), reflect.TypeFor[struct {
+// roundTrip is what schemaTree stands for: jsonx.Parse(json.Marshal(s)).
+func roundTrip(t *testing.T, s *jsonschema.Schema) any {
+	t.Helper()
+	raw, err := json.Marshal(s)
+	require.NoError(t, err)
+	tree, err := jsonx.Parse(raw)
+	require.NoError(t, err)
+	return tree
+}
+
+// TestSchemaTreeOfReflected: for schemas invopop reflects with NewTool's
+// settings, schemaTree gives the tree of invopop's JSON.
+func TestSchemaTreeOfReflected(t *testing.T) {
+	for _, typ := range []reflect.Type{reflect.TypeFor[treeArgs](), reflect.TypeFor[treeNode](), reflect.TypeFor[treeInner](),
+		reflect.TypeFor[struct{}](), reflect.TypeFor[struct {
 			A treePair[int, treePair[string, bool]] `json:"a"`
-		}](),
-	}
-	for _, typ := range types {
-		Forget(typ)
-		fast, err := For(typ)
-		if err != nil {
-			t.Fatalf("%s: %v", typ, err)
-		}
-		Forget(typ)
-		schemaRoundTrip = true
-		slow, err := For(typ)
-		schemaRoundTrip = false
-		if err != nil {
-			t.Fatalf("%s (round trip): %v", typ, err)
-		}
-		if string(fast.Schema) != string(slow.Schema) {
-			t.Errorf("%s:\n tree:       %s\n round trip: %s", typ, fast.Schema, slow.Schema)
-		}
+		}]()} {
+		r := &jsonschema.Reflector{DoNotReference: !hasCycle(typ), ExpandedStruct: true, Anonymous: true, Mapper: stdMapper}
+		s := r.ReflectFromType(typ)
+		got, err := schemaTree(s)
+		require.NoError(t, err, typ)
+		assert.Equal(t, roundTrip(t, s), got, typ)
 	}
 }
 
-// TestSchemaTreeFallsBack: values whose encoding/json form the tree does
-// not reproduce send the schema through the round trip.
-func TestSchemaTreeFallsBack(t *testing.T) {
-	for _, s := range []*jsonschema.Schema{
-		{Type: "string", Description: "bad \xff utf-8"},
-		{Type: "number", Minimum: "Inf"},
-		{Type: "string", Default: json.Number("")},
-		{Type: "string", Extras: map[string]any{"x": func() {}}},
-		{Type: "string", Extras: map[string]any{"type": "number"}},
-		{Type: "object", Extras: map[string]any{"required": []string{"a"}}},
-		{Type: "string", ContentSchema: &jsonschema.Schema{Type: "array", Items: jsonschema.TrueSchema}},
-	} {
-		if _, ok := schemaTree(s); ok {
-			t.Errorf("schemaTree(%+v) converted it; want the round trip", s)
-		}
-	}
-}
-
-// TestSchemaTreeShapes compares schemaTree with
-// canonical(jsonx.Parse(json.Marshal)) on hand-built schemas: boolean and
-// empty schemas, maps, extras, keywords canonical moves.
+// TestSchemaTreeShapes compares schemaTree with jsonx.Parse(json.Marshal)
+// on hand-built schemas: boolean and empty schemas, maps, extras (one
+// repeating a keyword), a contentSchema, strings that are not UTF-8.
 func TestSchemaTreeShapes(t *testing.T) {
 	props := jsonschema.NewProperties()
 	props.Set("b<&>", &jsonschema.Schema{Type: "integer", Const: 3})
@@ -129,31 +109,32 @@ func TestSchemaTreeShapes(t *testing.T) {
 		{Extras: map[string]any{"only": "extras"}},
 		{AnyOf: []*jsonschema.Schema{nil, {Format: "ipv4"}}, Enum: []any{1, "a", 2.5, int64(-4), json.Number("1e3"), nil, true}},
 		{Const: "c", Default: []any{"x", 1}, Examples: []any{map[string]int{"a": 1}}, Deprecated: true, ReadOnly: true, WriteOnly: true},
-		{Description: "d", Type: "string", Title: "t", Ref: "#/$defs/x", Pattern: "^x", Format: "uri"},
+		{Description: "d", Type: "string", Title: "t", Ref: "#/$defs/x", Pattern: "^x", Format: "uri", MaxLength: new(uint64)},
 		{PrefixItems: []*jsonschema.Schema{jsonschema.TrueSchema, nil}, If: &jsonschema.Schema{}, Then: jsonschema.FalseSchema, PropertyNames: &jsonschema.Schema{Pattern: "^a"}},
+		{Type: "string", Description: "bad \xff\xfe utf-8 \xe2\x82", Enum: []any{"\xff"}, Extras: map[string]any{"x-\xff": "\xc3"}},
+		{Type: "string", Default: json.Number("")},
+		{Type: "string", Extras: map[string]any{"type": "number"}},
+		{Type: "object", Extras: map[string]any{"required": []string{"a"}}},
+		{Type: "string", ContentSchema: &jsonschema.Schema{Type: "array", Items: jsonschema.TrueSchema}},
 		{},
 		jsonschema.TrueSchema,
+		jsonschema.FalseSchema,
 	} {
-		v, ok := schemaTree(s)
-		if !ok {
-			t.Errorf("%d: not converted", i)
-			continue
-		}
-		raw, err := json.Marshal(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := jsonx.Parse(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want = canonical(want)
-		if !reflect.DeepEqual(v, want) {
-			t.Errorf("%d: got %s, want %s", i, jsonx.Marshal(v), raw)
-		}
-		// compileSchema hands the tree to the engine in place of its bytes.
-		if again, err := jsonx.Parse(jsonx.Marshal(v)); err != nil || !reflect.DeepEqual(again, v) {
-			t.Errorf("%d: jsonx.Parse(jsonx.Marshal(tree)) is not the tree: %s (%v)", i, jsonx.Marshal(again), err)
-		}
+		got, err := schemaTree(s)
+		require.NoError(t, err, i)
+		assert.Equal(t, roundTrip(t, s), got, "%d: %s", i, jsonx.Marshal(got))
+	}
+}
+
+// TestSchemaTreeErrors: a value json.Marshal refuses gives its error.
+func TestSchemaTreeErrors(t *testing.T) {
+	for _, s := range []*jsonschema.Schema{
+		{Type: "number", Minimum: "Inf"},
+		{Type: "string", Extras: map[string]any{"x": func() {}}},
+	} {
+		_, want := json.Marshal(s)
+		require.Error(t, want)
+		_, err := schemaTree(s)
+		assert.EqualError(t, err, want.Error())
 	}
 }

@@ -22,16 +22,6 @@ type goField struct {
 	tagged    bool // the json tag names the property
 	nullable  bool // jsonschema:"nullable": null is a valid value
 	ownFormat bool // the jsonschema tag sets format= (a validate format rule is then not shown)
-	tags      fieldTags
-}
-
-// fieldTags is what invopop reads from a field's tags, for ownSchema.
-type fieldTags struct {
-	schema      string // the jsonschema tag
-	description string // the jsonschema_description tag
-	extras      bool   // a jsonschema_extras tag is set
-	nullable    bool   // invopop's reading: a jsonschema entry is exactly "nullable"
-	required    bool   // invopop's reading: no json omitempty/omitzero, or a jsonschema entry "required"
 }
 
 // The specs of the plain kinds, shared: specs are not modified once built
@@ -48,73 +38,39 @@ var (
 )
 
 type walker struct {
-	// structs are the struct types met so far, in the order they were
-	// met (byType finds them).
+	// structs are the struct types met so far, in the order they were met.
 	structs   []*walkedStruct
-	byType    map[reflect.Type]*walkedStruct // for more than linearStructs structs
-	first     [2]*walkedStruct               // room for the first structs
+	byType    map[reflect.Type]*walkedStruct
 	recursive bool
-	invopop   bool // reflect with invopop even where ownSchema would (the tests compare both)
 	validate  bool
 	// needValidator is set when a validate rule is not mirrored exactly by
 	// the checker (see mirrored).
 	needValidator bool
-	tree          any // the final schema as a jsonx tree, for compileSchema
 }
 
 // walkedStruct is what the walker knows of one struct type.
 type walkedStruct struct {
-	t      reflect.Type
-	obj    objSpec
-	fields []goField
-	// irregular marks a struct whose properties invopop lists
-	// differently from fields (an embedded field, a json "inline" option,
-	// two fields of one JSON name, a jsonschema "-" that is not the tag's
-	// first entry), which ownSchema leaves to invopop.
-	irregular bool
-	onStack   bool // the walk is inside this struct's fields
-}
-
-// linearStructs is the number of struct types up to which the walker
-// finds them by comparing types in order instead of keeping a map.
-const linearStructs = 8
-
-// find returns what the walker knows of the struct type t, or nil.
-func (w *walker) find(t reflect.Type) *walkedStruct {
-	if w.byType != nil {
-		return w.byType[t]
-	}
-	for _, s := range w.structs {
-		if s.t == t {
-			return s
-		}
-	}
-	return nil
+	t       reflect.Type
+	obj     objSpec
+	fields  []goField
+	onStack bool // the walk is inside this struct's fields
 }
 
 // fieldsOf returns the fields of the struct type t listed by the walk
 // (false if it did not reach t).
 func (w *walker) fieldsOf(t reflect.Type) ([]goField, bool) {
-	if s := w.find(t); s != nil {
+	if s := w.byType[t]; s != nil {
 		return s.fields, true
 	}
 	return nil, false
 }
 
 func (w *walker) add(s *walkedStruct) {
-	if w.structs == nil {
-		w.structs = w.first[:0]
+	if w.byType == nil {
+		w.byType = map[reflect.Type]*walkedStruct{}
 	}
 	w.structs = append(w.structs, s)
-	switch {
-	case w.byType != nil:
-		w.byType[s.t] = s
-	case len(w.structs) > linearStructs:
-		w.byType = make(map[reflect.Type]*walkedStruct, 2*len(w.structs))
-		for _, e := range w.structs {
-			w.byType[e.t] = e
-		}
-	}
+	w.byType[s.t] = s
 }
 
 // implements reports whether t or *t has the methods of iface. Predeclared
@@ -256,7 +212,7 @@ func (w *walker) value(t reflect.Type, where place) (*valSpec, error) {
 }
 
 func (w *walker) object(t reflect.Type) (*objSpec, error) {
-	if ws := w.find(t); ws != nil {
+	if ws := w.byType[t]; ws != nil {
 		if ws.onStack {
 			w.recursive = true
 		}
@@ -265,11 +221,11 @@ func (w *walker) object(t reflect.Type) (*objSpec, error) {
 	ws := &walkedStruct{t: t, onStack: true}
 	w.add(ws)
 	defer func() { ws.onStack = false }()
-	fields, irregular, err := structFields(t)
+	fields, err := structFields(t)
 	if err != nil {
 		return nil, err
 	}
-	ws.fields, ws.irregular = fields, irregular
+	ws.fields = fields
 	o := &ws.obj
 	o.fields = make([]fieldSpec, 0, len(fields))
 	if len(fields) > linearFields {
@@ -304,17 +260,8 @@ func (w *walker) object(t reflect.Type) (*objSpec, error) {
 // field winning over untagged ones at the same depth, in index order. Where
 // encoding/json would silently drop a property (two fields of one name at
 // the same depth, both tagged or both untagged), it is an error instead.
-// irregular reports a field invopop lists otherwise (see walker.irregular).
-func structFields(t reflect.Type) (_ []goField, irregular bool, _ error) {
+func structFields(t reflect.Type) ([]goField, error) {
 	cands := make([]goField, 0, t.NumField())
-	// The index paths of the fields at depth 0, one slice for all.
-	top := topIndexes[:]
-	if t.NumField() > len(top) {
-		top = make([]int, t.NumField())
-		for i := range top {
-			top[i] = i
-		}
-	}
 	embeds := false // some field comes from an embedded struct
 	root := t
 	var visiting []reflect.Type // the embedded structs being walked, outermost first
@@ -329,15 +276,13 @@ func structFields(t reflect.Type) (_ []goField, irregular bool, _ error) {
 		}
 		for i := 0; i < t.NumField(); i++ {
 			sf := t.Field(i)
-			tags := readTags(sf.Tag)
-			jsonTag, hasTag := tags.json, tags.hasJSON
+			jsonTag, hasTag := sf.Tag.Lookup("json")
 			if jsonTag == "-" {
 				continue
 			}
 			name, opts, _ := strings.Cut(jsonTag, ",")
 			ft := sf.Type
 			if sf.Anonymous {
-				irregular = true
 				et := ft
 				if et.Kind() == reflect.Pointer {
 					et = et.Elem()
@@ -368,24 +313,18 @@ func structFields(t reflect.Type) (_ []goField, irregular bool, _ error) {
 			if name == "" {
 				name = sf.Name
 			}
-			schemaTag := tags.jsonschema
+			schemaTag := sf.Tag.Get("jsonschema")
 			if err := checkSchemaTag(t, sf, schemaTag); err != nil {
 				return err
 			}
 			if hasTagWord(schemaTag, "-") {
-				if first, _, _ := strings.Cut(schemaTag, ","); first != "-" {
-					irregular = true // invopop skips a field only for a first entry "-"
-				}
 				continue
-			}
-			if hasTagWord(opts, "inline") {
-				irregular = true // invopop reads the field's own fields into the struct's
 			}
 			if hasTagWord(opts, "string") {
 				return fmt.Errorf("field %s.%s: the json \",string\" option is not supported (declare the field as a string instead)", typeName(t), sf.Name)
 			}
 			optional := hasTagWord(opts, "omitempty") || hasTagWord(opts, "omitzero")
-			vtag := tags.validate
+			vtag := sf.Tag.Get("validate")
 			pre, _, _ := cutDive(vtag)
 			required := !optional || hasTagWord(schemaTag, "required") || hasTagWord(pre, "required")
 			if first := firstRule(pre); !required && first != "" && !slices.Contains([]string{"omitempty", "omitnil", "omitzero"}, first) && !allConditional(splitRules(pre)) {
@@ -397,26 +336,23 @@ func structFields(t reflect.Type) (_ []goField, irregular bool, _ error) {
 					return err
 				}
 			}
-			fieldIndex := top[i : i+1 : i+1]
-			if depth > 0 {
-				fieldIndex = append(slices.Clip(index), i)
-			}
+			fieldIndex := append(slices.Clip(index), i)
 			cands = append(cands, goField{name: name, goName: sf.Name, index: fieldIndex,
 				typ: ft, required: required, validate: vtag, depth: depth, tagged: isTagged, nullable: hasTagWord(schemaTag, "nullable"),
-				ownFormat: strings.Contains(schemaTag, "format="), tags: invopopTags(tags, opts)})
+				ownFormat: strings.Contains(schemaTag, "format=")})
 		}
 		return nil
 	}
 	if err := walk(t, nil, 0); err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	if !embeds && len(cands) <= 32 && !repeatedName(cands, func(f goField) string { return f.name }) {
 		// Every field is at depth 0 under its own name: nothing to resolve,
 		// and the walk listed them in index order.
 		if len(cands) == 0 {
-			return nil, irregular, nil // nil when there are none, as below
+			return nil, nil // nil when there are none, as below
 		}
-		return cands, irregular, nil
+		return cands, nil
 	}
 
 	// Resolve names: shallowest depth wins; at that depth a single tagged
@@ -432,9 +368,6 @@ func structFields(t reflect.Type) (_ []goField, irregular bool, _ error) {
 	var out []goField
 	for _, name := range order {
 		idx := byName[name]
-		if len(idx) > 1 {
-			irregular = true // invopop writes the last field's schema at the first one's place
-		}
 		minDepth := cands[idx[0]].depth
 		for _, i := range idx {
 			minDepth = min(minDepth, cands[i].depth)
@@ -454,21 +387,12 @@ func structFields(t reflect.Type) (_ []goField, irregular bool, _ error) {
 		case len(tagged) == 1:
 			out = append(out, cands[tagged[0]])
 		default:
-			return nil, false, fmt.Errorf("struct %s: JSON property %q is declared by %d fields at the same depth; encoding/json would drop it, so rename one", typeName(t), name, len(atMin))
+			return nil, fmt.Errorf("struct %s: JSON property %q is declared by %d fields at the same depth; encoding/json would drop it, so rename one", typeName(t), name, len(atMin))
 		}
 	}
 	slices.SortStableFunc(out, func(a, b goField) int { return slices.Compare(a.index, b.index) })
-	return out, irregular, nil
+	return out, nil
 }
-
-// topIndexes are the index paths of the first 64 fields of a struct at
-// depth 0, shared read-only: topIndexes[i:i+1] is field i's.
-var topIndexes = func() (a [64]int) {
-	for i := range a {
-		a[i] = i
-	}
-	return a
-}()
 
 // repeatedName reports whether two elements of s have the same name
 // (quadratic: for the short lists of one struct's fields).
@@ -502,39 +426,19 @@ func validJSONName(name string) bool {
 // types with their own unmarshalers). invopop overflows the stack on such
 // types unless it may use $defs/$ref, so this runs before it.
 func hasCycle(t reflect.Type) bool {
-	var c cycleSearch
-	return c.from(t)
+	return cycleFrom(t, map[reflect.Type]bool{})
 }
 
-// cycleSearch is hasCycle's state: the structs whose fields are being
-// looked through (a stack, searched in order: it is as deep as the type's
-// nesting) and the structs found free of cycles, in arrays while they are
-// short (so the search allocates nothing for most types).
-type cycleSearch struct {
-	stack    [8]reflect.Type
-	depth    int
-	deeper   []reflect.Type // the stack beyond len(stack)
-	done     [linearStructs]reflect.Type
-	nDone    int
-	doneMore map[reflect.Type]bool // done beyond len(done)
-}
-
-func (c *cycleSearch) onStack(t reflect.Type) bool {
-	return slices.Contains(c.stack[:min(c.depth, len(c.stack))], t) || slices.Contains(c.deeper, t)
-}
-
-func (c *cycleSearch) isDone(t reflect.Type) bool {
-	return slices.Contains(c.done[:c.nDone], t) || c.doneMore[t]
-}
-
-func (c *cycleSearch) from(t reflect.Type) bool {
+// cycleFrom is hasCycle below t; state holds the structs being looked
+// through (true) and those found free of cycles (false).
+func cycleFrom(t reflect.Type, state map[reflect.Type]bool) bool {
 	for {
 		switch t.Kind() {
 		case reflect.Pointer, reflect.Slice, reflect.Array:
 			t = t.Elem()
 			continue
 		case reflect.Map:
-			if c.from(t.Key()) {
+			if cycleFrom(t.Key(), state) {
 				return true
 			}
 			t = t.Elem()
@@ -545,37 +449,16 @@ func (c *cycleSearch) from(t reflect.Type) bool {
 	if t.Kind() != reflect.Struct || isStdType(t) || implements(t, schemaHookType) || implements(t, schemaAliasType) {
 		return false
 	}
-	if c.onStack(t) {
-		return true
+	if onStack, seen := state[t]; seen {
+		return onStack
 	}
-	if c.isDone(t) {
-		return false
-	}
-	if c.depth < len(c.stack) {
-		c.stack[c.depth] = t
-	} else {
-		c.deeper = append(c.deeper, t)
-	}
-	c.depth++
+	state[t] = true
 	for i := 0; i < t.NumField(); i++ {
-		if c.from(t.Field(i).Type) {
+		if cycleFrom(t.Field(i).Type, state) {
 			return true
 		}
 	}
-	c.depth--
-	if c.depth >= len(c.stack) {
-		c.deeper = c.deeper[:len(c.deeper)-1]
-	}
-	switch {
-	case c.nDone < len(c.done):
-		c.done[c.nDone] = t
-		c.nDone++
-	default:
-		if c.doneMore == nil {
-			c.doneMore = map[reflect.Type]bool{}
-		}
-		c.doneMore[t] = true
-	}
+	state[t] = false
 	return false
 }
 

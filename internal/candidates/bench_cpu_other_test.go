@@ -1,9 +1,0 @@
-//go:build !unix
-
-package candidates
-
-import "testing"
-
-func cpuTime() int64 { return 0 }
-
-func reportCPU(*testing.B, int64) {}
