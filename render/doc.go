@@ -81,16 +81,3 @@
 // bytes into a provider SDK's request without the SDK reordering the
 // schema keys, see the README's provider sections and the interop module.
 package render
-
-// appendList appends a JSON array of entries, each written by its own
-// AppendJSON.
-func appendList[T interface{ AppendJSON([]byte) []byte }](dst []byte, ts []T) []byte {
-	dst = append(dst, '[')
-	for i := range ts {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = ts[i].AppendJSON(dst)
-	}
-	return append(dst, ']')
-}

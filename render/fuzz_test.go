@@ -76,7 +76,7 @@ func FuzzRewrites(f *testing.F) {
 			}
 		}
 		if json.Valid(in) {
-			checkAnthropicRoot(in)
+			checkAnthropic(in)
 		}
 		tools := []toolnexus.Tool{{Name: "f", InputSchema: in}}
 		for _, b := range [][]byte{OpenAI(tools).AppendJSON(nil), MCP(tools).AppendJSON(nil), OpenAIResponses(tools).AppendJSON(nil)} {

@@ -96,6 +96,14 @@ func (t MCPTool) AppendJSON(dst []byte) []byte {
 	return dst
 }
 
+func (t MCPTool) size() int {
+	n := entryOverhead + strSize(t.Name) + strSize(t.Title) + strSize(t.Description) + schemaSize(t.InputSchema) + len(t.OutputSchema)
+	if a := t.Annotations; a != nil {
+		n += 96 + strSize(a.Title)
+	}
+	return n
+}
+
 // appendAnnotations writes a as encoding/json would (field order, omitempty).
 func appendAnnotations(dst []byte, a *toolnexus.Annotations) []byte {
 	dst = append(dst, '{')

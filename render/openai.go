@@ -1,22 +1,13 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
-	"errors"
+	"fmt"
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/internal/jsonx"
 )
-
-// emptySchema is the input schema of a tool whose InputSchema is nil.
-var emptySchema = json.RawMessage(`{"type":"object"}`)
-
-func schemaOf(t *toolnexus.Tool) json.RawMessage {
-	if len(t.InputSchema) == 0 {
-		return emptySchema
-	}
-	return t.InputSchema
-}
 
 // OpenAITool is one entry of the OpenAI Chat Completions "tools" array:
 //
@@ -29,7 +20,7 @@ type OpenAITool struct {
 	Type     string         `json:"type"`     // "function", or "custom" for a freeform tool
 	Function OpenAIFunction `json:"function"` // the tool's name, description and parameters
 	// Format is the input format of a "custom" entry (Function.Parameters
-	// and Function.Strict are then not rendered); see openai_custom.go.
+	// and Function.Strict are then not rendered); see [OpenAI].
 	Format *toolnexus.Format `json:"-"`
 }
 
@@ -63,6 +54,21 @@ type OpenAITools []OpenAITool
 // encoding/json does (invalid UTF-8 becomes U+FFFD). To get an error
 // instead, call [CheckSchemas] first or use [OpenAIWith], which also
 // checks names. The schema check is cached by schema bytes.
+//
+// Freeform tools (toolnexus.NewFreeform) are rendered by OpenAI,
+// [OpenAIWith], [OpenAIResponses] and [OpenAIResponsesWith] as OpenAI
+// custom tools, whose calls carry raw text:
+//
+//	Chat:      {"type":"custom","custom":{"name":…,"description":…,"format":F}}
+//	Responses: {"type":"custom","name":…,"description":…,"format":F}
+//
+// with F {"type":"text"}, or for a grammar {"type":"grammar","grammar":
+// {"definition":…,"syntax":"lark"|"regex"}} (Chat) and {"type":"grammar",
+// "syntax":…,"definition":…} (Responses). Strict does not apply to them.
+// Sources: OpenAI function-calling guide, "Custom tools"; openai-go types
+// ChatCompletionCustomToolParam and responses.CustomToolParam. The other
+// renderers show a freeform tool as a function with
+// toolnexus.FreeformSchema, which runs the same handler.
 func OpenAI(tools []toolnexus.Tool) OpenAITools {
 	out := make(OpenAITools, len(tools))
 	for i := range tools {
@@ -76,57 +82,6 @@ func OpenAI(tools []toolnexus.Tool) OpenAITools {
 	}
 	openAIParamsAll(tools, func(i int, s json.RawMessage) { out[i].Function.Parameters = s })
 	return out
-}
-
-// MarshalJSON implements json.Marshaler. The buffer is sized once from
-// the prepared bytes (names, descriptions, schemas).
-func (ts OpenAITools) MarshalJSON() ([]byte, error) { return marshalList(ts), nil }
-
-// AppendJSON appends the JSON array to dst and returns the extended buffer.
-func (ts OpenAITools) AppendJSON(dst []byte) []byte {
-	dst = append(dst, '[')
-	for i := range ts {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = ts[i].appendTo(dst) // by pointer: no copy of the entry per tool
-	}
-	return append(dst, ']')
-}
-
-// MarshalJSON implements json.Marshaler with the same bytes the entry has
-// inside [OpenAITools], so one entry can be handed to an SDK as raw JSON
-// (for openai-go: param.Override[openai.ChatCompletionFunctionToolParam](t)).
-func (t OpenAITool) MarshalJSON() ([]byte, error) { return marshalEntry(t), nil }
-
-// AppendJSON appends the entry's JSON object to dst.
-func (t OpenAITool) AppendJSON(dst []byte) []byte { return t.appendTo(dst) }
-
-func (t *OpenAITool) appendTo(dst []byte) []byte {
-	if t.Type == "custom" {
-		return t.appendCustom(dst)
-	}
-	f := &t.Function
-	typ := t.Type
-	if typ == "" {
-		typ = "function"
-	}
-	dst = append(dst, `{"type":`...)
-	dst = jsonx.AppendString(dst, typ)
-	dst = append(dst, `,"function":{"name":`...)
-	dst = jsonx.AppendString(dst, f.Name)
-	dst = append(dst, `,"description":`...)
-	dst = jsonx.AppendString(dst, f.Description)
-	dst = append(dst, `,"parameters":`...)
-	dst = appendOpenAISchema(dst, f.Parameters)
-	if f.Strict != nil {
-		if *f.Strict {
-			dst = append(dst, `,"strict":true`...)
-		} else {
-			dst = append(dst, `,"strict":false`...)
-		}
-	}
-	return append(dst, "}}"...)
 }
 
 // OpenAIOptions configure [OpenAIWith] and [OpenAIResponsesWith]. The zero
@@ -147,61 +102,6 @@ type OpenAIOptions struct {
 	// API does by itself when "strict" is omitted. Schemas that are not
 	// valid JSON object schemas (ErrUnsupportedSchema) still fail.
 	Fallback bool
-}
-
-// OpenAIStrict renders tools for Chat Completions in strict mode:
-// OpenAIWith(tools, OpenAIOptions{Strict: true}).
-//
-// Each tool's schema is rewritten into a copy (the input bytes are never
-// modified) following "Supported schemas" in OpenAI's Structured Outputs
-// guide (https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas):
-//   - every object gets "additionalProperties":false and lists all of its
-//     properties in "required", in property order; an object without
-//     properties gets "properties":{} and "required":[]
-//   - a property that was optional becomes nullable: "type":"T" turns into
-//     ["T","null"], null is appended to its enum, a const becomes a
-//     two-value enum, an anyOf gains {"type":"null"}, a $ref is wrapped as
-//     {"anyOf":[{"$ref":…},{"type":"null"}]}. Registry.Execute treats null
-//     for an optional property as absent, so a model obeying the strict
-//     schema never gets an error for it, while the string "null" is still
-//     no valid enum value.
-//   - oneOf becomes anyOf; $defs and local $ref (recursion included) are
-//     kept. A $ref node keeps no sibling keywords (strict mode forbids
-//     them): a description or title beside it is kept by inlining a copy
-//     of the target with them (a target already being inlined is
-//     referenced instead, and they are dropped); dropped annotations
-//     (default, examples, …) go. An enum keeps each value once.
-//   - keywords strict mode does not take (default, examples, uniqueItems,
-//     formats outside date-time, time, date, duration, email, hostname,
-//     ipv4, ipv6, uuid, …) are dropped from the copy; Execute still
-//     enforces them. contentEncoding base64 (a []byte field, which a typed
-//     tool's decoder reads as base64) becomes the sentence
-//     "Base64-encoded." at the end of the description
-//
-// Not strictable, an error wrapping [ErrNotStrict]: a free-form map
-// (additionalProperties is a schema or true), a value of any type ({}, or
-// an array without items), allOf, not, if/then/else, patternProperties,
-// propertyNames, dependent*, unevaluated*, contains, prefixItems, a type
-// array with two non-null types, a non-local $ref, a $ref with a sibling
-// keyword other than annotations, a $ref pointing into a place the
-// rewrite moves or drops (inside a oneOf, beside a $ref, under default),
-// an enum or const value that is an object or an array, "items" as an
-// array, a boolean schema, anyOf at the root. Errors wrapping
-// [ErrUnsupportedSchema] (never rendered, even with Fallback): invalid
-// JSON or UTF-8, a key repeated in one object, a $ref that does not
-// resolve ($ref fragments are RFC 6901 JSON Pointers in URI fragment
-// form: percent-decoded, then "~1" is "/" and "~0" is "~"), a cycle of
-// $refs that never reaches a schema. A tool name outside
-// ^[a-zA-Z0-9_-]{1,64}$ is an error wrapping [ErrUnsupportedName]. Over
-// a limit ([StrictMaxDepth] object levels, [StrictMaxProperties]
-// properties, [StrictMaxEnumValues] enum values, [StrictMaxStringLength]
-// characters): an error wrapping [ErrSchemaLimit]. Set
-// OpenAIOptions.Fallback to render such tools with "strict":false instead.
-//
-// Rewritten schemas are cached by their input bytes, so rendering the same
-// tools again costs a map lookup per tool.
-func OpenAIStrict(tools []toolnexus.Tool) (OpenAITools, error) {
-	return OpenAIWith(tools, OpenAIOptions{Strict: true})
 }
 
 // OpenAIWith renders tools for Chat Completions with options. With the zero
@@ -255,19 +155,199 @@ func openAIChecked(tools []toolnexus.Tool, renderer string) (OpenAITools, error)
 	return OpenAI(tools), nil
 }
 
-// strictParams returns the strict form of t's schema, or with Fallback its
-// unchanged schema and strict=false when it cannot be made strict. A name
-// OpenAI rejects is an error either way.
-func strictParams(t *toolnexus.Tool, opts OpenAIOptions, renderer string) (json.RawMessage, bool, error) {
-	if err := checkName(renderer, t.Name); err != nil {
-		return nil, false, err
+// MarshalJSON implements json.Marshaler. The buffer is sized once from
+// the prepared bytes (names, descriptions, schemas).
+func (ts OpenAITools) MarshalJSON() ([]byte, error) { return marshalList(ts), nil }
+
+// AppendJSON appends the JSON array to dst and returns the extended buffer.
+func (ts OpenAITools) AppendJSON(dst []byte) []byte {
+	dst = append(dst, '[')
+	for i := range ts {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = ts[i].appendTo(dst) // by pointer: no copy of the entry per tool
 	}
-	params, err := strictCache.get(schemaOf(t), strictSchema)
-	if err == nil {
-		return params, true, nil
+	return append(dst, ']')
+}
+
+// MarshalJSON implements json.Marshaler with the same bytes the entry has
+// inside [OpenAITools], so one entry can be handed to an SDK as raw JSON
+// (for openai-go: param.Override[openai.ChatCompletionFunctionToolParam](t)).
+func (t OpenAITool) MarshalJSON() ([]byte, error) { return marshalEntry(t), nil }
+
+// AppendJSON appends the entry's JSON object to dst.
+func (t OpenAITool) AppendJSON(dst []byte) []byte { return t.appendTo(dst) }
+
+func (t *OpenAITool) appendTo(dst []byte) []byte {
+	if t.Type == "custom" {
+		return t.appendCustom(dst)
 	}
-	if opts.Fallback && (errors.Is(err, ErrNotStrict) || errors.Is(err, ErrSchemaLimit)) {
-		return schemaOf(t), false, nil
+	f := &t.Function
+	typ := t.Type
+	if typ == "" {
+		typ = "function"
 	}
-	return nil, false, withTool(err, renderer, t.Name)
+	dst = append(dst, `{"type":`...)
+	dst = jsonx.AppendString(dst, typ)
+	dst = append(dst, `,"function":{"name":`...)
+	dst = jsonx.AppendString(dst, f.Name)
+	dst = append(dst, `,"description":`...)
+	dst = jsonx.AppendString(dst, f.Description)
+	dst = append(dst, `,"parameters":`...)
+	dst = appendOpenAISchema(dst, f.Parameters)
+	if f.Strict != nil {
+		if *f.Strict {
+			dst = append(dst, `,"strict":true`...)
+		} else {
+			dst = append(dst, `,"strict":false`...)
+		}
+	}
+	return append(dst, "}}"...)
+}
+
+// appendCustom appends a Chat custom tool entry.
+func (t OpenAITool) appendCustom(dst []byte) []byte {
+	dst = append(dst, `{"type":"custom","custom":{"name":`...)
+	dst = jsonx.AppendString(dst, t.Function.Name)
+	dst = append(dst, `,"description":`...)
+	dst = jsonx.AppendString(dst, t.Function.Description)
+	dst = append(dst, `,"format":`...)
+	if f := t.Format; f != nil && f.Type == "grammar" {
+		dst = append(dst, `{"type":"grammar","grammar":{"definition":`...)
+		dst = jsonx.AppendString(dst, f.Definition)
+		dst = append(dst, `,"syntax":`...)
+		dst = jsonx.AppendString(dst, f.Syntax)
+		dst = append(dst, "}}"...)
+	} else {
+		dst = append(dst, `{"type":"text"}`...)
+	}
+	return append(dst, "}}"...)
+}
+
+func (t OpenAITool) size() int {
+	n := entryOverhead + strSize(t.Function.Name) + strSize(t.Function.Description) + schemaSize(t.Function.Parameters)
+	if f := t.Format; f != nil {
+		n += strSize(f.Syntax) + strSize(f.Definition)
+	}
+	return n
+}
+
+// openAIEmptySchema is the parameters of a tool declared without a schema,
+// as both OpenAI renderers send it: OpenAI answers an object schema
+// without "properties" with 400 "object schema missing properties".
+var openAIEmptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
+
+var openAIRootCache rewriteCache
+
+// openAIRoot returns the parameters OpenAI accepts for schema s (a valid
+// UTF-8 JSON object): s itself when its root has "properties", else a copy
+// with "properties":{} appended. A root oneOf, anyOf or allOf is a
+// *SchemaError wrapping ErrUnsupportedSchema (OpenAI refuses them even
+// outside strict mode); the non-error renderers then send s unchanged.
+func openAIRoot(s json.RawMessage) (json.RawMessage, error) {
+	if len(s) == 0 || bytes.Equal(s, emptySchema) {
+		return openAIEmptySchema, nil
+	}
+	return openAIRootCache.get(s, rewriteOpenAIRoot)
+}
+
+func rewriteOpenAIRoot(in []byte) (json.RawMessage, error) {
+	tree, err := jsonx.Parse(in)
+	if err != nil {
+		return in, nil // not a schema: checkSchemas reports it, the pass-through replaces it
+	}
+	root, ok := tree.(*jsonx.Object)
+	if !ok {
+		return in, nil
+	}
+	for _, k := range [...]string{"oneOf", "anyOf", "allOf"} {
+		if _, ok := root.Get(k); ok {
+			return in, &SchemaError{Path: "/" + k, Msg: "OpenAI refuses " + k + " at the root of function parameters; " +
+				"make the root one object schema (for example one optional property per alternative, checked by the handler)",
+				Err: ErrUnsupportedSchema}
+		}
+	}
+	if _, ok := root.Get("properties"); ok {
+		return in, nil
+	}
+	if t, _ := root.Get("type"); t != "object" {
+		return in, nil
+	}
+	root.Keys = append(root.Keys, "properties")
+	root.Vals = append(root.Vals, &jsonx.Object{})
+	return jsonx.Marshal(root), nil
+}
+
+// openAIParamsAll sets, for every tool, the parameters an OpenAI renderer
+// sends: the pass-through bytes with the root rule of openAIRoot applied.
+func openAIParamsAll(tools []toolnexus.Tool, set func(i int, s json.RawMessage)) {
+	passThroughAll(tools, func(i int, s json.RawMessage) {
+		p, err := openAIRoot(s)
+		if err != nil {
+			p = s
+		}
+		set(i, p)
+	})
+}
+
+// checkOpenAIRoots reports the first tool whose root OpenAI refuses.
+func checkOpenAIRoots(tools []toolnexus.Tool, renderer string) error {
+	for i := range tools {
+		if _, err := openAIRoot(schemaOf(&tools[i])); err != nil {
+			return withTool(err, renderer, tools[i].Name)
+		}
+	}
+	return nil
+}
+
+// appendOpenAISchema appends raw parameters bytes, {"type":"object","properties":{}}
+// when empty.
+func appendOpenAISchema(dst []byte, s json.RawMessage) []byte {
+	if len(s) == 0 {
+		return append(dst, openAIEmptySchema...)
+	}
+	return append(dst, s...)
+}
+
+// OpenAIToolChoice returns the Chat Completions "tool_choice" that forces
+// tool t: {"type":"function","function":{"name":…}}, or
+// {"type":"custom","custom":{"name":…}} for a freeform tool.
+func OpenAIToolChoice(t toolnexus.Tool) []byte {
+	if t.Freeform != nil {
+		return append(jsonx.AppendString([]byte(`{"type":"custom","custom":{"name":`), t.Name), "}}"...)
+	}
+	return append(jsonx.AppendString([]byte(`{"type":"function","function":{"name":`), t.Name), "}}"...)
+}
+
+// OpenAIAllowedTools returns the Chat Completions "tool_choice" that lets
+// the model use only tools (all tools stay in "tools", which keeps the
+// prompt cache): {"type":"allowed_tools","allowed_tools":{"mode":mode,
+// "tools":[{"type":"function","function":{"name":…}},…]}} (a freeform
+// tool as {"type":"custom","custom":{"name":…}}). mode is "auto" or
+// "required"; anything else, or no tools, is an error.
+func OpenAIAllowedTools(mode string, tools []toolnexus.Tool) ([]byte, error) {
+	if err := checkAllowed(mode, len(tools)); err != nil {
+		return nil, err
+	}
+	dst := []byte(`{"type":"allowed_tools","allowed_tools":{"mode":`)
+	dst = jsonx.AppendString(dst, mode)
+	dst = append(dst, `,"tools":[`...)
+	for i := range tools {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, OpenAIToolChoice(tools[i])...)
+	}
+	return append(dst, "]}}"...), nil
+}
+
+func checkAllowed(mode string, n int) error {
+	if mode != "auto" && mode != "required" {
+		return fmt.Errorf(`render: allowed_tools mode: must be "auto" or "required", got %q`, mode)
+	}
+	if n == 0 {
+		return fmt.Errorf("render: allowed_tools tools: must name at least one tool")
+	}
+	return nil
 }
