@@ -186,8 +186,8 @@ var anthropicCache rewriteCache
 // when the schema s breaks Anthropic's root rules (see [Anthropic]).
 func checkAnthropic(s []byte) (json.RawMessage, error) {
 	bad := func(path, msg string) error { return &SchemaError{Path: path, Msg: msg, Err: ErrUnsupportedSchema} }
-	if msg := schemaProblem(s); msg != "" {
-		return nil, bad("", msg)
+	if err := checkSchemaBytes(s); err != nil {
+		return nil, err
 	}
 	tree, err := jsonx.Parse(s)
 	root, ok := tree.(*jsonx.Object)

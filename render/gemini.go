@@ -224,19 +224,19 @@ func GeminiWith(tools []toolnexus.Tool, opts GeminiOptions) (GeminiTools, error)
 		d := GeminiFunctionDeclaration{Name: t.Name, Description: t.Description}
 		if opts.JSONSchema {
 			s := schemaOf(t)
-			if msg := schemaProblem(s); msg != "" {
-				return nil, &SchemaError{Renderer: "render.Gemini", Tool: t.Name, Msg: msg, Err: ErrUnsupportedSchema}
+			if err := schemaCheck(s); err != nil {
+				return nil, withTool(err, "render.Gemini", t.Name)
 			}
 			d.ParametersJSONSchema = s
 			if o := tools[i].OutputSchema; len(o) > 0 {
-				if msg := schemaProblem(o); msg != "" {
-					return nil, &SchemaError{Renderer: "render.Gemini", Tool: t.Name, Msg: "output schema: " + msg, Err: ErrUnsupportedSchema}
+				if err := schemaCheck(o); err != nil {
+					return nil, &SchemaError{Renderer: "render.Gemini", Tool: t.Name, Msg: "output schema: " + err.(*SchemaError).Msg, Err: ErrUnsupportedSchema}
 				}
 				d.ResponseJSONSchema = o
 			}
 		} else {
 			p, err := cache.get(schemaOf(t), func(in []byte) (json.RawMessage, error) {
-				return geminiSchemaRefusing(in, depth, opts.PropertyOrdering, opts.RefuseHidden)
+				return geminiSchema(in, depth, opts.PropertyOrdering, opts.RefuseHidden)
 			})
 			if err != nil {
 				return nil, withTool(err, "render.Gemini", t.Name)

@@ -68,14 +68,11 @@ var geminiHidden = map[string]bool{
 }
 
 // geminiSchema returns the "parameters" form of the schema in, or nil when
-// the tool takes no parameters.
-func geminiSchema(in []byte, depth int, ordering bool) (json.RawMessage, error) {
-	return geminiSchemaRefusing(in, depth, ordering, false)
-}
-
-// geminiSchemaRefusing is geminiSchema; with refuse, a rule Execute
-// enforces that the output cannot show is an error wrapping ErrHiddenRule.
-func geminiSchemaRefusing(in []byte, depth int, ordering, refuse bool) (json.RawMessage, error) {
+// the tool takes no parameters. depth is GeminiOptions.RecursionDepth,
+// ordering GeminiOptions.PropertyOrdering; with refuse
+// (GeminiOptions.RefuseHidden), a rule Execute enforces that the output
+// cannot show is an error wrapping ErrHiddenRule.
+func geminiSchema(in []byte, depth int, ordering, refuse bool) (json.RawMessage, error) {
 	root, err := parseSchema(in)
 	if err != nil {
 		return nil, err

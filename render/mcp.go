@@ -51,12 +51,11 @@ func MCP(tools []toolnexus.Tool) MCPTools {
 	out := make(MCPTools, len(tools))
 	for i := range tools {
 		t := &tools[i]
-		out[i] = MCPTool{Name: t.Name, Title: t.Title, Description: t.Description, Annotations: t.Annotations}
-		if len(t.OutputSchema) > 0 && schemaProblem(t.OutputSchema) == "" {
+		out[i] = MCPTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: passThrough(schemaOf(t)), Annotations: t.Annotations}
+		if len(t.OutputSchema) > 0 && schemaCheck(t.OutputSchema) == nil {
 			out[i].OutputSchema = t.OutputSchema
 		}
 	}
-	passThroughAll(tools, func(i int, s json.RawMessage) { out[i].InputSchema = s })
 	return out
 }
 

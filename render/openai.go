@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -73,14 +72,14 @@ func OpenAI(tools []toolnexus.Tool) OpenAITools {
 	out := make(OpenAITools, len(tools))
 	for i := range tools {
 		t := &tools[i]
+		p, _ := openAIParams(schemaOf(t))
 		out[i] = OpenAITool{Type: "function", Function: OpenAIFunction{
-			Name: t.Name, Description: t.Description,
+			Name: t.Name, Description: t.Description, Parameters: p,
 		}}
 		if t.Freeform != nil {
 			out[i].Type, out[i].Format = "custom", t.Freeform
 		}
 	}
-	openAIParamsAll(tools, func(i int, s json.RawMessage) { out[i].Function.Parameters = s })
 	return out
 }
 
@@ -114,7 +113,10 @@ type OpenAIOptions struct {
 // "strict" (true, or false for a Fallback tool).
 func OpenAIWith(tools []toolnexus.Tool, opts OpenAIOptions) (OpenAITools, error) {
 	if !opts.Strict {
-		return openAIChecked(tools, "render.OpenAIWith")
+		if err := checkOpenAI(tools, "render.OpenAIWith"); err != nil {
+			return nil, err
+		}
+		return OpenAI(tools), nil
 	}
 	out := make(OpenAITools, len(tools))
 	flags := make([]bool, len(tools)) // Strict points here; one allocation per list
@@ -137,22 +139,6 @@ func OpenAIWith(tools []toolnexus.Tool, opts OpenAIOptions) (OpenAITools, error)
 		}}
 	}
 	return out, nil
-}
-
-// openAIChecked is OpenAI with errors for bad names and schemas.
-func openAIChecked(tools []toolnexus.Tool, renderer string) (OpenAITools, error) {
-	for i := range tools {
-		if err := checkName(renderer, tools[i].Name); err != nil {
-			return nil, err
-		}
-	}
-	if err := checkSchemas(tools, renderer); err != nil {
-		return nil, err
-	}
-	if err := checkOpenAIRoots(tools, renderer); err != nil {
-		return nil, err
-	}
-	return OpenAI(tools), nil
 }
 
 // MarshalJSON implements json.Marshaler. The buffer is sized once from
@@ -238,63 +224,62 @@ func (t OpenAITool) size() int {
 // without "properties" with 400 "object schema missing properties".
 var openAIEmptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 
-var openAIRootCache rewriteCache
+// openAICache remembers openAIRewrite's answer per schema bytes.
+var openAICache rewriteCache
 
-// openAIRoot returns the parameters OpenAI accepts for schema s (a valid
-// UTF-8 JSON object): s itself when its root has "properties", else a copy
-// with "properties":{} appended. A root oneOf, anyOf or allOf is a
-// *SchemaError wrapping ErrUnsupportedSchema (OpenAI refuses them even
-// outside strict mode); the non-error renderers then send s unchanged.
-func openAIRoot(s json.RawMessage) (json.RawMessage, error) {
-	if len(s) == 0 || bytes.Equal(s, emptySchema) {
-		return openAIEmptySchema, nil
+// openAIParams returns the parameters both OpenAI renderers send for the
+// schema s, and the *SchemaError (wrapping ErrUnsupportedSchema) their
+// With forms and CheckSchemas report for it, nil when none:
+//   - s not a valid UTF-8 JSON object: {"type":"object","properties":{}}
+//     and an error
+//   - a root oneOf, anyOf or allOf, which OpenAI refuses even outside
+//     strict mode: s and an error
+//   - an object root without "properties": a copy of s with
+//     "properties":{} appended
+//   - otherwise s.
+func openAIParams(s json.RawMessage) (json.RawMessage, error) {
+	out, err := openAICache.get(s, openAIRewrite)
+	if out == nil {
+		out = s
 	}
-	return openAIRootCache.get(s, rewriteOpenAIRoot)
+	return out, err
 }
 
-func rewriteOpenAIRoot(in []byte) (json.RawMessage, error) {
-	tree, err := jsonx.Parse(in)
-	if err != nil {
-		return in, nil // not a schema: checkSchemas reports it, the pass-through replaces it
+// openAIRewrite is openAIParams uncached; it returns nil for "s itself".
+func openAIRewrite(in []byte) (json.RawMessage, error) {
+	if err := checkSchemaBytes(in); err != nil {
+		return openAIEmptySchema, err
 	}
+	tree, err := jsonx.Parse(in)
 	root, ok := tree.(*jsonx.Object)
-	if !ok {
-		return in, nil
+	if err != nil || !ok {
+		return openAIEmptySchema, &SchemaError{Msg: "the schema is not a JSON object", Err: ErrUnsupportedSchema}
 	}
 	for _, k := range [...]string{"oneOf", "anyOf", "allOf"} {
 		if _, ok := root.Get(k); ok {
-			return in, &SchemaError{Path: "/" + k, Msg: "OpenAI refuses " + k + " at the root of function parameters; " +
+			return nil, &SchemaError{Path: "/" + k, Msg: "OpenAI refuses " + k + " at the root of function parameters; " +
 				"make the root one object schema (for example one optional property per alternative, checked by the handler)",
 				Err: ErrUnsupportedSchema}
 		}
 	}
-	if _, ok := root.Get("properties"); ok {
-		return in, nil
-	}
-	if t, _ := root.Get("type"); t != "object" {
-		return in, nil
+	if t, _ := root.Get("type"); t != "object" || hasKey(root, "properties") {
+		return nil, nil
 	}
 	root.Keys = append(root.Keys, "properties")
 	root.Vals = append(root.Vals, &jsonx.Object{})
 	return jsonx.Marshal(root), nil
 }
 
-// openAIParamsAll sets, for every tool, the parameters an OpenAI renderer
-// sends: the pass-through bytes with the root rule of openAIRoot applied.
-func openAIParamsAll(tools []toolnexus.Tool, set func(i int, s json.RawMessage)) {
-	passThroughAll(tools, func(i int, s json.RawMessage) {
-		p, err := openAIRoot(s)
-		if err != nil {
-			p = s
-		}
-		set(i, p)
-	})
-}
-
-// checkOpenAIRoots reports the first tool whose root OpenAI refuses.
-func checkOpenAIRoots(tools []toolnexus.Tool, renderer string) error {
+// checkOpenAI reports the first tool name OpenAI rejects, then the first
+// error of openAIParams, naming renderer and the tool.
+func checkOpenAI(tools []toolnexus.Tool, renderer string) error {
 	for i := range tools {
-		if _, err := openAIRoot(schemaOf(&tools[i])); err != nil {
+		if err := checkName(renderer, tools[i].Name); err != nil {
+			return err
+		}
+	}
+	for i := range tools {
+		if _, err := openAIParams(schemaOf(&tools[i])); err != nil {
 			return withTool(err, renderer, tools[i].Name)
 		}
 	}

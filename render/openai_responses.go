@@ -57,12 +57,12 @@ func OpenAIResponses(tools []toolnexus.Tool) OpenAIResponsesTools {
 	out := make(OpenAIResponsesTools, len(tools))
 	for i := range tools {
 		t := &tools[i]
-		out[i] = OpenAIResponsesTool{Type: "function", Name: t.Name, Description: t.Description}
+		p, _ := openAIParams(schemaOf(t))
+		out[i] = OpenAIResponsesTool{Type: "function", Name: t.Name, Description: t.Description, Parameters: p}
 		if t.Freeform != nil {
 			out[i].Type, out[i].Format = "custom", t.Freeform
 		}
 	}
-	openAIParamsAll(tools, func(i int, s json.RawMessage) { out[i].Parameters = s })
 	return out
 }
 
@@ -76,16 +76,7 @@ func OpenAIResponses(tools []toolnexus.Tool) OpenAIResponsesTools {
 // [ErrUnsupportedSchema].
 func OpenAIResponsesWith(tools []toolnexus.Tool, opts OpenAIOptions) (OpenAIResponsesTools, error) {
 	if !opts.Strict {
-		const renderer = "render.OpenAIResponsesWith"
-		for i := range tools {
-			if err := checkName(renderer, tools[i].Name); err != nil {
-				return nil, err
-			}
-		}
-		if err := checkSchemas(tools, renderer); err != nil {
-			return nil, err
-		}
-		if err := checkOpenAIRoots(tools, renderer); err != nil {
+		if err := checkOpenAI(tools, "render.OpenAIResponsesWith"); err != nil {
 			return nil, err
 		}
 		return OpenAIResponses(tools), nil

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -151,10 +150,7 @@ func strictSchema(in []byte) (json.RawMessage, error) {
 			return nil, notStrict("/"+k, "strict mode does not allow "+k+" at the root")
 		}
 	}
-	s := &strictor{root: root}
-	if bytes.Contains(in, []byte(`ref"`)) || bytes.Contains(in, []byte(`\u`)) { // "$ref", possibly escaped
-		s.outOf = make(map[*jsonx.Object]*jsonx.Object)
-	}
+	s := &strictor{root: root, outOf: make(map[*jsonx.Object]*jsonx.Object)}
 	out, err := s.node(root, "", 0)
 	if err != nil {
 		return nil, err
@@ -185,7 +181,7 @@ type strictor struct {
 	props, enums, strLen int
 
 	root     *jsonx.Object                   // the input schema
-	outOf    map[*jsonx.Object]*jsonx.Object // input node -> its rewrite; nil when the schema has no $ref
+	outOf    map[*jsonx.Object]*jsonx.Object // input node -> its rewrite
 	refs     []refUse                        // every $ref kept in the output
 	inlining []*jsonx.Object                 // $ref targets being inlined (see ref)
 }
@@ -267,11 +263,7 @@ func (s *strictor) ref(o *jsonx.Object, path string, depth int) (*jsonx.Object, 
 	return out, nil
 }
 
-func (s *strictor) record(in, out *jsonx.Object) {
-	if s.outOf != nil {
-		s.outOf[in] = out
-	}
-}
+func (s *strictor) record(in, out *jsonx.Object) { s.outOf[in] = out }
 
 // node rewrites one schema node. depth is the object nesting level of the
 // node's parent.

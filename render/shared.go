@@ -128,78 +128,38 @@ func schemaOf(t *toolnexus.Tool) json.RawMessage {
 	return t.InputSchema
 }
 
-// validCache remembers, per schema content, whether schema bytes may be
-// copied into output as they are (see checkSchemaBytes).
-var validCache struct {
-	mu sync.RWMutex
-	m  map[string]string // schema bytes -> "" when valid, else what is wrong
+// validCache remembers checkSchemaBytes's answer per schema bytes.
+var validCache rewriteCache
+
+// schemaCheck is checkSchemaBytes cached by the bytes of s.
+func schemaCheck(s []byte) error {
+	_, err := validCache.get(s, func(s []byte) (json.RawMessage, error) { return nil, checkSchemaBytes(s) })
+	return err
 }
 
-// schemaProblem returns "" when s is valid UTF-8 holding one JSON object
-// (surrounding white space allowed), or a description of what is wrong.
-// The answer is cached by the bytes of s, like the rewrite caches.
-func schemaProblem(s []byte) string {
-	validCache.mu.RLock()
-	msg, ok := validCache.m[string(s)]
-	validCache.mu.RUnlock()
-	if ok {
-		return msg
-	}
-	msg = checkSchemaBytes(s)
-	validCache.mu.Lock()
-	if validCache.m == nil || len(validCache.m) >= maxCached {
-		validCache.m = make(map[string]string)
-	}
-	validCache.m[string(s)] = msg
-	validCache.mu.Unlock()
-	return msg
-}
-
-func checkSchemaBytes(s []byte) string {
+// checkSchemaBytes returns nil when s is valid UTF-8 holding one JSON
+// object (surrounding white space allowed), else a *SchemaError wrapping
+// ErrUnsupportedSchema saying what is wrong.
+func checkSchemaBytes(s []byte) error {
+	msg := ""
 	switch {
 	case !utf8.Valid(s):
-		return "the schema is not valid UTF-8"
+		msg = "the schema is not valid UTF-8"
 	case !json.Valid(s):
-		return "the schema is not valid JSON"
+		msg = "the schema is not valid JSON"
+	case s[jsonlex.WS(s, 0)] != '{':
+		msg = "the schema is not a JSON object"
+	default:
+		return nil
 	}
-	if s[jsonlex.WS(s, 0)] != '{' {
-		return "the schema is not a JSON object"
-	}
-	return ""
+	return &SchemaError{Msg: msg, Err: ErrUnsupportedSchema}
 }
 
-// passThroughAll calls set(i, passThrough(&tools[i])) for every tool,
-// holding the cache's read lock once for the whole list rather than once
-// per tool (the renderers' hot path).
-func passThroughAll(tools []toolnexus.Tool, set func(i int, s json.RawMessage)) {
-	miss := false
-	validCache.mu.RLock()
-	for i := range tools {
-		s := schemaOf(&tools[i])
-		msg, ok := validCache.m[string(s)]
-		if !ok {
-			miss = true
-			continue
-		}
-		if msg != "" {
-			s = emptySchema
-		}
-		set(i, s)
-	}
-	validCache.mu.RUnlock()
-	if miss {
-		for i := range tools {
-			set(i, passThrough(&tools[i]))
-		}
-	}
-}
-
-// passThrough returns the bytes a pass-through renderer copies for t:
-// its InputSchema, or {"type":"object"} when that is empty or not a valid
-// UTF-8 JSON object (see [CheckSchemas]).
-func passThrough(t *toolnexus.Tool) json.RawMessage {
-	s := schemaOf(t)
-	if schemaProblem(s) != "" {
+// passThrough returns the bytes a pass-through renderer copies for schema
+// s: s itself, or {"type":"object"} when s is not a valid UTF-8 JSON
+// object (see [CheckSchemas]).
+func passThrough(s json.RawMessage) json.RawMessage {
+	if schemaCheck(s) != nil {
 		return emptySchema
 	}
 	return s
@@ -225,21 +185,8 @@ func passThrough(t *toolnexus.Tool) json.RawMessage {
 // schema bytes.
 func CheckSchemas(tools []toolnexus.Tool) error {
 	for i := range tools {
-		one := tools[i : i+1]
-		if err := checkSchemas(one, "render.CheckSchemas"); err != nil {
-			return err
-		}
-		if err := checkOpenAIRoots(one, "render.CheckSchemas"); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func checkSchemas(tools []toolnexus.Tool, renderer string) error {
-	for i := range tools {
-		if msg := schemaProblem(schemaOf(&tools[i])); msg != "" {
-			return &SchemaError{Renderer: renderer, Tool: tools[i].Name, Msg: msg, Err: ErrUnsupportedSchema}
+		if _, err := openAIParams(schemaOf(&tools[i])); err != nil {
+			return withTool(err, "render.CheckSchemas", tools[i].Name)
 		}
 	}
 	return nil
@@ -272,23 +219,12 @@ func parseSchema(in []byte) (*jsonx.Object, error) {
 func duplicateKey(v any, path string) (string, bool) {
 	switch x := v.(type) {
 	case *jsonx.Object:
-		var seen map[string]bool
-		if len(x.Keys) > 8 {
-			seen = make(map[string]bool, len(x.Keys))
-		}
-		for i, k := range x.Keys {
-			if seen != nil {
-				if seen[k] {
-					return path + "/" + pointerToken(k), true
-				}
-				seen[k] = true
-			} else {
-				for _, e := range x.Keys[:i] {
-					if e == k {
-						return path + "/" + pointerToken(k), true
-					}
-				}
+		seen := make(map[string]bool, len(x.Keys))
+		for _, k := range x.Keys {
+			if seen[k] {
+				return path + "/" + pointerToken(k), true
 			}
+			seen[k] = true
 		}
 		for i, k := range x.Keys {
 			if p, ok := duplicateKey(x.Vals[i], path+"/"+pointerToken(k)); ok {
@@ -305,9 +241,14 @@ func duplicateKey(v any, path string) (string, bool) {
 	return "", false
 }
 
-// followRefs is strictor.follow for any renderer: it resolves ref against
-// root and follows local $ref chains, reporting a dangling reference or a
-// cycle of references as a *SchemaError at path.
+// followRefs is the $ref resolver of every renderer (strict mode,
+// Gemini, Anthropic's strict examples): it resolves ref against root
+// (resolveRef) and, while the target is itself a local $ref, the target's
+// reference, so that the chain ends in a schema. It returns the first
+// target and the object schema the chain ends in (nil when it ends in a
+// non-local $ref or a non-object, which the caller reports where they
+// stand); a dangling reference or a cycle of references is a *SchemaError
+// at path.
 func followRefs(root *jsonx.Object, ref, path string) (target any, final *jsonx.Object, err error) {
 	chain := []string{ref}
 	var seen []*jsonx.Object
