@@ -122,10 +122,10 @@ func OpenAIWith(tools []toolnexus.Tool, opts OpenAIOptions) (OpenAITools, error)
 	flags := make([]bool, len(tools)) // Strict points here; one allocation per list
 	for i := range tools {
 		t := &tools[i]
+		if err := checkName("render.OpenAIStrict", t.Name); err != nil {
+			return nil, err
+		}
 		if t.Freeform != nil {
-			if err := checkName("render.OpenAIStrict", t.Name); err != nil {
-				return nil, err
-			}
 			out[i] = OpenAITool{Type: "custom", Function: OpenAIFunction{Name: t.Name, Description: t.Description}, Format: t.Freeform}
 			continue
 		}

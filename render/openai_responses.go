@@ -84,10 +84,10 @@ func OpenAIResponsesWith(tools []toolnexus.Tool, opts OpenAIOptions) (OpenAIResp
 	out := make(OpenAIResponsesTools, len(tools))
 	for i := range tools {
 		t := &tools[i]
+		if err := checkName("render.OpenAIResponsesWith", t.Name); err != nil {
+			return nil, err
+		}
 		if t.Freeform != nil {
-			if err := checkName("render.OpenAIResponsesWith", t.Name); err != nil {
-				return nil, err
-			}
 			out[i] = OpenAIResponsesTool{Type: "custom", Name: t.Name, Description: t.Description, Format: t.Freeform}
 			continue
 		}

@@ -90,12 +90,9 @@ const (
 )
 
 // strictParams returns the strict form of t's schema, or with Fallback its
-// unchanged schema and strict=false when it cannot be made strict. A name
-// OpenAI rejects is an error either way.
+// unchanged schema and strict=false when it cannot be made strict; errors
+// name renderer and the tool.
 func strictParams(t *toolnexus.Tool, opts OpenAIOptions, renderer string) (json.RawMessage, bool, error) {
-	if err := checkName(renderer, t.Name); err != nil {
-		return nil, false, err
-	}
 	params, err := strictCache.get(schemaOf(t), strictSchema)
 	if err == nil {
 		return params, true, nil
