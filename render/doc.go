@@ -72,13 +72,15 @@
 //
 // # Output
 //
-// Each result type implements json.Marshaler and also offers AppendJSON, a
-// direct bytes path that skips encoding/json's re-scan of MarshalJSON
-// output: for 100 tools, building the value costs one allocation and
-// AppendJSON into a reused buffer none, while json.Marshal of the same
-// value costs about 20 allocations and 20 to 30 times the time. To put the
-// bytes into a provider SDK's request without the SDK reordering the
-// schema keys, see the README's provider sections and the interop module.
+// Each result type implements json.Marshaler and also offers AppendJSON,
+// which writes the same bytes straight into a buffer. With the rewrite
+// caches warm, rendering allocates one slice for the whole list (Gemini
+// one more for its wrapper), AppendJSON into a buffer with room allocates
+// nothing, and MarshalJSON allocates its output once; json.Marshal of the
+// value also re-scans that output (docs/performance.md has the cost). To
+// put the bytes into a provider SDK's request without the SDK reordering
+// the schema keys, see the README's provider sections and the interop
+// module.
 package render
 
 // Files: one per provider API, each holding its entry types with their
