@@ -321,14 +321,7 @@ func (t GeminiTool) MarshalJSON() ([]byte, error) { return marshalEntry(t), nil 
 
 // AppendJSON appends the tool's JSON object to dst.
 func (t GeminiTool) AppendJSON(dst []byte) []byte {
-	dst = append(dst, `{"functionDeclarations":[`...)
-	for j := range t.FunctionDeclarations {
-		if j > 0 {
-			dst = append(dst, ',')
-		}
-		dst = t.FunctionDeclarations[j].AppendJSON(dst)
-	}
-	return append(dst, "]}"...)
+	return append(appendList(append(dst, `{"functionDeclarations":`...), t.FunctionDeclarations), '}')
 }
 
 func (t GeminiTool) size() int {

@@ -312,27 +312,24 @@ func OpenAIToolChoice(t toolnexus.Tool) []byte {
 // tool as {"type":"custom","custom":{"name":…}}). mode is "auto" or
 // "required"; anything else, or no tools, is an error.
 func OpenAIAllowedTools(mode string, tools []toolnexus.Tool) ([]byte, error) {
-	if err := checkAllowed(mode, len(tools)); err != nil {
-		return nil, err
+	return allowedTools(`{"type":"allowed_tools","allowed_tools":{"mode":`, "]}}", mode, tools, OpenAIToolChoice)
+}
+
+// allowedTools writes head, mode, the choice of every tool and tail.
+func allowedTools(head, tail, mode string, tools []toolnexus.Tool, choice func(toolnexus.Tool) []byte) ([]byte, error) {
+	if mode != "auto" && mode != "required" {
+		return nil, fmt.Errorf(`render: allowed_tools mode: must be "auto" or "required", got %q`, mode)
 	}
-	dst := []byte(`{"type":"allowed_tools","allowed_tools":{"mode":`)
-	dst = jsonx.AppendString(dst, mode)
+	if len(tools) == 0 {
+		return nil, fmt.Errorf("render: allowed_tools tools: must name at least one tool")
+	}
+	dst := jsonx.AppendString([]byte(head), mode)
 	dst = append(dst, `,"tools":[`...)
 	for i := range tools {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = append(dst, OpenAIToolChoice(tools[i])...)
+		dst = append(dst, choice(tools[i])...)
 	}
-	return append(dst, "]}}"...), nil
-}
-
-func checkAllowed(mode string, n int) error {
-	if mode != "auto" && mode != "required" {
-		return fmt.Errorf(`render: allowed_tools mode: must be "auto" or "required", got %q`, mode)
-	}
-	if n == 0 {
-		return fmt.Errorf("render: allowed_tools tools: must name at least one tool")
-	}
-	return nil
+	return append(dst, tail...), nil
 }

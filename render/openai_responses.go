@@ -292,17 +292,5 @@ func OpenAIResponsesToolChoice(t toolnexus.Tool) []byte {
 // API: {"type":"allowed_tools","mode":mode,"tools":[{"type":"function",
 // "name":…},…]} (a freeform tool as {"type":"custom","name":…}).
 func OpenAIResponsesAllowedTools(mode string, tools []toolnexus.Tool) ([]byte, error) {
-	if err := checkAllowed(mode, len(tools)); err != nil {
-		return nil, err
-	}
-	dst := []byte(`{"type":"allowed_tools","mode":`)
-	dst = jsonx.AppendString(dst, mode)
-	dst = append(dst, `,"tools":[`...)
-	for i := range tools {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = append(dst, OpenAIResponsesToolChoice(tools[i])...)
-	}
-	return append(dst, "]}"...), nil
+	return allowedTools(`{"type":"allowed_tools","mode":`, "]}", mode, tools, OpenAIResponsesToolChoice)
 }
