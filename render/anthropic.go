@@ -1,11 +1,15 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/internal/jsonlex"
 	"github.com/toolnexus/toolnexus/internal/jsonx"
 )
 
@@ -61,24 +65,116 @@ type AnthropicTools []AnthropicTool
 // one that is not a JSON object is an error naming the tool and the
 // example's index.
 func Anthropic(tools []toolnexus.Tool) (AnthropicTools, error) {
+	return anthropicWith(tools, AnthropicOptions{}, "render.Anthropic")
+}
+
+// AnthropicOptions are the optional tool fields of the Anthropic Messages
+// API (ToolParam in anthropic-sdk-go v2: strict, cache_control,
+// defer_loading, input_examples), applied by [AnthropicWith].
+type AnthropicOptions struct {
+	// Strict renders "strict":true on every tool and rewrites each schema
+	// into the strict subset exactly as [OpenAIStrict] documents (every
+	// object closed with "additionalProperties":false, all properties
+	// required, optional ones nullable). A schema that cannot be made
+	// strict is a *SchemaError wrapping ErrNotStrict or ErrSchemaLimit
+	// naming the tool and the JSON path, unless Fallback is set.
+	Strict bool
+
+	// Fallback, with Strict, renders a tool whose schema cannot be made
+	// strict without "strict" and with its schema unchanged, instead of
+	// failing the whole list.
+	Fallback bool
+
+	// CacheLast renders "cache_control":{"type":"ephemeral"} on the last
+	// tool of the list, so the whole tools array is a cached prompt prefix
+	// (Anthropic docs, "Prompt caching"). No effect on an empty list.
+	CacheLast bool
+
+	// Defer names the tools rendered with "defer_loading":true: the model
+	// sees them only once a tool search loads them. A name that matches no
+	// tool is an error naming it.
+	Defer []string
+
+	// InputExamples maps a tool name to example inputs rendered as
+	// "input_examples", in place of the tool's own Tool.InputExamples
+	// (an empty list renders "input_examples":[]). Each example must be a JSON object
+	// (the SDK's map[string]any); a name that matches no tool, or an
+	// example that is not a JSON object, is an error naming the tool and
+	// the example's index. Examples given here are not checked against
+	// the schema (those of a typed tool's InputExamples method are, at
+	// registration; with Strict, the tool's own examples get null for
+	// each property they leave out, as the strict schema requires every
+	// property).
+	InputExamples map[string][]json.RawMessage
+}
+
+// AnthropicWith renders tools for the Anthropic Messages API like
+// [Anthropic], with the options applied. Field order in each entry is
+// name, description, input_schema, strict, defer_loading, input_examples,
+// cache_control; a field whose option is off is omitted, so
+// AnthropicWith(tools, AnthropicOptions{}) gives the bytes of
+// Anthropic(tools). Errors are those of [Anthropic] (checked on the
+// strict schema too), of the strict rewrite, or of a bad option naming
+// the tool; the renderer is named "render.AnthropicWith".
+func AnthropicWith(tools []toolnexus.Tool, opts AnthropicOptions) (AnthropicTools, error) {
+	return anthropicWith(tools, opts, "render.AnthropicWith")
+}
+
+// anthropicWith is AnthropicWith with errors naming renderer.
+func anthropicWith(tools []toolnexus.Tool, opts AnthropicOptions, renderer string) (AnthropicTools, error) {
 	out := make(AnthropicTools, len(tools))
 	for i := range tools {
 		t := &tools[i]
-		if err := checkName("render.Anthropic", t.Name); err != nil {
+		if err := checkName(renderer, t.Name); err != nil {
 			return nil, err
 		}
 		s := schemaOf(t)
 		if _, err := anthropicCache.get(s, checkAnthropic); err != nil {
-			return nil, withTool(err, "render.Anthropic", t.Name)
+			return nil, withTool(err, renderer, t.Name)
 		}
 		out[i] = AnthropicTool{Name: t.Name, Description: t.Description, InputSchema: s}
-		if t.InputExamples != nil {
-			ex, err := compactExamples("render.Anthropic", t.Name, t.InputExamples)
+		if opts.Strict {
+			params, strict, err := strictParams(t, OpenAIOptions{Strict: true, Fallback: opts.Fallback}, renderer)
 			if err != nil {
 				return nil, err
 			}
-			out[i].InputExamples = ex
+			if _, err := anthropicCache.get(params, checkAnthropic); err != nil {
+				return nil, withTool(err, renderer, t.Name)
+			}
+			out[i].InputSchema, out[i].Strict = params, strict
 		}
+		out[i].DeferLoading = slices.Contains(opts.Defer, t.Name)
+		ex, ok := opts.InputExamples[t.Name]
+		if !ok {
+			ex = t.InputExamples
+		}
+		if ok || ex != nil {
+			c, err := compactExamples(renderer, t.Name, ex)
+			if err != nil {
+				return nil, err
+			}
+			if !ok && out[i].Strict {
+				for j := range c {
+					if c[j], err = strictExample(c[j], out[i].InputSchema); err != nil {
+						return nil, fmt.Errorf("%s: tool %q: input_examples[%d]: %w", renderer, t.Name, j, err)
+					}
+				}
+			}
+			out[i].InputExamples = c
+		}
+	}
+	for _, n := range opts.Defer {
+		if !slices.ContainsFunc(tools, func(t toolnexus.Tool) bool { return t.Name == n }) {
+			return nil, fmt.Errorf("%s: Defer: no tool named %q", renderer, n)
+		}
+	}
+	for n := range opts.InputExamples {
+		if !slices.ContainsFunc(tools, func(t toolnexus.Tool) bool { return t.Name == n }) {
+			return nil, fmt.Errorf("%s: InputExamples: no tool named %q", renderer, n)
+		}
+	}
+	if opts.CacheLast && len(out) > 0 {
+		out[len(out)-1].CacheControl = true
 	}
 	return out, nil
 }
@@ -86,121 +182,135 @@ func Anthropic(tools []toolnexus.Tool) (AnthropicTools, error) {
 // anthropicCache remembers the outcome of checkAnthropic per schema.
 var anthropicCache rewriteCache
 
+// checkAnthropic returns a *SchemaError wrapping ErrUnsupportedSchema
+// when the schema s breaks Anthropic's root rules (see [Anthropic]).
 func checkAnthropic(s []byte) (json.RawMessage, error) {
-	if path, msg := checkAnthropicRoot(s); msg != "" {
-		return nil, &SchemaError{Path: path, Msg: msg, Err: ErrUnsupportedSchema}
+	bad := func(path, msg string) error { return &SchemaError{Path: path, Msg: msg, Err: ErrUnsupportedSchema} }
+	if err := checkSchemaBytes(s); err != nil {
+		return nil, err
+	}
+	tree, err := jsonx.Parse(s)
+	root, ok := tree.(*jsonx.Object)
+	if err != nil || !ok {
+		return nil, bad("", "the schema is not a JSON object")
+	}
+	typeOK, combinator := false, ""
+	for i, k := range root.Keys {
+		switch k {
+		case "type":
+			typeOK = root.Vals[i] == "object"
+		case "oneOf", "anyOf", "allOf":
+			if combinator == "" {
+				combinator = k
+			}
+		}
+	}
+	switch {
+	case combinator != "":
+		return nil, bad("/"+combinator, "Anthropic does not support "+combinator+" at the top level of input_schema")
+	case !typeOK:
+		return nil, bad("/type", `input_schema must have "type":"object" at the root`)
 	}
 	return nil, nil
 }
 
-// checkAnthropicRoot returns a path and message when s breaks Anthropic's
-// root rules, or "" and "".
-func checkAnthropicRoot(s []byte) (path, msg string) {
-	if !utf8.Valid(s) {
-		return "", "the schema is not valid UTF-8"
-	}
-	if !json.Valid(s) {
-		return "", "the schema is not valid JSON"
-	}
-	typeOK := false
-	bad := ""
-	ok := scanTopLevel(s, func(key, val []byte) {
-		switch string(key) {
-		case "type":
-			typeOK = string(val) == `"object"`
-		case "oneOf", "anyOf", "allOf":
-			if bad == "" {
-				bad = string(key)
-			}
+// compactExamples returns compact copies of the examples of tool name, or
+// an error naming the tool and the index of one that is not a JSON object.
+func compactExamples(renderer, name string, ex []json.RawMessage) ([]json.RawMessage, error) {
+	out := make([]json.RawMessage, len(ex))
+	for j, e := range ex {
+		c, err := compactObject(e)
+		if err != nil {
+			return nil, fmt.Errorf("%s: tool %q: input_examples[%d]: %w", renderer, name, j, err)
 		}
-	})
+		out[j] = c
+	}
+	return out, nil
+}
+
+// compactObject returns a compact copy of e, or an error when e is not a
+// valid UTF-8 JSON object.
+func compactObject(e []byte) (json.RawMessage, error) {
 	switch {
-	case !ok:
-		return "", "the schema is not a JSON object"
-	case bad != "":
-		return "/" + bad, fmt.Sprintf("Anthropic does not support %s at the top level of input_schema", bad)
-	case !typeOK:
-		return "/type", `input_schema must have "type":"object" at the root`
+	case !utf8.Valid(e):
+		return nil, errors.New("not valid UTF-8")
+	case !json.Valid(e):
+		return nil, errors.New("not valid JSON")
+	case e[jsonlex.WS(e, 0)] != '{':
+		return nil, errors.New("not a JSON object")
 	}
-	return "", ""
+	var b bytes.Buffer
+	if err := json.Compact(&b, e); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
-// scanTopLevel calls fn with the raw key (without quotes, escapes left as
-// they are) and the raw value of each member of the JSON object s. s must
-// be valid JSON; it reports false when s is not an object.
-func scanTopLevel(s []byte, fn func(key, val []byte)) bool {
-	i := skipSpace(s, 0)
-	if i >= len(s) || s[i] != '{' {
-		return false
+// strictExample returns example (a JSON object) with null added for every
+// property the strict schema lists that the example leaves out, at every
+// level the schema describes (properties, items, anyOf branches, local
+// $refs): the strict rewrite makes optional properties required and
+// nullable, and the API refuses an example its schema refuses. Keys come
+// out sorted (encoding/json map order); numbers keep their text.
+func strictExample(example, schema json.RawMessage) (json.RawMessage, error) {
+	var ex any
+	d := json.NewDecoder(bytes.NewReader(example))
+	d.UseNumber()
+	if err := d.Decode(&ex); err != nil {
+		return nil, err
 	}
-	i++
-	for {
-		i = skipSpace(s, i)
-		if i >= len(s) || s[i] == '}' {
-			return true
-		}
-		if s[i] == ',' {
-			i = skipSpace(s, i+1)
-		}
-		end := skipString(s, i)
-		key := s[i+1 : end-1]
-		i = skipSpace(s, end)
-		i = skipSpace(s, i+1) // ':'
-		vend := skipValue(s, i)
-		fn(key, s[i:vend])
-		i = vend
+	tree, err := jsonx.Parse(schema)
+	if err != nil {
+		return nil, err
 	}
+	root, _ := tree.(*jsonx.Object)
+	fillNulls(ex, root, root, 0)
+	return json.Marshal(ex)
 }
 
-func skipSpace(s []byte, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
-		i++
+// fillNulls adds the missing properties of schema s to v as nulls.
+func fillNulls(v any, s, root *jsonx.Object, depth int) {
+	if s == nil || depth > 64 {
+		return
 	}
-	return i
-}
-
-// skipString returns the index just after the string starting at s[i]=='"'.
-func skipString(s []byte, i int) int {
-	for i++; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return len(s)
-}
-
-// skipValue returns the index just after the JSON value starting at s[i].
-func skipValue(s []byte, i int) int {
-	depth := 0
-	for i < len(s) {
-		switch s[i] {
-		case '"':
-			i = skipString(s, i)
-			if depth == 0 {
-				return i
-			}
-			continue
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
-			if depth < 0 {
-				return i
-			}
-		case ',':
-			if depth == 0 {
-				return i
+	if ref, ok := s.Get("$ref"); ok {
+		if r, ok := ref.(string); ok {
+			if _, final, err := followRefs(root, r, ""); err == nil {
+				fillNulls(v, final, root, depth+1)
 			}
 		}
-		i++
+		return
 	}
-	return i
+	if branches, ok := s.Get("anyOf"); ok {
+		arr, _ := branches.([]any)
+		for _, b := range arr {
+			if bs, ok := b.(*jsonx.Object); ok && (hasKey(bs, "properties") || hasKey(bs, "items") || hasKey(bs, "$ref")) {
+				fillNulls(v, bs, root, depth+1)
+			}
+		}
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		p, _ := s.Get("properties")
+		props, _ := p.(*jsonx.Object)
+		if props == nil {
+			return
+		}
+		for i, k := range props.Keys {
+			if _, ok := v[k]; !ok {
+				v[k] = nil
+				continue
+			}
+			ps, _ := props.Vals[i].(*jsonx.Object)
+			fillNulls(v[k], ps, root, depth+1)
+		}
+	case []any:
+		it, _ := s.Get("items")
+		items, _ := it.(*jsonx.Object)
+		for _, e := range v {
+			fillNulls(e, items, root, depth+1)
+		}
+	}
 }
 
 // MarshalJSON implements json.Marshaler. The buffer is sized once from
@@ -228,4 +338,57 @@ func (t AnthropicTool) AppendJSON(dst []byte) []byte {
 	dst = t.appendOptions(dst)
 	dst = append(dst, '}')
 	return dst
+}
+
+// appendOptions appends the optional fields of t after input_schema.
+func (t AnthropicTool) appendOptions(dst []byte) []byte {
+	if t.Strict {
+		dst = append(dst, `,"strict":true`...)
+	}
+	if t.DeferLoading {
+		dst = append(dst, `,"defer_loading":true`...)
+	}
+	if t.InputExamples != nil {
+		dst = append(dst, `,"input_examples":[`...)
+		for j, e := range t.InputExamples {
+			if j > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, e...)
+		}
+		dst = append(dst, ']')
+	}
+	if t.CacheControl {
+		dst = append(dst, `,"cache_control":{"type":"ephemeral"}`...)
+	}
+	return dst
+}
+
+func (t AnthropicTool) size() int {
+	n := entryOverhead + strSize(t.Name) + strSize(t.Description) + schemaSize(t.InputSchema)
+	for _, e := range t.InputExamples {
+		n += len(e) + 1
+	}
+	return n
+}
+
+// ToolSearchName is the name of the Anthropic client-side tool search
+// tool ([AnthropicToolSearch]), under which exec answers its calls when
+// exec.Options.ToolSearch is set.
+const ToolSearchName = "tool_search"
+
+// AnthropicToolSearch returns the Anthropic tool of a client-side tool
+// search, {"name":"tool_search","description":…,"input_schema":
+// [ToolSearchSchema]}; "" gives a default description. Render it, not
+// deferred, next to tools rendered with "defer_loading":true
+// (AnthropicOptions.Defer): the model calls it with {"query":"…"} and exec
+// answers with tool_reference blocks naming the deferred tools that
+// match, which the API then loads. Source: Anthropic docs, "Tool search
+// tool", custom tool search (tool_reference blocks in a tool_result);
+// anthropic-sdk-go ToolReferenceBlockParam.
+func AnthropicToolSearch(description string) AnthropicTool {
+	if description == "" {
+		description = defaultToolSearchDescription
+	}
+	return AnthropicTool{Name: ToolSearchName, Description: description, InputSchema: []byte(ToolSearchSchema)}
 }

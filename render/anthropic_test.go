@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/toolnexus/toolnexus"
 )
 
@@ -31,4 +33,39 @@ func TestAnthropicRootRules(t *testing.T) {
 	if _, err := Anthropic([]toolnexus.Tool{{Name: "t", InputSchema: json.RawMessage(ok)}}); err != nil {
 		t.Errorf("nested anyOf rejected: %v", err)
 	}
+}
+
+// TestAnthropicRootKeysEscaped: the root rules read keys as the API's JSON
+// parser does, so a key spelled with \u escapes is the keyword it spells.
+func TestAnthropicRootKeysEscaped(t *testing.T) {
+	_, err := Anthropic([]toolnexus.Tool{{Name: "t", InputSchema: json.RawMessage(`{"\u0074ype":"object","properties":{}}`)}})
+	require.NoError(t, err)
+	_, err = Anthropic([]toolnexus.Tool{{Name: "t", InputSchema: json.RawMessage(`{"type":"object","\u006fneOf":[{"type":"object"}]}`)}})
+	require.ErrorIs(t, err, ErrUnsupportedSchema)
+	require.EqualError(t, err, `render.Anthropic: tool "t": /oneOf: Anthropic does not support oneOf at the top level of input_schema`)
+}
+
+// TestAnthropicWithEmptyExamples: a tool whose own InputExamples is an
+// empty, non-nil list renders "input_examples":[] with and without
+// options, so AnthropicWith(tools, AnthropicOptions{}) is Anthropic(tools).
+func TestAnthropicWithEmptyExamples(t *testing.T) {
+	tools := []toolnexus.Tool{{Name: "t", InputExamples: []json.RawMessage{}}}
+	plain, err := Anthropic(tools)
+	require.NoError(t, err)
+	with, err := AnthropicWith(tools, AnthropicOptions{})
+	require.NoError(t, err)
+	require.Equal(t, `[{"name":"t","description":"","input_schema":{"type":"object"},"input_examples":[]}]`, string(plain.AppendJSON(nil)))
+	require.Equal(t, string(plain.AppendJSON(nil)), string(with.AppendJSON(nil)))
+}
+
+// TestAnthropicStrictExampleRecursiveRef: with Strict, a tool's own
+// example gets null for every property the strict schema requires, also
+// below a recursive "$ref":"#".
+func TestAnthropicStrictExampleRecursiveRef(t *testing.T) {
+	tools := []toolnexus.Tool{{Name: "node",
+		InputSchema:   json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"},"child":{"$ref":"#"}},"required":["name"]}`),
+		InputExamples: []json.RawMessage{json.RawMessage(`{"name":"a","child":{"name":"b"}}`)}}}
+	out, err := AnthropicWith(tools, AnthropicOptions{Strict: true})
+	require.NoError(t, err)
+	require.Equal(t, `{"child":{"child":null,"name":"b"},"name":"a"}`, string(out[0].InputExamples[0]))
 }

@@ -198,7 +198,7 @@ func BenchmarkRewriteUncached(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			for i := range tools {
-				if _, err := geminiSchema(schemaOf(&tools[i]), DefaultGeminiRecursionDepth, false); err != nil {
+				if _, err := geminiSchema(schemaOf(&tools[i]), DefaultGeminiRecursionDepth, false, false); err != nil {
 					b.Fatal(err)
 				}
 			}

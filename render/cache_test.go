@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/toolnexus/toolnexus"
 )
 
@@ -21,4 +23,16 @@ func TestRewriteCacheIsByContent(t *testing.T) {
 	if !strings.Contains(string(second[0].Function.Parameters), `"b"`) {
 		t.Fatalf("stale cache entry: %s", second[0].Function.Parameters)
 	}
+}
+
+// TestCacheKeepsNoCallerBuffer: a cached pass-through answer must not be
+// the first caller's buffer, or a caller that later reuses that buffer
+// changes what every other caller with the first bytes is sent.
+func TestCacheKeepsNoCallerBuffer(t *testing.T) {
+	const schema = `{"type":"object","properties":{"keep":{"type":"string"}}}`
+	buf := []byte(schema)
+	OpenAI([]toolnexus.Tool{{Name: "t", InputSchema: buf}})
+	copy(buf, `{"type":"object","properties":{"GONE":{"type":"string"}}}`)
+	got := OpenAI([]toolnexus.Tool{{Name: "u", InputSchema: []byte(schema)}})
+	require.Equal(t, schema, string(got[0].Function.Parameters))
 }

@@ -50,11 +50,10 @@
 //     GeminiJSON, GeminiStream, NewGeminiFeed; --format gemini.
 //   - MCP: render [MCP]; package mcp serves and loads; --format mcp.
 //
-// render's plain "OpenAI" means Chat Completions (the name is kept: it is
-// the first renderer and programs call it); everywhere else the two OpenAI
-// APIs are told apart as OpenAIChat / openai-chat and Responses /
-// OpenAIResponses / openai-responses. The command accepts openai and
-// responses, its names before this scheme, as aliases.
+// In render, plain "OpenAI" means Chat Completions; everywhere else the two
+// OpenAI APIs are told apart as OpenAIChat / openai-chat and Responses /
+// OpenAIResponses / openai-responses. The command also accepts openai and
+// responses as aliases.
 //
 // # Per-provider schema rules
 //
@@ -73,24 +72,25 @@
 //
 // # Output
 //
-// Each result type implements json.Marshaler and also offers AppendJSON, a
-// direct bytes path that skips encoding/json's re-scan of MarshalJSON
-// output: for 100 tools, building the value costs one allocation and
-// AppendJSON into a reused buffer none, while json.Marshal of the same
-// value costs about 20 allocations and 20 to 30 times the time. To put the
-// bytes into a provider SDK's request without the SDK reordering the
-// schema keys, see the README's provider sections and the interop module.
+// Each result type implements json.Marshaler and also offers AppendJSON,
+// which writes the same bytes straight into a buffer. With the rewrite
+// caches warm, rendering allocates one slice for the whole list (Gemini
+// one more for its wrapper), AppendJSON into a buffer with room allocates
+// nothing, and MarshalJSON allocates its output once; json.Marshal of the
+// value also re-scans that output (docs/performance.md has the cost). To
+// put the bytes into a provider SDK's request without the SDK reordering
+// the schema keys, see the README's provider sections and the interop
+// module.
 package render
 
-// appendList appends a JSON array of entries, each written by its own
-// AppendJSON.
-func appendList[T interface{ AppendJSON([]byte) []byte }](dst []byte, ts []T) []byte {
-	dst = append(dst, '[')
-	for i := range ts {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = ts[i].AppendJSON(dst)
-	}
-	return append(dst, ']')
-}
+// Files: one per provider API, each holding its entry types with their
+// methods, its renderers and its rules.
+//
+//	openai.go            OpenAI Chat Completions, and what both OpenAI APIs share (OpenAIOptions, the root rule)
+//	openai_responses.go  OpenAI Responses (custom, namespace and tool_search entries, Defer)
+//	openai_strict.go     OpenAI strict mode: the schema rewrite and its limits (also used by AnthropicWith)
+//	anthropic.go         Anthropic Messages (options, input examples, tool search)
+//	gemini.go            Gemini: declarations, options, names, toolConfig
+//	gemini_schema.go     Gemini's "parameters" rewrite: every rule listed on Gemini, with its hints
+//	mcp.go               MCP tools/list
+//	shared.go            errors, name and schema checks, the $ref resolver, the rewrite cache, output helpers

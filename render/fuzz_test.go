@@ -20,7 +20,7 @@ func TestGeminiRefBlowup(t *testing.T) {
 	}
 	defs = append(defs, `"D30":{"type":"string"}`)
 	s := `{"type":"object","properties":{"x":{"$ref":"#/$defs/D0"}},"$defs":{` + strings.Join(defs, ",") + `}}`
-	_, err := geminiSchema([]byte(s), 3, false)
+	_, err := geminiSchema([]byte(s), 3, false, false)
 	if !errors.Is(err, ErrSchemaLimit) || !strings.Contains(err.Error(), "more than 50000 schema nodes") {
 		t.Fatalf("err = %v", err)
 	}
@@ -63,7 +63,7 @@ func FuzzRewrites(f *testing.F) {
 			}
 			refsStandAlone(t, out)
 		}
-		if out, err := geminiSchema(in, 2, true); err == nil && out != nil {
+		if out, err := geminiSchema(in, 2, true, false); err == nil && out != nil {
 			tree, perr := jsonx.Parse(out)
 			if perr != nil || !utf8.Valid(out) {
 				t.Fatalf("gemini output is not UTF-8 JSON: %q", out)
@@ -76,7 +76,7 @@ func FuzzRewrites(f *testing.F) {
 			}
 		}
 		if json.Valid(in) {
-			checkAnthropicRoot(in)
+			checkAnthropic(in)
 		}
 		tools := []toolnexus.Tool{{Name: "f", InputSchema: in}}
 		for _, b := range [][]byte{OpenAI(tools).AppendJSON(nil), MCP(tools).AppendJSON(nil), OpenAIResponses(tools).AppendJSON(nil)} {

@@ -3,39 +3,11 @@ package render
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/internal/jsonx"
 )
-
-// geminiKeywords is the one allowlist of schema keywords Gemini's
-// "parameters" accepts: exactly the JSON fields of genai.Schema
-// (google.golang.org/genai v1.77.0, types.go), Gemini's OpenAPI 3.0 subset.
-// The proto parser behind the API rejects any other key ("Unknown name
-// \"additionalProperties\" … Cannot find field"). Sorted.
-var geminiKeywords = []string{
-	"anyOf", "default", "description", "enum", "example", "format", "items",
-	"maxItems", "maxLength", "maxProperties", "maximum", "minItems", "minLength",
-	"minProperties", "minimum", "nullable", "pattern", "properties",
-	"propertyOrdering", "required", "title", "type",
-}
-
-var geminiAllowed = func() map[string]bool {
-	m := make(map[string]bool, len(geminiKeywords))
-	for _, k := range geminiKeywords {
-		m[k] = true
-	}
-	return m
-}()
-
-// GeminiKeywords returns the schema keywords [Gemini] may emit in
-// "parameters", sorted: the JSON fields of genai.Schema. Every other
-// keyword is rewritten or dropped. The slice is a copy.
-func GeminiKeywords() []string { return slices.Clone(geminiKeywords) }
 
 // DefaultGeminiRecursionDepth is how many times [Gemini] inlines a $ref
 // inside its own expansion when GeminiOptions.RecursionDepth is zero.
@@ -252,19 +224,19 @@ func GeminiWith(tools []toolnexus.Tool, opts GeminiOptions) (GeminiTools, error)
 		d := GeminiFunctionDeclaration{Name: t.Name, Description: t.Description}
 		if opts.JSONSchema {
 			s := schemaOf(t)
-			if msg := schemaProblem(s); msg != "" {
-				return nil, &SchemaError{Renderer: "render.Gemini", Tool: t.Name, Msg: msg, Err: ErrUnsupportedSchema}
+			if err := schemaCheck(s); err != nil {
+				return nil, withTool(err, "render.Gemini", t.Name)
 			}
 			d.ParametersJSONSchema = s
 			if o := tools[i].OutputSchema; len(o) > 0 {
-				if msg := schemaProblem(o); msg != "" {
-					return nil, &SchemaError{Renderer: "render.Gemini", Tool: t.Name, Msg: "output schema: " + msg, Err: ErrUnsupportedSchema}
+				if err := schemaCheck(o); err != nil {
+					return nil, &SchemaError{Renderer: "render.Gemini", Tool: t.Name, Msg: "output schema: " + err.(*SchemaError).Msg, Err: ErrUnsupportedSchema}
 				}
 				d.ResponseJSONSchema = o
 			}
 		} else {
 			p, err := cache.get(schemaOf(t), func(in []byte) (json.RawMessage, error) {
-				return geminiSchemaRefusing(in, depth, opts.PropertyOrdering, opts.RefuseHidden)
+				return geminiSchema(in, depth, opts.PropertyOrdering, opts.RefuseHidden)
 			})
 			if err != nil {
 				return nil, withTool(err, "render.Gemini", t.Name)
@@ -304,6 +276,37 @@ func geminiCache(k geminiKey) *rewriteCache {
 	return c
 }
 
+// GeminiMaxNameLength is the longest function name [Gemini] accepts, in
+// bytes: 64, the limit in the Gemini API's error message and the Vertex AI
+// FunctionDeclaration docs (the genai v1.77 Go comment says 128; the
+// stricter figure is used).
+const GeminiMaxNameLength = 64
+
+// checkGeminiName enforces Gemini's FunctionDeclaration name rule: start
+// with a letter or an underscore, then letters, digits, '_', '.', ':' or
+// '-', at most GeminiMaxNameLength bytes.
+func checkGeminiName(name string) error {
+	bad := func(why string) error {
+		return fmt.Errorf("render.Gemini: tool %q: %s: %w", name, why, ErrUnsupportedName)
+	}
+	if name == "" {
+		return bad("the name is empty")
+	}
+	if len(name) > GeminiMaxNameLength {
+		return bad(fmt.Sprintf("the name is %d bytes, more than Gemini's %d", len(name), GeminiMaxNameLength))
+	}
+	if c := name[0]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_') {
+		return bad("Gemini function names must start with a letter or an underscore")
+	}
+	for i := 1; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == ':' || c == '-') {
+			return bad(fmt.Sprintf("byte %d (%q) is not one of [a-zA-Z0-9_.:-]", i, rune(c)))
+		}
+	}
+	return nil
+}
+
 // MarshalJSON implements json.Marshaler. The buffer is sized once from
 // the prepared bytes (names, descriptions, schemas).
 func (ts GeminiTools) MarshalJSON() ([]byte, error) { return marshalList(ts), nil }
@@ -318,14 +321,15 @@ func (t GeminiTool) MarshalJSON() ([]byte, error) { return marshalEntry(t), nil 
 
 // AppendJSON appends the tool's JSON object to dst.
 func (t GeminiTool) AppendJSON(dst []byte) []byte {
-	dst = append(dst, `{"functionDeclarations":[`...)
-	for j := range t.FunctionDeclarations {
-		if j > 0 {
-			dst = append(dst, ',')
-		}
-		dst = t.FunctionDeclarations[j].AppendJSON(dst)
+	return append(appendList(append(dst, `{"functionDeclarations":`...), t.FunctionDeclarations), '}')
+}
+
+func (t GeminiTool) size() int {
+	n := 32
+	for i := range t.FunctionDeclarations {
+		n += t.FunctionDeclarations[i].size() + 1
 	}
-	return append(dst, "]}"...)
+	return n
 }
 
 // MarshalJSON implements json.Marshaler with the same bytes the
@@ -350,460 +354,40 @@ func (d GeminiFunctionDeclaration) AppendJSON(dst []byte) []byte {
 	return append(dst, '}')
 }
 
-// geminiSchema returns the "parameters" form of the schema in, or nil when
-// the tool takes no parameters.
-func geminiSchema(in []byte, depth int, ordering bool) (json.RawMessage, error) {
-	return geminiSchemaRefusing(in, depth, ordering, false)
+func (d GeminiFunctionDeclaration) size() int {
+	return entryOverhead + strSize(d.Name) + strSize(d.Description) + len(d.Parameters) + len(d.ParametersJSONSchema) + len(d.ResponseJSONSchema)
 }
 
-// geminiSchemaRefusing is geminiSchema; with refuse, a rule Execute
-// enforces that the output cannot show is an error wrapping ErrHiddenRule.
-func geminiSchemaRefusing(in []byte, depth int, ordering, refuse bool) (json.RawMessage, error) {
-	root, err := parseSchema(in)
-	if err != nil {
-		return nil, err
-	}
-	g := &geminiRewriter{root: root, depth: depth, ordering: ordering, refuse: refuse}
-	out, err := g.node(root, "")
-	if err != nil {
-		return nil, err
-	}
-	if _, ok := out.Get("properties"); !ok {
-		// No-argument tool: Gemini wants no "parameters".
-		if refuse && rootRules(root, out) {
-			return nil, &SchemaError{Msg: `the root has no properties, so Gemini gets no "parameters" and cannot be shown the rules Execute enforces on the root object (use GeminiOptions.JSONSchema)`, Err: ErrHiddenRule}
+// GeminiToolConfig returns the Gemini request "toolConfig",
+// {"functionCallingConfig":{["allowedFunctionNames":[…],]"mode":mode}}
+// (the key order genai's json.Marshal of ToolConfig gives).
+// mode is "AUTO", "ANY", "NONE" or "VALIDATED"; allowed (the names of
+// these tools, in order) is only for ANY and VALIDATED, where empty means
+// every tool. Errors name the rule: another mode, allowed tools with AUTO
+// or NONE. Source: Gemini API reference, FunctionCallingConfig; genai
+// types FunctionCallingConfig and FunctionCallingConfigMode.
+func GeminiToolConfig(mode string, allowed []toolnexus.Tool) ([]byte, error) {
+	switch mode {
+	case "AUTO", "NONE":
+		if len(allowed) > 0 {
+			return nil, fmt.Errorf("render: GeminiToolConfig: allowed function names need mode ANY or VALIDATED, not %s", mode)
 		}
-		return nil, nil
+	case "ANY", "VALIDATED":
+	default:
+		return nil, fmt.Errorf(`render: GeminiToolConfig: mode must be "AUTO", "ANY", "NONE" or "VALIDATED", got %q`, mode)
 	}
-	return jsonx.Marshal(out), nil
-}
-
-// geminiMaxNodes bounds the schema nodes one rewrite may produce: inlining
-// $refs can grow a schema exponentially (a definition that uses the next
-// one twice, thirty times over), and tools loaded from MCP servers carry
-// schemas nobody here wrote.
-const geminiMaxNodes = 50000
-
-type geminiRewriter struct {
-	root     *jsonx.Object
-	depth    int
-	ordering bool
-	refuse   bool // GeminiOptions.RefuseHidden
-	nodes    int
-	stack    []string // $refs being inlined
-}
-
-func anyValue(desc any) *jsonx.Object {
-	d := "Any JSON value."
-	if s, ok := desc.(string); ok && s != "" {
-		d = sentence(s, d)
-	}
-	return &jsonx.Object{Keys: []string{"type", "description"}, Vals: []any{"STRING", d}}
-}
-
-func (g *geminiRewriter) node(v any, path string) (*jsonx.Object, error) {
-	if g.nodes++; g.nodes > geminiMaxNodes {
-		return nil, &SchemaError{Path: path, Msg: fmt.Sprintf("inlining $ref produces more than %d schema nodes", geminiMaxNodes), Err: ErrSchemaLimit}
-	}
-	o, ok := v.(*jsonx.Object)
-	if !ok {
-		switch v {
-		case true:
-			return anyValue(nil), nil
-		case false:
-			return nil, &SchemaError{Path: path, Msg: "the boolean schema false cannot be expressed for Gemini (no value is valid)", Err: ErrUnsupportedSchema}
+	dst := []byte(`{"functionCallingConfig":{`)
+	if len(allowed) > 0 {
+		dst = append(dst, `"allowedFunctionNames":[`...)
+		for i := range allowed {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = jsonx.AppendString(dst, allowed[i].Name)
 		}
-		return nil, notSchema(v, path, nil)
+		dst = append(dst, "],"...)
 	}
-	if ref, ok := o.Get("$ref"); ok {
-		return g.ref(o, ref, path)
-	}
-
-	out := &jsonx.Object{}
-	typ := ""       // upper-case single type, "" when none
-	var multi []any // several non-null types -> anyOf
-	nullable := false
-	if t, ok := o.Get("type"); ok {
-		var list []any
-		switch t := t.(type) {
-		case string:
-			list = []any{t}
-		case []any:
-			list = t
-		default:
-			return nil, &SchemaError{Path: path + "/type", Msg: "type is neither a string nor an array", Err: ErrUnsupportedSchema}
-		}
-		for _, e := range list {
-			if s, _ := e.(string); !jsonTypes[strings.ToLower(s)] {
-				return nil, &SchemaError{Path: path + "/type", Msg: fmt.Sprintf("%s is not a JSON Schema type", jsonx.Marshal(e)), Err: ErrUnsupportedSchema}
-			}
-		}
-		switch t := t.(type) {
-		case string:
-			typ = strings.ToUpper(t)
-		case []any:
-			var names []string
-			for _, e := range t {
-				s, _ := e.(string)
-				if strings.EqualFold(s, "null") {
-					nullable = true
-					continue
-				}
-				names = append(names, strings.ToUpper(s))
-			}
-			switch len(names) {
-			case 0:
-				typ = "NULL"
-			case 1:
-				typ = names[0]
-			default:
-				for _, n := range names {
-					multi = append(multi, &jsonx.Object{Keys: []string{"type"}, Vals: []any{n}})
-				}
-			}
-		}
-	}
-	if n, ok := o.Get("nullable"); ok && n == true {
-		nullable = true
-	}
-	var props *jsonx.Object
-	var required []any
-	hasRequired := false
-	var enum []any
-	hasEnum := false
-	var inOrder []any // the input's propertyOrdering
-	hasOrder := false
-	var hints geminiHints // dropped rules Execute enforces
-	for i, k := range o.Keys {
-		val := o.Vals[i]
-		p := path + "/" + pointerToken(k)
-		switch k {
-		case "type":
-			if multi != nil {
-				out.Keys, out.Vals = append(out.Keys, "anyOf"), append(out.Vals, multi)
-			} else {
-				out.Keys, out.Vals = append(out.Keys, "type"), append(out.Vals, typ)
-			}
-		case "nullable":
-			// emitted once, after the type
-		case "const":
-			hasEnum, enum = true, append(enum, val)
-		case "enum":
-			arr, ok := val.([]any)
-			if !ok {
-				return nil, &SchemaError{Path: p, Msg: "enum is not an array", Err: ErrUnsupportedSchema}
-			}
-			hasEnum, enum = true, append(enum, arr...)
-		case "anyOf", "oneOf":
-			arr, ok := val.([]any)
-			if !ok {
-				return nil, &SchemaError{Path: p, Msg: k + " is not an array", Err: ErrUnsupportedSchema}
-			}
-			var alts []any
-			for j, a := range arr {
-				c, err := g.node(a, p+"/"+strconv.Itoa(j))
-				if err != nil {
-					return nil, err
-				}
-				if len(c.Keys) == 1 && c.Keys[0] == "type" && c.Vals[0] == "NULL" {
-					nullable = true
-					continue
-				}
-				alts = append(alts, c)
-			}
-			if k == "oneOf" && len(alts) > 1 && g.refuse && !disjointTypes(alts) {
-				return nil, &SchemaError{Path: p, Msg: `"oneOf" with several alternatives is enforced by Execute (exactly one must match) but Gemini's "parameters" can only show anyOf (use GeminiOptions.JSONSchema)`, Err: ErrHiddenRule}
-			}
-			if len(alts) > 0 {
-				out.Keys, out.Vals = append(out.Keys, "anyOf"), append(out.Vals, alts)
-			}
-		case "properties":
-			po, ok := val.(*jsonx.Object)
-			if !ok {
-				return nil, &SchemaError{Path: p, Msg: "properties is not an object", Err: ErrUnsupportedSchema}
-			}
-			props = &jsonx.Object{}
-			for j, name := range po.Keys {
-				c, err := g.node(po.Vals[j], p+"/"+pointerToken(name))
-				if err != nil {
-					return nil, err
-				}
-				props.Keys, props.Vals = append(props.Keys, name), append(props.Vals, c)
-			}
-			if len(props.Keys) > 0 {
-				out.Keys, out.Vals = append(out.Keys, "properties"), append(out.Vals, props)
-			}
-		case "propertyOrdering":
-			if inOrder, ok = val.([]any); !ok {
-				return nil, &SchemaError{Path: p, Msg: "propertyOrdering is not an array", Err: ErrUnsupportedSchema}
-			}
-			hasOrder = true
-		case "required":
-			hasRequired = true
-			required, _ = val.([]any)
-		case "items":
-			if _, ok := val.([]any); ok {
-				return nil, &SchemaError{Path: p, Msg: `"items" is an array of schemas (the tuple form of drafts before 2020-12), which Gemini cannot express`, Err: ErrUnsupportedSchema}
-			}
-			c, err := g.node(val, p)
-			if err != nil {
-				return nil, err
-			}
-			out.Keys, out.Vals = append(out.Keys, "items"), append(out.Vals, c)
-		case "format":
-			if f, _ := val.(string); f == "date-time" || f == "enum" {
-				out.Keys, out.Vals = append(out.Keys, k), append(out.Vals, val)
-			} else if geminiFormats[f] {
-				hints.format = f
-			}
-		default:
-			if geminiAllowed[k] {
-				out.Keys, out.Vals = append(out.Keys, k), append(out.Vals, val)
-			} else if err := g.dropped(o, k, val, p, &hints); err != nil {
-				return nil, err
-			}
-			// anything else is not a Gemini keyword: dropped, stated in
-			// the description when Execute enforces it (see dropped)
-		}
-	}
-
-	if hasEnum {
-		var strs []any
-		var others []string
-		for _, e := range enum {
-			switch e := e.(type) {
-			case nil:
-				nullable = true
-			case string:
-				strs = append(strs, e)
-			default:
-				others = append(others, string(jsonx.Marshal(e)))
-			}
-		}
-		switch {
-		case len(others) == 0 && len(strs) > 0:
-			if typ == "" && multi == nil {
-				typ = "STRING"
-				out.Keys, out.Vals = append([]string{"type"}, out.Keys...), append([]any{"STRING"}, out.Vals...)
-			} else if typ != "STRING" {
-				typ = "STRING"
-				out.Set("type", "STRING")
-			}
-			out.Set("enum", strs)
-		case len(others) > 0:
-			all := others
-			if len(strs) > 0 {
-				all = nil
-				for _, e := range enum {
-					if e != nil {
-						all = append(all, string(jsonx.Marshal(e)))
-					}
-				}
-			}
-			note := "Allowed values: " + strings.Join(all, ", ") + "."
-			if d, ok := out.Get("description"); ok {
-				if s, _ := d.(string); s != "" {
-					note = sentence(s, note)
-				}
-			}
-			if typ == "" && multi == nil {
-				typ = inferType(enum)
-				out.Keys, out.Vals = append([]string{"type"}, out.Keys...), append([]any{typ}, out.Vals...)
-			}
-			out.Set("description", note)
-		}
-	}
-
-	if typ == "" && multi == nil {
-		if _, ok := out.Get("anyOf"); !ok {
-			switch {
-			case props != nil:
-				typ = "OBJECT"
-			case hasKey(out, "items"):
-				typ = "ARRAY"
-			default:
-				res := anyJSONValue(out, nullable)
-				hints.apply(res)
-				return res, nil
-			}
-			out.Keys, out.Vals = append([]string{"type"}, out.Keys...), append([]any{typ}, out.Vals...)
-		}
-	}
-	if nullable {
-		i := indexOf(out, "type") + 1 // 0 when there is no type: nullable goes first
-		out.Keys = slices.Insert(out.Keys, i, "nullable")
-		out.Vals = slices.Insert(out.Vals, i, any(true))
-	}
-	if typ == "ARRAY" && !hasKey(out, "items") {
-		out.Set("items", anyValue(nil))
-	}
-	if props != nil && len(props.Keys) > 0 && (hasOrder || g.ordering) {
-		if order := propertyOrder(props, inOrder, g.ordering); len(order) > 1 || (hasOrder && len(order) > 0) {
-			i := indexOf(out, "properties") + 1
-			out.Keys = slices.Insert(out.Keys, i, "propertyOrdering")
-			out.Vals = slices.Insert(out.Vals, i, any(order))
-		}
-	}
-	for _, r := range required {
-		// Execute requires these too, but "required" may only name properties.
-		if name, ok := r.(string); ok && (props == nil || !hasKey(props, name)) && !slices.Contains(hints.keys, cutHint(name, hintValueMax)) {
-			hints.keys = append(hints.keys, cutHint(name, hintValueMax))
-		}
-	}
-	if hasRequired && props != nil {
-		var req []any
-		for _, r := range required {
-			if name, ok := r.(string); ok && hasKey(props, name) && !slices.Contains(req, any(name)) {
-				req = append(req, name)
-			}
-		}
-		if len(req) > 0 {
-			out.Set("required", req)
-		}
-	}
-	hints.apply(out)
-	return out, nil
-}
-
-// propertyOrder returns the propertyOrdering of an object with the
-// rewritten properties props: the names of the input's propertyOrdering
-// that are properties, each once, in its order; with all, followed by the
-// remaining properties in schema order.
-func propertyOrder(props *jsonx.Object, in []any, all bool) []string {
-	order := make([]string, 0, len(props.Keys))
-	for _, e := range in {
-		if name, ok := e.(string); ok && hasKey(props, name) && !slices.Contains(order, name) {
-			order = append(order, name)
-		}
-	}
-	if all {
-		for _, name := range props.Keys {
-			if !slices.Contains(order, name) {
-				order = append(order, name)
-			}
-		}
-	}
-	return order
-}
-
-// sentence appends the sentence add to the text desc, ending desc with a
-// period first when it has no final punctuation.
-func sentence(desc, add string) string {
-	desc = strings.TrimRight(desc, " ")
-	if strings.HasSuffix(desc, ".") || strings.HasSuffix(desc, "!") || strings.HasSuffix(desc, "?") {
-		return desc + " " + add
-	}
-	return desc + ". " + add
-}
-
-func hasKey(o *jsonx.Object, k string) bool {
-	_, ok := o.Get(k)
-	return ok
-}
-
-// anyJSONValue turns the keywords of an untyped node into the STRING schema
-// Gemini gets for "any JSON value".
-func anyJSONValue(kw *jsonx.Object, nullable bool) *jsonx.Object {
-	res := &jsonx.Object{Keys: []string{"type"}, Vals: []any{"STRING"}}
-	if nullable {
-		res.Keys, res.Vals = append(res.Keys, "nullable"), append(res.Vals, true)
-	}
-	described := false
-	for i, k := range kw.Keys {
-		v := kw.Vals[i]
-		if k == "description" {
-			v, described = anyValue(v).Vals[1], true
-		}
-		res.Keys, res.Vals = append(res.Keys, k), append(res.Vals, v)
-	}
-	if !described {
-		res.Keys, res.Vals = append(res.Keys, "description"), append(res.Vals, anyValue(nil).Vals[1])
-	}
-	return res
-}
-
-// inferType names the Gemini type of untyped enum values.
-func inferType(vals []any) string {
-	for _, v := range vals {
-		switch v := v.(type) {
-		case json.Number:
-			if strings.ContainsAny(string(v), ".eE") {
-				return "NUMBER"
-			}
-			return "INTEGER"
-		case bool:
-			return "BOOLEAN"
-		case string:
-			return "STRING"
-		}
-	}
-	return "STRING"
-}
-
-// ref inlines the target of a $ref node, keeping its sibling description
-// and title.
-func (g *geminiRewriter) ref(o *jsonx.Object, ref any, path string) (*jsonx.Object, error) {
-	r, _ := ref.(string)
-	target, _, err := followRefs(g.root, r, path+"/$ref")
-	if err != nil {
-		return nil, err
-	}
-	seen := 0
-	for _, s := range g.stack {
-		if s == r {
-			seen++
-		}
-	}
-	var out *jsonx.Object
-	if seen >= g.depth {
-		if g.refuse {
-			return nil, &SchemaError{Path: path + "/$ref", Msg: fmt.Sprintf("the recursive $ref %q is cut after %d levels: Execute checks deeper levels that Gemini's \"parameters\" cannot show (use GeminiOptions.JSONSchema)", r, g.depth), Err: ErrHiddenRule}
-		}
-		// Recursion cut: an object the model cannot look into.
-		out = &jsonx.Object{Keys: []string{"type"}, Vals: []any{"OBJECT"}}
-		if to, ok := target.(*jsonx.Object); ok {
-			if t, ok := to.Get("type"); ok {
-				if s, ok := t.(string); ok {
-					out.Vals[0] = strings.ToUpper(s)
-				}
-			}
-			if d, ok := to.Get("description"); ok {
-				out.Set("description", d)
-			}
-		}
-	} else {
-		g.stack = append(g.stack, r)
-		out, err = g.node(target, path)
-		g.stack = g.stack[:len(g.stack)-1]
-		if err != nil {
-			return nil, err
-		}
-	}
-	for i, k := range o.Keys {
-		switch k {
-		case "title":
-			out.Set(k, o.Vals[i])
-		case "description":
-			// The sibling description replaces the target's own, but not
-			// the sentences the rewrite added to it (hints, "Allowed
-			// values: …", "Any JSON value.").
-			d := o.Vals[i]
-			if add := addedText(target, out); add != "" {
-				if s, ok := d.(string); ok && s != "" {
-					d = sentence(s, add)
-				} else {
-					d = add
-				}
-			}
-			out.Set(k, d)
-		}
-	}
-	return out, nil
-}
-
-// resolvePointer resolves a local JSON reference ("#", "#/$defs/Node");
-// see resolveRef.
-func resolvePointer(root *jsonx.Object, ref string) (any, bool) {
-	v, err := resolveRef(root, ref)
-	return v, err == nil
+	dst = append(dst, `"mode":`...)
+	dst = jsonx.AppendString(dst, mode)
+	return append(dst, "}}"...), nil
 }

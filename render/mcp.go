@@ -51,12 +51,11 @@ func MCP(tools []toolnexus.Tool) MCPTools {
 	out := make(MCPTools, len(tools))
 	for i := range tools {
 		t := &tools[i]
-		out[i] = MCPTool{Name: t.Name, Title: t.Title, Description: t.Description, Annotations: t.Annotations}
-		if len(t.OutputSchema) > 0 && schemaProblem(t.OutputSchema) == "" {
+		out[i] = MCPTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: passThrough(schemaOf(t)), Annotations: t.Annotations}
+		if len(t.OutputSchema) > 0 && schemaCheck(t.OutputSchema) == nil {
 			out[i].OutputSchema = t.OutputSchema
 		}
 	}
-	passThroughAll(tools, func(i int, s json.RawMessage) { out[i].InputSchema = s })
 	return out
 }
 
@@ -94,6 +93,14 @@ func (t MCPTool) AppendJSON(dst []byte) []byte {
 	}
 	dst = append(dst, '}')
 	return dst
+}
+
+func (t MCPTool) size() int {
+	n := entryOverhead + strSize(t.Name) + strSize(t.Title) + strSize(t.Description) + schemaSize(t.InputSchema) + len(t.OutputSchema)
+	if a := t.Annotations; a != nil {
+		n += 96 + strSize(a.Title)
+	}
+	return n
 }
 
 // appendAnnotations writes a as encoding/json would (field order, omitempty).

@@ -2,21 +2,11 @@ package render
 
 import (
 	"encoding/json"
-	"errors"
+	"fmt"
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/internal/jsonx"
 )
-
-// emptySchema is the input schema of a tool whose InputSchema is nil.
-var emptySchema = json.RawMessage(`{"type":"object"}`)
-
-func schemaOf(t *toolnexus.Tool) json.RawMessage {
-	if len(t.InputSchema) == 0 {
-		return emptySchema
-	}
-	return t.InputSchema
-}
 
 // OpenAITool is one entry of the OpenAI Chat Completions "tools" array:
 //
@@ -29,7 +19,7 @@ type OpenAITool struct {
 	Type     string         `json:"type"`     // "function", or "custom" for a freeform tool
 	Function OpenAIFunction `json:"function"` // the tool's name, description and parameters
 	// Format is the input format of a "custom" entry (Function.Parameters
-	// and Function.Strict are then not rendered); see openai_custom.go.
+	// and Function.Strict are then not rendered); see [OpenAI].
 	Format *toolnexus.Format `json:"-"`
 }
 
@@ -63,19 +53,92 @@ type OpenAITools []OpenAITool
 // encoding/json does (invalid UTF-8 becomes U+FFFD). To get an error
 // instead, call [CheckSchemas] first or use [OpenAIWith], which also
 // checks names. The schema check is cached by schema bytes.
+//
+// Freeform tools (toolnexus.NewFreeform) are rendered by OpenAI,
+// [OpenAIWith], [OpenAIResponses] and [OpenAIResponsesWith] as OpenAI
+// custom tools, whose calls carry raw text:
+//
+//	Chat:      {"type":"custom","custom":{"name":…,"description":…,"format":F}}
+//	Responses: {"type":"custom","name":…,"description":…,"format":F}
+//
+// with F {"type":"text"}, or for a grammar {"type":"grammar","grammar":
+// {"definition":…,"syntax":"lark"|"regex"}} (Chat) and {"type":"grammar",
+// "syntax":…,"definition":…} (Responses). Strict does not apply to them.
+// Sources: OpenAI function-calling guide, "Custom tools"; openai-go types
+// ChatCompletionCustomToolParam and responses.CustomToolParam. The other
+// renderers show a freeform tool as a function with
+// toolnexus.FreeformSchema, which runs the same handler.
 func OpenAI(tools []toolnexus.Tool) OpenAITools {
 	out := make(OpenAITools, len(tools))
 	for i := range tools {
 		t := &tools[i]
+		p, _ := openAIParams(schemaOf(t))
 		out[i] = OpenAITool{Type: "function", Function: OpenAIFunction{
-			Name: t.Name, Description: t.Description,
+			Name: t.Name, Description: t.Description, Parameters: p,
 		}}
 		if t.Freeform != nil {
 			out[i].Type, out[i].Format = "custom", t.Freeform
 		}
 	}
-	openAIParamsAll(tools, func(i int, s json.RawMessage) { out[i].Function.Parameters = s })
 	return out
+}
+
+// OpenAIOptions configure [OpenAIWith] and [OpenAIResponsesWith]. The zero
+// value renders every schema unchanged with strict mode off.
+type OpenAIOptions struct {
+	// Strict turns on OpenAI strict mode (Structured Outputs for function
+	// calling): each tool gets "strict":true and a rewritten copy of its
+	// schema, as documented on [OpenAIStrict]. A schema that cannot be made
+	// strict is an error (*SchemaError wrapping ErrNotStrict or
+	// ErrSchemaLimit) naming the tool and the JSON path, unless Fallback is
+	// set.
+	Strict bool
+
+	// Fallback, together with Strict, renders a tool whose schema cannot be
+	// made strict (free-form map, a value of any type, a limit exceeded)
+	// with "strict":false and its schema unchanged, instead of failing the
+	// whole list. Other tools stay strict. This mirrors what the Responses
+	// API does by itself when "strict" is omitted. Schemas that are not
+	// valid JSON object schemas (ErrUnsupportedSchema) still fail.
+	Fallback bool
+}
+
+// OpenAIWith renders tools for Chat Completions with options. With the zero
+// OpenAIOptions its output equals [OpenAI]'s, but a tool name outside
+// ^[a-zA-Z0-9_-]{1,64}$ (OpenAI's function.name rule) is an error wrapping
+// [ErrUnsupportedName], and a schema that is not a valid UTF-8 JSON object
+// (see [CheckSchemas]) or whose root has oneOf, anyOf or allOf a
+// *SchemaError wrapping [ErrUnsupportedSchema] naming the tool. With
+// Strict it is [OpenAIStrict]'s, and every entry carries an explicit
+// "strict" (true, or false for a Fallback tool).
+func OpenAIWith(tools []toolnexus.Tool, opts OpenAIOptions) (OpenAITools, error) {
+	if !opts.Strict {
+		if err := checkOpenAI(tools, "render.OpenAIWith"); err != nil {
+			return nil, err
+		}
+		return OpenAI(tools), nil
+	}
+	out := make(OpenAITools, len(tools))
+	flags := make([]bool, len(tools)) // Strict points here; one allocation per list
+	for i := range tools {
+		t := &tools[i]
+		if err := checkName("render.OpenAIStrict", t.Name); err != nil {
+			return nil, err
+		}
+		if t.Freeform != nil {
+			out[i] = OpenAITool{Type: "custom", Function: OpenAIFunction{Name: t.Name, Description: t.Description}, Format: t.Freeform}
+			continue
+		}
+		params, strict, err := strictParams(t, opts, "render.OpenAIStrict")
+		if err != nil {
+			return nil, err
+		}
+		flags[i] = strict
+		out[i] = OpenAITool{Type: "function", Function: OpenAIFunction{
+			Name: t.Name, Description: t.Description, Parameters: params, Strict: &flags[i],
+		}}
+	}
+	return out, nil
 }
 
 // MarshalJSON implements json.Marshaler. The buffer is sized once from
@@ -129,145 +192,144 @@ func (t *OpenAITool) appendTo(dst []byte) []byte {
 	return append(dst, "}}"...)
 }
 
-// OpenAIOptions configure [OpenAIWith] and [OpenAIResponsesWith]. The zero
-// value renders every schema unchanged with strict mode off.
-type OpenAIOptions struct {
-	// Strict turns on OpenAI strict mode (Structured Outputs for function
-	// calling): each tool gets "strict":true and a rewritten copy of its
-	// schema, as documented on [OpenAIStrict]. A schema that cannot be made
-	// strict is an error (*SchemaError wrapping ErrNotStrict or
-	// ErrSchemaLimit) naming the tool and the JSON path, unless Fallback is
-	// set.
-	Strict bool
-
-	// Fallback, together with Strict, renders a tool whose schema cannot be
-	// made strict (free-form map, a value of any type, a limit exceeded)
-	// with "strict":false and its schema unchanged, instead of failing the
-	// whole list. Other tools stay strict. This mirrors what the Responses
-	// API does by itself when "strict" is omitted. Schemas that are not
-	// valid JSON object schemas (ErrUnsupportedSchema) still fail.
-	Fallback bool
-}
-
-// OpenAIStrict renders tools for Chat Completions in strict mode:
-// OpenAIWith(tools, OpenAIOptions{Strict: true}).
-//
-// Each tool's schema is rewritten into a copy (the input bytes are never
-// modified) following "Supported schemas" in OpenAI's Structured Outputs
-// guide (https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas):
-//   - every object gets "additionalProperties":false and lists all of its
-//     properties in "required", in property order; an object without
-//     properties gets "properties":{} and "required":[]
-//   - a property that was optional becomes nullable: "type":"T" turns into
-//     ["T","null"], null is appended to its enum, a const becomes a
-//     two-value enum, an anyOf gains {"type":"null"}, a $ref is wrapped as
-//     {"anyOf":[{"$ref":…},{"type":"null"}]}. Registry.Execute treats null
-//     for an optional property as absent, so a model obeying the strict
-//     schema never gets an error for it, while the string "null" is still
-//     no valid enum value.
-//   - oneOf becomes anyOf; $defs and local $ref (recursion included) are
-//     kept. A $ref node keeps no sibling keywords (strict mode forbids
-//     them): a description or title beside it is kept by inlining a copy
-//     of the target with them (a target already being inlined is
-//     referenced instead, and they are dropped); dropped annotations
-//     (default, examples, …) go. An enum keeps each value once.
-//   - keywords strict mode does not take (default, examples, uniqueItems,
-//     formats outside date-time, time, date, duration, email, hostname,
-//     ipv4, ipv6, uuid, …) are dropped from the copy; Execute still
-//     enforces them. contentEncoding base64 (a []byte field, which a typed
-//     tool's decoder reads as base64) becomes the sentence
-//     "Base64-encoded." at the end of the description
-//
-// Not strictable, an error wrapping [ErrNotStrict]: a free-form map
-// (additionalProperties is a schema or true), a value of any type ({}, or
-// an array without items), allOf, not, if/then/else, patternProperties,
-// propertyNames, dependent*, unevaluated*, contains, prefixItems, a type
-// array with two non-null types, a non-local $ref, a $ref with a sibling
-// keyword other than annotations, a $ref pointing into a place the
-// rewrite moves or drops (inside a oneOf, beside a $ref, under default),
-// an enum or const value that is an object or an array, "items" as an
-// array, a boolean schema, anyOf at the root. Errors wrapping
-// [ErrUnsupportedSchema] (never rendered, even with Fallback): invalid
-// JSON or UTF-8, a key repeated in one object, a $ref that does not
-// resolve ($ref fragments are RFC 6901 JSON Pointers in URI fragment
-// form: percent-decoded, then "~1" is "/" and "~0" is "~"), a cycle of
-// $refs that never reaches a schema. A tool name outside
-// ^[a-zA-Z0-9_-]{1,64}$ is an error wrapping [ErrUnsupportedName]. Over
-// a limit ([StrictMaxDepth] object levels, [StrictMaxProperties]
-// properties, [StrictMaxEnumValues] enum values, [StrictMaxStringLength]
-// characters): an error wrapping [ErrSchemaLimit]. Set
-// OpenAIOptions.Fallback to render such tools with "strict":false instead.
-//
-// Rewritten schemas are cached by their input bytes, so rendering the same
-// tools again costs a map lookup per tool.
-func OpenAIStrict(tools []toolnexus.Tool) (OpenAITools, error) {
-	return OpenAIWith(tools, OpenAIOptions{Strict: true})
-}
-
-// OpenAIWith renders tools for Chat Completions with options. With the zero
-// OpenAIOptions its output equals [OpenAI]'s, but a tool name outside
-// ^[a-zA-Z0-9_-]{1,64}$ (OpenAI's function.name rule) is an error wrapping
-// [ErrUnsupportedName], and a schema that is not a valid UTF-8 JSON object
-// (see [CheckSchemas]) or whose root has oneOf, anyOf or allOf a
-// *SchemaError wrapping [ErrUnsupportedSchema] naming the tool. With
-// Strict it is [OpenAIStrict]'s, and every entry carries an explicit
-// "strict" (true, or false for a Fallback tool).
-func OpenAIWith(tools []toolnexus.Tool, opts OpenAIOptions) (OpenAITools, error) {
-	if !opts.Strict {
-		return openAIChecked(tools, "render.OpenAIWith")
+// appendCustom appends a Chat custom tool entry.
+func (t OpenAITool) appendCustom(dst []byte) []byte {
+	dst = append(dst, `{"type":"custom","custom":{"name":`...)
+	dst = jsonx.AppendString(dst, t.Function.Name)
+	dst = append(dst, `,"description":`...)
+	dst = jsonx.AppendString(dst, t.Function.Description)
+	dst = append(dst, `,"format":`...)
+	if f := t.Format; f != nil && f.Type == "grammar" {
+		dst = append(dst, `{"type":"grammar","grammar":{"definition":`...)
+		dst = jsonx.AppendString(dst, f.Definition)
+		dst = append(dst, `,"syntax":`...)
+		dst = jsonx.AppendString(dst, f.Syntax)
+		dst = append(dst, "}}"...)
+	} else {
+		dst = append(dst, `{"type":"text"}`...)
 	}
-	out := make(OpenAITools, len(tools))
-	flags := make([]bool, len(tools)) // Strict points here; one allocation per list
-	for i := range tools {
-		t := &tools[i]
-		if t.Freeform != nil {
-			if err := checkName("render.OpenAIStrict", t.Name); err != nil {
-				return nil, err
-			}
-			out[i] = OpenAITool{Type: "custom", Function: OpenAIFunction{Name: t.Name, Description: t.Description}, Format: t.Freeform}
-			continue
-		}
-		params, strict, err := strictParams(t, opts, "render.OpenAIStrict")
-		if err != nil {
-			return nil, err
-		}
-		flags[i] = strict
-		out[i] = OpenAITool{Type: "function", Function: OpenAIFunction{
-			Name: t.Name, Description: t.Description, Parameters: params, Strict: &flags[i],
-		}}
-	}
-	return out, nil
+	return append(dst, "}}"...)
 }
 
-// openAIChecked is OpenAI with errors for bad names and schemas.
-func openAIChecked(tools []toolnexus.Tool, renderer string) (OpenAITools, error) {
+func (t OpenAITool) size() int {
+	n := entryOverhead + strSize(t.Function.Name) + strSize(t.Function.Description) + schemaSize(t.Function.Parameters)
+	if f := t.Format; f != nil {
+		n += strSize(f.Syntax) + strSize(f.Definition)
+	}
+	return n
+}
+
+// openAIEmptySchema is the parameters of a tool declared without a schema,
+// as both OpenAI renderers send it: OpenAI answers an object schema
+// without "properties" with 400 "object schema missing properties".
+var openAIEmptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
+
+// openAICache remembers openAIRewrite's answer per schema bytes.
+var openAICache rewriteCache
+
+// openAIParams returns the parameters both OpenAI renderers send for the
+// schema s, and the *SchemaError (wrapping ErrUnsupportedSchema) their
+// With forms and CheckSchemas report for it, nil when none:
+//   - s not a valid UTF-8 JSON object: {"type":"object","properties":{}}
+//     and an error
+//   - a root oneOf, anyOf or allOf, which OpenAI refuses even outside
+//     strict mode: s and an error
+//   - an object root without "properties": a copy of s with
+//     "properties":{} appended
+//   - otherwise s.
+func openAIParams(s json.RawMessage) (json.RawMessage, error) {
+	out, err := openAICache.get(s, openAIRewrite)
+	if out == nil {
+		out = s
+	}
+	return out, err
+}
+
+// openAIRewrite is openAIParams uncached; it returns nil for "s itself".
+func openAIRewrite(in []byte) (json.RawMessage, error) {
+	if err := checkSchemaBytes(in); err != nil {
+		return openAIEmptySchema, err
+	}
+	tree, err := jsonx.Parse(in)
+	root, ok := tree.(*jsonx.Object)
+	if err != nil || !ok {
+		return openAIEmptySchema, &SchemaError{Msg: "the schema is not a JSON object", Err: ErrUnsupportedSchema}
+	}
+	for _, k := range [...]string{"oneOf", "anyOf", "allOf"} {
+		if _, ok := root.Get(k); ok {
+			return nil, &SchemaError{Path: "/" + k, Msg: "OpenAI refuses " + k + " at the root of function parameters; " +
+				"make the root one object schema (for example one optional property per alternative, checked by the handler)",
+				Err: ErrUnsupportedSchema}
+		}
+	}
+	if t, _ := root.Get("type"); t != "object" || hasKey(root, "properties") {
+		return nil, nil
+	}
+	root.Keys = append(root.Keys, "properties")
+	root.Vals = append(root.Vals, &jsonx.Object{})
+	return jsonx.Marshal(root), nil
+}
+
+// checkOpenAI reports the first tool name OpenAI rejects, then the first
+// error of openAIParams, naming renderer and the tool.
+func checkOpenAI(tools []toolnexus.Tool, renderer string) error {
 	for i := range tools {
 		if err := checkName(renderer, tools[i].Name); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if err := checkSchemas(tools, renderer); err != nil {
-		return nil, err
+	for i := range tools {
+		if _, err := openAIParams(schemaOf(&tools[i])); err != nil {
+			return withTool(err, renderer, tools[i].Name)
+		}
 	}
-	if err := checkOpenAIRoots(tools, renderer); err != nil {
-		return nil, err
-	}
-	return OpenAI(tools), nil
+	return nil
 }
 
-// strictParams returns the strict form of t's schema, or with Fallback its
-// unchanged schema and strict=false when it cannot be made strict. A name
-// OpenAI rejects is an error either way.
-func strictParams(t *toolnexus.Tool, opts OpenAIOptions, renderer string) (json.RawMessage, bool, error) {
-	if err := checkName(renderer, t.Name); err != nil {
-		return nil, false, err
+// appendOpenAISchema appends raw parameters bytes, {"type":"object","properties":{}}
+// when empty.
+func appendOpenAISchema(dst []byte, s json.RawMessage) []byte {
+	if len(s) == 0 {
+		return append(dst, openAIEmptySchema...)
 	}
-	params, err := strictCache.get(schemaOf(t), strictSchema)
-	if err == nil {
-		return params, true, nil
+	return append(dst, s...)
+}
+
+// OpenAIToolChoice returns the Chat Completions "tool_choice" that forces
+// tool t: {"type":"function","function":{"name":…}}, or
+// {"type":"custom","custom":{"name":…}} for a freeform tool.
+func OpenAIToolChoice(t toolnexus.Tool) []byte {
+	if t.Freeform != nil {
+		return append(jsonx.AppendString([]byte(`{"type":"custom","custom":{"name":`), t.Name), "}}"...)
 	}
-	if opts.Fallback && (errors.Is(err, ErrNotStrict) || errors.Is(err, ErrSchemaLimit)) {
-		return schemaOf(t), false, nil
+	return append(jsonx.AppendString([]byte(`{"type":"function","function":{"name":`), t.Name), "}}"...)
+}
+
+// OpenAIAllowedTools returns the Chat Completions "tool_choice" that lets
+// the model use only tools (all tools stay in "tools", which keeps the
+// prompt cache): {"type":"allowed_tools","allowed_tools":{"mode":mode,
+// "tools":[{"type":"function","function":{"name":…}},…]}} (a freeform
+// tool as {"type":"custom","custom":{"name":…}}). mode is "auto" or
+// "required"; anything else, or no tools, is an error.
+func OpenAIAllowedTools(mode string, tools []toolnexus.Tool) ([]byte, error) {
+	return allowedTools(`{"type":"allowed_tools","allowed_tools":{"mode":`, "]}}", mode, tools, OpenAIToolChoice)
+}
+
+// allowedTools writes head, mode, the choice of every tool and tail.
+func allowedTools(head, tail, mode string, tools []toolnexus.Tool, choice func(toolnexus.Tool) []byte) ([]byte, error) {
+	if mode != "auto" && mode != "required" {
+		return nil, fmt.Errorf(`render: allowed_tools mode: must be "auto" or "required", got %q`, mode)
 	}
-	return nil, false, withTool(err, renderer, t.Name)
+	if len(tools) == 0 {
+		return nil, fmt.Errorf("render: allowed_tools tools: must name at least one tool")
+	}
+	dst := jsonx.AppendString([]byte(head), mode)
+	dst = append(dst, `,"tools":[`...)
+	for i := range tools {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, choice(tools[i])...)
+	}
+	return append(dst, tail...), nil
 }

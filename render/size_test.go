@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/render/rendertest"
 )
@@ -44,5 +46,30 @@ func TestMarshalJSONSizesOnce(t *testing.T) {
 	one := MCP([]toolnexus.Tool{{Name: "t", Title: "T", Description: "d<&>", Annotations: &toolnexus.Annotations{Title: "x"}}})[0]
 	if n := testing.AllocsPerRun(10, func() { _, _ = one.MarshalJSON() }); n != 1 {
 		t.Errorf("MCPTool.MarshalJSON made %v allocations, want 1", n)
+	}
+}
+
+// TestRenderAllocations: with the rewrite caches warm, OpenAI,
+// OpenAIResponses, Anthropic and MCP allocate one slice for the whole list
+// (Gemini one more for its wrapper), and AppendJSON into a buffer with
+// room allocates nothing.
+func TestRenderAllocations(t *testing.T) {
+	tools := rendertest.Tools()
+	anth, _ := Anthropic(tools)
+	gem, _ := Gemini(tools)
+	for name, c := range map[string]struct {
+		allocs float64
+		render func()
+		v      interface{ AppendJSON([]byte) []byte }
+	}{
+		"OpenAI":          {1, func() { _ = OpenAI(tools) }, OpenAI(tools)},
+		"OpenAIResponses": {1, func() { _ = OpenAIResponses(tools) }, OpenAIResponses(tools)},
+		"MCP":             {1, func() { _ = MCP(tools) }, MCP(tools)},
+		"Anthropic":       {1, func() { _, _ = Anthropic(tools) }, anth},
+		"Gemini":          {2, func() { _, _ = Gemini(tools) }, gem},
+	} {
+		require.Equal(t, c.allocs, testing.AllocsPerRun(10, c.render), name+" render")
+		buf := c.v.AppendJSON(nil)
+		require.Zero(t, testing.AllocsPerRun(10, func() { buf = c.v.AppendJSON(buf[:0]) }), name+" AppendJSON")
 	}
 }

@@ -1,15 +1,70 @@
 package render
 
 import (
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
+	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/internal/jsonx"
 )
+
+// OpenAIStrict renders tools for Chat Completions in strict mode:
+// OpenAIWith(tools, OpenAIOptions{Strict: true}).
+//
+// Each tool's schema is rewritten into a copy (the input bytes are never
+// modified) following "Supported schemas" in OpenAI's Structured Outputs
+// guide (https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas):
+//   - every object gets "additionalProperties":false and lists all of its
+//     properties in "required", in property order; an object without
+//     properties gets "properties":{} and "required":[]
+//   - a property that was optional becomes nullable: "type":"T" turns into
+//     ["T","null"], null is appended to its enum, a const becomes a
+//     two-value enum, an anyOf gains {"type":"null"}, a $ref is wrapped as
+//     {"anyOf":[{"$ref":…},{"type":"null"}]}. Registry.Execute treats null
+//     for an optional property as absent, so a model obeying the strict
+//     schema never gets an error for it, while the string "null" is still
+//     no valid enum value.
+//   - oneOf becomes anyOf; $defs and local $ref (recursion included) are
+//     kept. A $ref node keeps no sibling keywords (strict mode forbids
+//     them): a description or title beside it is kept by inlining a copy
+//     of the target with them (a target already being inlined is
+//     referenced instead, and they are dropped); dropped annotations
+//     (default, examples, …) go. An enum keeps each value once.
+//   - keywords strict mode does not take (default, examples, uniqueItems,
+//     formats outside date-time, time, date, duration, email, hostname,
+//     ipv4, ipv6, uuid, …) are dropped from the copy; Execute still
+//     enforces them. contentEncoding base64 (a []byte field, which a typed
+//     tool's decoder reads as base64) becomes the sentence
+//     "Base64-encoded." at the end of the description
+//
+// Not strictable, an error wrapping [ErrNotStrict]: a free-form map
+// (additionalProperties is a schema or true), a value of any type ({}, or
+// an array without items), allOf, not, if/then/else, patternProperties,
+// propertyNames, dependent*, unevaluated*, contains, prefixItems, a type
+// array with two non-null types, a non-local $ref, a $ref with a sibling
+// keyword other than annotations, a $ref pointing into a place the
+// rewrite moves or drops (inside a oneOf, beside a $ref, under default),
+// an enum or const value that is an object or an array, "items" as an
+// array, a boolean schema, anyOf at the root. Errors wrapping
+// [ErrUnsupportedSchema] (never rendered, even with Fallback): invalid
+// JSON or UTF-8, a key repeated in one object, a $ref that does not
+// resolve ($ref fragments are RFC 6901 JSON Pointers in URI fragment
+// form: percent-decoded, then "~1" is "/" and "~0" is "~"), a cycle of
+// $refs that never reaches a schema. A tool name outside
+// ^[a-zA-Z0-9_-]{1,64}$ is an error wrapping [ErrUnsupportedName]. Over
+// a limit ([StrictMaxDepth] object levels, [StrictMaxProperties]
+// properties, [StrictMaxEnumValues] enum values, [StrictMaxStringLength]
+// characters): an error wrapping [ErrSchemaLimit]. Set
+// OpenAIOptions.Fallback to render such tools with "strict":false instead.
+//
+// Rewritten schemas are cached by their input bytes, so rendering the same
+// tools again costs a map lookup per tool.
+func OpenAIStrict(tools []toolnexus.Tool) (OpenAITools, error) {
+	return OpenAIWith(tools, OpenAIOptions{Strict: true})
+}
 
 // OpenAI strict-mode limits, from the Structured Outputs guide, "Supported
 // schemas" (https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas).
@@ -33,6 +88,20 @@ const (
 	StrictLargeEnum       = 250
 	StrictLargeEnumLength = 15000
 )
+
+// strictParams returns the strict form of t's schema, or with Fallback its
+// unchanged schema and strict=false when it cannot be made strict; errors
+// name renderer and the tool.
+func strictParams(t *toolnexus.Tool, opts OpenAIOptions, renderer string) (json.RawMessage, bool, error) {
+	params, err := strictCache.get(schemaOf(t), strictSchema)
+	if err == nil {
+		return params, true, nil
+	}
+	if opts.Fallback && (errors.Is(err, ErrNotStrict) || errors.Is(err, ErrSchemaLimit)) {
+		return schemaOf(t), false, nil
+	}
+	return nil, false, withTool(err, renderer, t.Name)
+}
 
 // strictFormats are the string formats strict mode supports; others are
 // dropped from the rendered copy (Execute still enforces them).
@@ -66,11 +135,6 @@ var strictStructural = map[string]bool{
 
 var strictCache rewriteCache
 
-// jsonTypes are the JSON Schema type names.
-var jsonTypes = map[string]bool{
-	"string": true, "number": true, "integer": true, "boolean": true, "array": true, "object": true, "null": true,
-}
-
 // strictSchema returns a strict-mode copy of the schema in, following the
 // rules documented on [OpenAIStrict]. The input is never modified.
 func strictSchema(in []byte) (json.RawMessage, error) {
@@ -83,10 +147,7 @@ func strictSchema(in []byte) (json.RawMessage, error) {
 			return nil, notStrict("/"+k, "strict mode does not allow "+k+" at the root")
 		}
 	}
-	s := &strictor{root: root}
-	if bytes.Contains(in, []byte(`ref"`)) || bytes.Contains(in, []byte(`\u`)) { // "$ref", possibly escaped
-		s.outOf = make(map[*jsonx.Object]*jsonx.Object)
-	}
+	s := &strictor{root: root, outOf: make(map[*jsonx.Object]*jsonx.Object)}
 	out, err := s.node(root, "", 0)
 	if err != nil {
 		return nil, err
@@ -113,26 +174,11 @@ func overLimit(path, msg string) error {
 	return &SchemaError{Path: path, Msg: msg, Err: ErrSchemaLimit}
 }
 
-func hasType(o *jsonx.Object, want string) bool {
-	t, _ := o.Get("type")
-	switch t := t.(type) {
-	case string:
-		return t == want
-	case []any:
-		for _, e := range t {
-			if e == want {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 type strictor struct {
 	props, enums, strLen int
 
 	root     *jsonx.Object                   // the input schema
-	outOf    map[*jsonx.Object]*jsonx.Object // input node -> its rewrite; nil when the schema has no $ref
+	outOf    map[*jsonx.Object]*jsonx.Object // input node -> its rewrite
 	refs     []refUse                        // every $ref kept in the output
 	inlining []*jsonx.Object                 // $ref targets being inlined (see ref)
 }
@@ -178,7 +224,7 @@ func (s *strictor) ref(o *jsonx.Object, path string, depth int) (*jsonx.Object, 
 	if ref == "" || ref[0] != '#' {
 		return nil, notStrict(p, fmt.Sprintf("the $ref %q is not local (#…); strict mode only follows local references", ref))
 	}
-	target, final, err := s.follow(ref, p)
+	target, final, err := followRefs(s.root, ref, p)
 	if err != nil {
 		return nil, err
 	}
@@ -214,52 +260,7 @@ func (s *strictor) ref(o *jsonx.Object, path string, depth int) (*jsonx.Object, 
 	return out, nil
 }
 
-// follow resolves ref in the input and, while the target is itself a
-// local $ref, the target's reference, to make sure the chain ends in a
-// schema. It returns the first target and the object schema the chain
-// ends in (nil when it ends in a non-local $ref or a non-object, which
-// are reported where they stand).
-func (s *strictor) follow(ref, path string) (target any, final *jsonx.Object, err error) {
-	return followRefs(s.root, ref, path)
-}
-
-// followRefs is strictor.follow for any renderer: it resolves ref against
-// root and follows local $ref chains, reporting a dangling reference or a
-// cycle of references as a *SchemaError at path.
-func followRefs(root *jsonx.Object, ref, path string) (target any, final *jsonx.Object, err error) {
-	chain := []string{ref}
-	var seen []*jsonx.Object
-	for cur := ref; ; {
-		t, err := resolveRef(root, cur)
-		if err != nil {
-			return nil, nil, &SchemaError{Path: path, Msg: fmt.Sprintf("the $ref %q does not resolve inside the schema: %v", cur, err), Err: ErrUnsupportedSchema}
-		}
-		if target == nil {
-			target = t
-		}
-		to, ok := t.(*jsonx.Object)
-		if !ok {
-			return target, nil, nil
-		}
-		next, ok := to.Get("$ref")
-		nr, isStr := next.(string)
-		if !ok || !isStr || nr == "" || nr[0] != '#' {
-			return target, to, nil
-		}
-		if slices.Contains(seen, to) {
-			return nil, nil, &SchemaError{Path: path, Msg: fmt.Sprintf("the $ref %q starts a cycle of references that never reaches a schema (%s)", ref, strings.Join(chain, " → ")), Err: ErrUnsupportedSchema}
-		}
-		seen = append(seen, to)
-		chain = append(chain, nr)
-		cur = nr
-	}
-}
-
-func (s *strictor) record(in, out *jsonx.Object) {
-	if s.outOf != nil {
-		s.outOf[in] = out
-	}
-}
+func (s *strictor) record(in, out *jsonx.Object) { s.outOf[in] = out }
 
 // node rewrites one schema node. depth is the object nesting level of the
 // node's parent.
@@ -469,19 +470,6 @@ func (s *strictor) node(v any, path string, depth int) (*jsonx.Object, error) {
 	return out, nil
 }
 
-// notSchema is the error for a value in a schema position that is not an
-// object: a boolean schema cannot be rendered (bad wraps it for the
-// renderer), any other JSON value is no schema at all.
-func notSchema(v any, path string, bad func(path, msg string) error) error {
-	switch v {
-	case true:
-		return bad(path, "the boolean schema true (any value is valid) cannot be expressed; write the schema out")
-	case false:
-		return bad(path, "the boolean schema false (no value is valid) cannot be expressed; remove the property or keyword")
-	}
-	return &SchemaError{Path: path, Msg: fmt.Sprintf("a schema must be an object or a boolean, not the %s %s", kindOf(v), jsonx.Marshal(v)), Err: ErrUnsupportedSchema}
-}
-
 // primitive reports an enum or const value strict mode cannot take: strict
 // enums hold strings, numbers, booleans and null only.
 func primitive(v any, path string) error {
@@ -532,15 +520,6 @@ func (s *strictor) countEnum(val any, path string) error {
 	return nil
 }
 
-func indexOf(o *jsonx.Object, key string) int {
-	for i, k := range o.Keys {
-		if k == key {
-			return i
-		}
-	}
-	return -1
-}
-
 // nullable makes the rewritten property schema o also accept null, the way
 // strict mode expresses an optional property: "type":"T" becomes
 // ["T","null"], null joins an enum, a const becomes a two-value enum, an
@@ -584,13 +563,4 @@ func nullable(o *jsonx.Object) *jsonx.Object {
 
 func nullSchema() *jsonx.Object {
 	return &jsonx.Object{Keys: []string{"type"}, Vals: []any{"null"}}
-}
-
-func containsValue(arr []any, v any) bool {
-	for _, e := range arr {
-		if e == v {
-			return true
-		}
-	}
-	return false
 }

@@ -21,9 +21,9 @@ func strictInstance(t *testing.T, root *jsonx.Object, v any) any {
 	t.Helper()
 	o := v.(*jsonx.Object)
 	if ref, ok := o.Get("$ref"); ok {
-		target, ok := resolvePointer(root, ref.(string))
-		if !ok {
-			t.Fatalf("unresolvable $ref %v", ref)
+		target, err := resolveRef(root, ref.(string))
+		if err != nil {
+			t.Fatalf("unresolvable $ref %v: %v", ref, err)
 		}
 		return strictInstance(t, root, target)
 	}

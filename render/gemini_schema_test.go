@@ -255,8 +255,8 @@ func FuzzGeminiRefuseHidden(f *testing.F) {
 	f.Add(`{"type":"object","properties":{"a":{"$ref":"#/$defs/S","description":"q"}},"$defs":{"S":{"type":"integer","description":"s","enum":[1],"multipleOf":1}}}`)
 	f.Fuzz(func(t *testing.T, s string) {
 		in := []byte(s)
-		plain, perr := geminiSchemaRefusing(in, 2, false, false)
-		strict, serr := geminiSchemaRefusing(in, 2, false, true)
+		plain, perr := geminiSchema(in, 2, false, false)
+		strict, serr := geminiSchema(in, 2, false, true)
 		switch {
 		case serr == nil:
 			if perr != nil || !bytes.Equal(plain, strict) {
