@@ -534,12 +534,12 @@ func (s *Servers) Status() []ServerStatus {
 }
 
 // Err joins the failures of all failed servers, each as
-// `MCP server "name": reason`; nil when none failed.
+// `mcp: server "name": reason`; nil when none failed.
 func (s *Servers) Err() error {
 	var errs []error
 	for _, st := range s.Status() {
 		if st.State == StateFailed {
-			errs = append(errs, fmt.Errorf("MCP server %q: %s", st.Name, st.Reason))
+			errs = append(errs, fmt.Errorf("mcp: server %q: %s", st.Name, st.Reason))
 		}
 	}
 	return errors.Join(errs...)
@@ -570,7 +570,7 @@ func (s *Servers) Close() error {
 				defer wg.Done()
 				if err := c.close(); err != nil {
 					mu.Lock()
-					errs = append(errs, fmt.Errorf("MCP server %q: close: %w", c.cfg.Name, err))
+					errs = append(errs, fmt.Errorf("mcp: server %q: close: %w", c.cfg.Name, err))
 					mu.Unlock()
 				}
 			}()

@@ -89,9 +89,9 @@ type ToolError struct {
 	Message      string // the result's text parts joined by "\n"
 }
 
-// Error returns `MCP tool "tool" on server "server" failed: message`.
+// Error returns `mcp: tool "tool" on server "server" failed: message`.
 func (e *ToolError) Error() string {
-	return fmt.Sprintf("MCP tool %q on server %q failed: %s", e.Tool, e.Server, e.Message)
+	return fmt.Sprintf("mcp: tool %q on server %q failed: %s", e.Tool, e.Server, e.Message)
 }
 
 // toolHandler calls one tool of one server. It is a comparable value, so
@@ -114,8 +114,8 @@ func (h toolHandler) call(ctx context.Context, args json.RawMessage) toolnexus.R
 	meta := map[string]any{"mcp_server": server, "mcp_tool": h.tool}
 	session := h.conn.liveSession()
 	if session == nil {
-		err := fmt.Errorf("MCP server %q is not connected", server)
-		return toolnexus.Result{Output: err.Error(), IsError: true, Err: err, Metadata: meta}
+		return toolnexus.Result{Output: fmt.Sprintf("MCP server %q is not connected", server), IsError: true,
+			Err: fmt.Errorf("mcp: server %q is not connected", server), Metadata: meta}
 	}
 	res, err := session.CallTool(ctx, &mcpsdk.CallToolParams{Name: h.tool, Arguments: args})
 	if err != nil {
@@ -123,7 +123,7 @@ func (h toolHandler) call(ctx context.Context, args json.RawMessage) toolnexus.R
 			err = ctx.Err()
 		}
 		out := callErrorText(server, h.tool, err)
-		err = fmt.Errorf("MCP server %q: tool %q: %w", server, h.tool, err)
+		err = fmt.Errorf("mcp: server %q: tool %q: %w", server, h.tool, err)
 		return toolnexus.Result{Output: out, IsError: true, Err: err, Metadata: meta}
 	}
 	if res.IsError {
