@@ -49,8 +49,9 @@ const (
 	// messages have the go-sdk's stdio line limit, also 16 MiB.
 	DefaultMaxEventSize = 16 << 20
 
-	// DefaultMaxOutputBytes caps the Output of one call of an MCP tool:
-	// 32 KiB, the cap of the built-in tools (builtin.DefaultMaxOutputBytes).
+	// DefaultMaxOutputBytes caps the text of one call's result of an MCP
+	// tool (toolnexus.Result.Capped): 32 KiB, the cap of the built-in
+	// tools (builtin.DefaultMaxOutputBytes).
 	DefaultMaxOutputBytes = 32 << 10
 )
 
@@ -145,10 +146,13 @@ type LoadOptions struct {
 	// the connection (the call or the listing fails).
 	MaxEventSize int
 
-	// MaxOutputBytes caps the Output of one call of an MCP tool, in bytes;
-	// zero means DefaultMaxOutputBytes (32 KiB). A longer Output keeps its
-	// head and tail with a line between them that says how many bytes
-	// were cut: "[... N bytes truncated ...]".
+	// MaxOutputBytes caps the text of one call's result of an MCP tool,
+	// in bytes, by toolnexus.Result.Capped; zero means
+	// DefaultMaxOutputBytes (32 KiB). A longer Output keeps its head and
+	// tail with a line between them that says how many bytes were cut,
+	// "[... N bytes truncated ...]"; the text blocks in Content share one
+	// budget of this size; a longer structuredContent is dropped whole
+	// with a note ending the text.
 	MaxOutputBytes int
 
 	// Answer, if non-nil, lets servers ask the person: our client then
@@ -239,9 +243,10 @@ type Servers struct {
 //     an invalid tools/call result`), and Err keeps the Go error.
 //     Metadata has "mcp_server" and "mcp_tool" (the names the server uses).
 //     Control characters other than "\n" and "\t" (ANSI escapes included)
-//     in Output are shown escaped, as "\x1b", "\r" or "\u009b" ("\r\n"
-//     becomes "\n"), and the Output is capped at MaxOutputBytes with a
-//     note saying how many bytes were cut.
+//     in Output and in Content's text are shown escaped, as "\x1b", "\r"
+//     or "\u009b" ("\r\n" becomes "\n"), and the result is capped at
+//     MaxOutputBytes by toolnexus.Result.Capped (a structuredContent over
+//     the cap is dropped with a note in the text).
 //
 // A tool the registry would refuse (Registry.Add fails for it alone: an
 // invalid schema, a duplicate key, too deep) is left out and listed in

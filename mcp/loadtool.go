@@ -101,12 +101,19 @@ type toolHandler struct {
 	tool string
 }
 
-// Call implements toolnexus.Handler. Output that comes from the server is
-// cleaned (control characters escaped) and capped (see Load).
+// Call implements toolnexus.Handler. The text that comes from the server
+// (Output, and the text of Content's parts) is cleaned (control
+// characters escaped), then the result is capped at
+// LoadOptions.MaxOutputBytes by toolnexus.Result.Capped (see Load).
 func (h toolHandler) Call(ctx context.Context, args json.RawMessage) toolnexus.Result {
 	res := h.call(ctx, args)
-	res.Output = cleanOutput(res.Output, h.conn.opts.MaxOutputBytes)
-	return res
+	res.Output = cleanText(res.Output)
+	for i, p := range res.Content { // built for this call: ours to change
+		if !p.IsBinary() {
+			res.Content[i].Text = cleanText(p.Text)
+		}
+	}
+	return res.Capped(h.conn.opts.MaxOutputBytes)
 }
 
 func (h toolHandler) call(ctx context.Context, args json.RawMessage) toolnexus.Result {
