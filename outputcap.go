@@ -2,6 +2,7 @@ package toolnexus
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/toolnexus/toolnexus/internal/textcap"
@@ -35,75 +36,59 @@ import (
 // kept.
 func (r Result) Capped(limit int) Result {
 	r.Output = validText(r.Output)
-	r.Content = validParts(r.Content)
+	if len(r.Content) > 0 {
+		r.Content = slices.Clone(r.Content)
+		for i := range r.Content {
+			r.Content[i].Text = validText(r.Content[i].Text)
+		}
+	}
 	if limit < 0 {
 		return r
 	}
-	note := ""
-	if len(r.Structured) > limit {
-		note = fmt.Sprintf("[structured result of %d bytes dropped: over the output cap of %d bytes]", len(r.Structured), limit)
-		if len(r.Content) == 0 {
-			r.Output = r.Text()
-		}
-		r.Structured = nil
-	}
-	if note == "" {
+	if len(r.Structured) <= limit {
 		r.Output = textcap.HeadTail(r.Output, limit)
 		r.Content = capParts(r.Content, limit)
 		return r
 	}
+	note := fmt.Sprintf("[structured result of %d bytes dropped: over the output cap of %d bytes]", len(r.Structured), limit)
+	note = note[:textcap.RuneStart(note, limit)]
+	if len(r.Content) == 0 {
+		r.Output = r.Text()
+	}
+	r.Structured = nil
 	room := max(limit-len(note)-1, 0)
 	if r.Output != "" {
 		r.Output = textcap.HeadTail(r.Output, room) + "\n" + note
 		r.Output = r.Output[:textcap.RuneStart(r.Output, limit)]
 	}
 	if len(r.Content) > 0 {
-		r.Content = append(capParts(r.Content, room), TextPart(note[:textcap.RuneStart(note, limit)]))
+		r.Content = append(capParts(r.Content, room), TextPart(note))
 	}
 	return r
 }
 
-// validParts returns parts with every text made valid UTF-8, copied if
-// anything changed.
-func validParts(parts []Part) []Part {
-	var out []Part
-	for i, p := range parts {
-		if t := validText(p.Text); t != p.Text {
-			if out == nil {
-				out = append([]Part(nil), parts...)
-			}
-			out[i].Text = t
-		}
-	}
-	if out == nil {
-		return parts
-	}
-	return out
-}
-
-// capParts applies Capped's budget of limit bytes to the text of parts.
+// capParts applies Capped's budget of limit bytes to the text of parts,
+// in place.
 func capParts(parts []Part, limit int) []Part {
-	used := 0
 	for i, p := range parts {
 		if p.IsBinary() {
 			continue
 		}
-		if used+len(p.Text) <= limit {
-			used += len(p.Text)
+		if len(p.Text) <= limit {
+			limit -= len(p.Text)
 			continue
 		}
-		out := append([]Part(nil), parts[:i]...)
 		var texts []string
-		var binary []Part
-		for _, q := range parts[i:] {
+		kept := parts[:i+1]
+		for _, q := range parts[i:] { // kept never grows past q
 			if q.IsBinary() {
-				binary = append(binary, q)
+				kept = append(kept, q)
 			} else {
 				texts = append(texts, q.Text)
 			}
 		}
-		p.Text = textcap.HeadTail(strings.Join(texts, "\n"), limit-used)
-		return append(append(out, p), binary...)
+		kept[i].Text = textcap.HeadTail(strings.Join(texts, "\n"), limit)
+		return kept
 	}
 	return parts
 }

@@ -15,6 +15,9 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// conn is one configured server: its config, its status, its latest
+// listing and, once connected, its session and (for a local server) its
+// process.
 type conn struct {
 	cfg    ServerConfig
 	opts   *LoadOptions
