@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -37,17 +38,18 @@ func TestMaxOutputBytes(t *testing.T) {
 		fail  bool
 		want  string
 	}{
-		// 60 - len(note) = 19 bytes would split an é: 18 are kept.
-		{"cut on a character boundary", 60, e200, false,
-			strings.Repeat("é", 9) + "\n[output truncated: 182 of 200 bytes cut]"},
+		// The note is 33 bytes, leaving 27: a head of 13 would split an é
+		// (12 are kept), the tail takes the 14 bytes after the cut.
+		{"head and tail cut on character boundaries", 60, e200, false,
+			strings.Repeat("é", 6) + "\n\n[... 174 bytes truncated ...]\n\n" + strings.Repeat("é", 7)},
 		{"error results too", 60, e200, true,
-			strings.Repeat("é", 9) + "\n[output truncated: 182 of 200 bytes cut]"},
+			strings.Repeat("é", 6) + "\n\n[... 174 bytes truncated ...]\n\n" + strings.Repeat("é", 7)},
 		{"exactly at the limit", 200, e200, false, e200},
-		{"limit smaller than the note", 10, e200, false, "\n[output truncated: 200 of 200 bytes cut]"},
+		{"limit smaller than the note: the head alone", 10, e200, false, strings.Repeat("é", 5)},
 		{"negative: no limit", -1, strings.Repeat("x", 3<<20), false, strings.Repeat("x", 3<<20)},
-		// Each \xff becomes U+FFFD (3 bytes): 120 bytes, 41 of note.
+		// Each \xff becomes U+FFFD (3 bytes): 120 bytes, 33 of note.
 		{"invalid UTF-8 is repaired before the cut", 50, strings.Repeat("\xffa", 30), false,
-			"\uFFFDa\uFFFDa\n[output truncated: 112 of 120 bytes cut]"},
+			"\uFFFDa\uFFFDa\n\n[... 103 bytes truncated ...]\n\na\uFFFDa\uFFFDa"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -89,15 +91,13 @@ func TestMaxOutputBytesDefault(t *testing.T) {
 		if res.IsError || len(res.Output) > toolnexus.DefaultMaxOutputBytes || !utf8.ValidString(res.Output) {
 			t.Fatalf("%s: IsError %v, %d bytes, valid UTF-8 %v", name, res.IsError, len(res.Output), utf8.ValidString(res.Output))
 		}
-		i := strings.LastIndexByte(res.Output, '\n')
-		kept, note := res.Output[:i], res.Output[i:]
-		if !strings.HasPrefix(big, kept) || len(kept) < toolnexus.DefaultMaxOutputBytes-64 {
-			t.Fatalf("%s: kept %d bytes, not a prefix of the output or too short", name, len(kept))
-		}
-		want := "\n[output truncated: " + itoa(len(big)-len(kept)) + " of " + itoa(len(big)) + " bytes cut]"
-		if note != want {
-			t.Fatalf("%s: note %q, want %q", name, note, want)
-		}
+		head, rest, ok := strings.Cut(res.Output, "\n\n[... ")
+		require.True(t, ok, "%s: no note", name)
+		cut, tail, ok := strings.Cut(rest, " bytes truncated ...]\n\n")
+		require.True(t, ok, "%s: no note", name)
+		require.True(t, strings.HasPrefix(big, head) && strings.HasSuffix(big, tail), "%s: head or tail not of the output", name)
+		require.GreaterOrEqual(t, len(head)+len(tail), toolnexus.DefaultMaxOutputBytes-64, name)
+		require.Equal(t, itoa(len(big)-len(head)-len(tail)), cut, name)
 	}
 }
 
@@ -119,7 +119,7 @@ func TestMaxOutputBytesBuiltin(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := reg.Execute(context.Background(), "read", json.RawMessage(`{"path":"big.txt"}`))
-	if res.IsError || len(res.Output) > 1000 || !strings.Contains(res.Output, "\n[output truncated: ") {
+	if res.IsError || len(res.Output) > 1000 || !strings.Contains(res.Output, " bytes truncated ...]") {
 		t.Fatalf("IsError %v, %d bytes: %.300q", res.IsError, len(res.Output), res.Output)
 	}
 }
@@ -195,4 +195,54 @@ func TestOutputToolErrors(t *testing.T) {
 	require.ErrorIs(t, err, toolnexus.ErrInvalidName)
 	_, err = toolnexus.NewOutputTool[struct{}, forecastOut]("n", "", nil)
 	require.ErrorContains(t, err, "function is nil")
+}
+
+// TestResultCapped: the one cap over Output, Content's text and
+// Structured.
+func TestResultCapped(t *testing.T) {
+	big := `{"k":"` + strings.Repeat("v", 200) + `"}` // 208 bytes of JSON
+	image := toolnexus.ImagePart("image/png", []byte("png"))
+
+	t.Run("a structured value that fits is kept", func(t *testing.T) {
+		res := toolnexus.Result{Output: `{"a":1}`, Structured: json.RawMessage(`{"a":1}`)}.Capped(100)
+		require.Equal(t, `{"a":1}`, res.Output)
+		require.JSONEq(t, `{"a":1}`, string(res.Structured))
+	})
+	t.Run("a structured value over the cap is dropped, never cut", func(t *testing.T) {
+		res := toolnexus.Result{Output: "described elsewhere", Structured: json.RawMessage(big)}.Capped(150)
+		require.Nil(t, res.Structured)
+		note := "[structured result of 208 bytes dropped: over the output cap of 150 bytes]"
+		// Without Content the JSON text is what the model read; it keeps
+		// its head and tail.
+		// 150 - 74 of note - 1 = 75 bytes: 33 of truncation note, 21 of head
+		// and 21 of tail.
+		require.Equal(t, `{"k":"`+strings.Repeat("v", 15)+"\n\n[... 166 bytes truncated ...]\n\n"+strings.Repeat("v", 19)+`"}`+"\n"+note, res.Output)
+		require.Len(t, res.Output, 150)
+		require.Equal(t, res.Output, res.Text())
+	})
+	t.Run("beside Content the note is a last text part", func(t *testing.T) {
+		res := toolnexus.Result{Content: []toolnexus.Part{image}, Structured: json.RawMessage(big)}.Capped(150)
+		require.Nil(t, res.Structured)
+		require.Equal(t, "", res.Output)
+		require.Equal(t, []toolnexus.Part{image, toolnexus.TextPart("[structured result of 208 bytes dropped: over the output cap of 150 bytes]")}, res.Content)
+	})
+	t.Run("Content's text shares one budget; binary parts are kept", func(t *testing.T) {
+		parts := []toolnexus.Part{toolnexus.TextPart(strings.Repeat("a", 40)), image,
+			toolnexus.TextPart(strings.Repeat("b", 70)), toolnexus.ResourcePart("file:///c", "text/plain", strings.Repeat("c", 70)), image}
+		orig := slices.Clone(parts)
+		res := toolnexus.Result{Content: parts}.Capped(100)
+		require.Equal(t, orig, parts, "the caller's slice is unchanged")
+		// The first fits (40 of 100); the second does not fit in the 60
+		// left, so it and the resource's text are joined (141 bytes) and
+		// cut to 60: a 33-byte note, 13 bytes of head, 14 of tail.
+		require.Equal(t, []toolnexus.Part{parts[0], image,
+			toolnexus.TextPart("bbbbbbbbbbbbb\n\n[... 114 bytes truncated ...]\n\ncccccccccccccc"), image}, res.Content)
+	})
+	t.Run("a negative limit repairs UTF-8 and cuts nothing", func(t *testing.T) {
+		res := toolnexus.Result{Output: "a\xffb" + big, Content: []toolnexus.Part{toolnexus.TextPart("\xff")},
+			Structured: json.RawMessage(big)}.Capped(-1)
+		require.Equal(t, "a\uFFFDb"+big, res.Output)
+		require.Equal(t, "\uFFFD", res.Content[0].Text)
+		require.Equal(t, big, string(res.Structured))
+	})
 }

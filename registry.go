@@ -23,10 +23,10 @@ import (
 // arguments: 1 MiB.
 const DefaultMaxArgumentBytes = 1 << 20
 
-// DefaultMaxOutputBytes is the default limit on the size of one call's
-// Output: 1 MiB. It is a backstop above the built-in tools' own, smarter
-// cap (builtin.DefaultMaxOutputBytes, 32 KiB, which keeps a head and a
-// tail), so their outputs reach the model as they made them.
+// DefaultMaxOutputBytes is the default limit on the text of one call's
+// result (see [Result.Capped]): 1 MiB. Tools with smaller budgets of
+// their own (the built-in and MCP-loaded tools: 32 KiB) cut their results
+// with the same Capped first, so theirs reach the model as they made them.
 const DefaultMaxOutputBytes = 1 << 20
 
 // MaxDescriptionLength is the longest tool description accepted, in
@@ -41,13 +41,14 @@ type Options struct {
 	// error result and the handler does not run.
 	MaxArgumentBytes int
 
-	// MaxOutputBytes limits the size of the Output of one call, note
-	// included, in bytes; zero means DefaultMaxOutputBytes (1 MiB) and a
-	// negative value means no limit. It applies to every tool (typed, raw,
-	// MCP-loaded, built-in) and to error results. A longer Output keeps its
-	// first bytes, cut on a UTF-8 character boundary, followed by the note
-	// "\n[output truncated: N of M bytes cut]" (M the full size); a limit
-	// smaller than the note gives the note alone.
+	// MaxOutputBytes limits the text of one call's result, notes
+	// included, in bytes: its Output, its Content's text and its
+	// Structured value, cut by [Result.Capped] (a longer Output keeps its
+	// head and tail around "[... N bytes truncated ...]"; a longer
+	// Structured value is dropped with a note). Zero means
+	// DefaultMaxOutputBytes (1 MiB) and a negative value means no limit.
+	// It applies to every tool (typed, raw, MCP-loaded, built-in) and to
+	// error results.
 	MaxOutputBytes int
 
 	// Timeout limits every call of a tool whose own Tool.Timeout is zero;
@@ -334,39 +335,19 @@ func (r *Registry) Names() []string {
 // runtime.Goexit then gives an error result too. With a context that can
 // never be cancelled and no timeout, the handler runs on the caller's
 // goroutine (the fast path), where runtime.Goexit ends the caller's
-// goroutine as it would from any function. Output is always valid UTF-8
-// (invalid bytes become U+FFFD) and at most Options.MaxOutputBytes long
-// (see there for the note on a cut Output).
+// goroutine as it would from any function. The result is cut by
+// [Result.Capped] at Options.MaxOutputBytes: Output and Content's text are
+// valid UTF-8 (invalid bytes become U+FFFD) and within the limit.
 func (r *Registry) Execute(ctx context.Context, name string, args json.RawMessage) Result {
 	e, ok := r.load().byName[name]
 	if !ok {
 		return r.unknown(name)
 	}
-	return capOutput(r.run(ctx, e, args), r.opts.MaxOutputBytes)
-}
-
-// capOutput applies Options.MaxOutputBytes (limit) to res.Output, which is
-// valid UTF-8.
-func capOutput(res Result, limit int) Result {
+	limit := r.opts.MaxOutputBytes
 	if limit == 0 {
 		limit = DefaultMaxOutputBytes
 	}
-	if limit < 0 || len(res.Output) <= limit {
-		return res
-	}
-	total := len(res.Output)
-	// The note for any cut is no longer than the note for cutting all.
-	keep := max(limit-len(truncationNote(total, total)), 0)
-	for keep > 0 && !utf8.RuneStart(res.Output[keep]) {
-		keep--
-	}
-	res.Output = res.Output[:keep] + truncationNote(total-keep, total)
-	return res
-}
-
-// truncationNote is appended to an Output cut by capOutput.
-func truncationNote(cut, total int) string {
-	return fmt.Sprintf("\n[output truncated: %d of %d bytes cut]", cut, total)
+	return r.run(ctx, e, args).Capped(limit)
 }
 
 func (r *Registry) unknown(name string) Result {
@@ -425,7 +406,7 @@ func (r *Registry) run(ctx context.Context, e *entry, args json.RawMessage) Resu
 		return cancelled(name, err, 0, false)
 	}
 	if timeout <= 0 && ctx.Done() == nil {
-		return validUTF8(call(ctx, e, args)) // fast path: nothing can interrupt the call
+		return call(ctx, e, args) // fast path: nothing can interrupt the call
 	}
 	var expired error // the cause of this call's own timeout
 	if timeout > 0 {
@@ -449,7 +430,7 @@ func (r *Registry) run(ctx context.Context, e *entry, args json.RawMessage) Resu
 	select {
 	case res := <-done:
 		if !res.IsError || ctx.Err() == nil {
-			return validUTF8(res)
+			return res
 		}
 	case <-ctx.Done():
 	}
@@ -457,15 +438,6 @@ func (r *Registry) run(ctx context.Context, e *entry, args json.RawMessage) Resu
 		timeout = 0 // the caller's deadline or cancellation ended the call
 	}
 	return cancelled(name, ctx.Err(), timeout, true)
-}
-
-// validUTF8 replaces invalid UTF-8 in Output with U+FFFD: every provider
-// message must be valid UTF-8 text.
-func validUTF8(r Result) Result {
-	if !utf8.ValidString(r.Output) {
-		r.Output = strings.ToValidUTF8(r.Output, "\uFFFD")
-	}
-	return r
 }
 
 func cancelled(name string, err error, timeout time.Duration, started bool) Result {

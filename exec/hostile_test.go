@@ -127,7 +127,7 @@ func TestOutputCapReachesTheModel(t *testing.T) {
 	}
 	msgs, err := exec.New(reg, nil).OpenAIChatJSON(context.Background(),
 		[]byte(`[{"id":"c","type":"function","function":{"name":"big","arguments":"{}"}}]`))
-	want := `[{"role":"tool","tool_call_id":"c","content":"ababababababababababa\n[output truncated: 1979 of 2000 bytes cut]"}]`
+	want := `[{"role":"tool","tool_call_id":"c","content":"abababababababa\n\n[... 1970 bytes truncated ...]\n\nbababababababab"}]`
 	if got := mustJSON(t, msgs); err != nil || got != want {
 		t.Errorf("got  %s, %v\nwant %s", got, err, want)
 	}

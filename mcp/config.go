@@ -160,11 +160,11 @@ func (c ServerConfig) timeout() time.Duration {
 func LoadConfig(path string) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("toolnexus/mcp: read config: %w", err)
+		return nil, fmt.Errorf("mcp: read config: %w", err)
 	}
-	cfg, err := ParseConfig(data)
+	cfg, err := parseConfig(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("mcp: %s: %w", path, err)
 	}
 	return cfg, nil
 }
@@ -188,9 +188,18 @@ func LoadConfig(path string) (*Config, error) {
 // [ServerConfig] are ignored, so files written for other clients load.
 // Errors name the server and the field.
 func ParseConfig(data []byte) (*Config, error) {
+	cfg, err := parseConfig(data)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: %w", err)
+	}
+	return cfg, nil
+}
+
+// parseConfig is ParseConfig with errors that start "config".
+func parseConfig(data []byte) (*Config, error) {
 	top, err := objectMembers(data)
 	if err != nil {
-		return nil, fmt.Errorf("toolnexus/mcp: config is not a JSON object: %w", err)
+		return nil, fmt.Errorf("config is not a JSON object: %w", err)
 	}
 	cfg := &Config{Servers: map[string]ServerConfig{}}
 	found := false
@@ -200,34 +209,34 @@ func ParseConfig(data []byte) (*Config, error) {
 			continue
 		}
 		if slices.ContainsFunc(top[i+1:], func(m member) bool { return m.key == key }) {
-			return nil, fmt.Errorf("toolnexus/mcp: config: %q is given twice", key)
+			return nil, fmt.Errorf("config: %q is given twice", key)
 		}
 		found = true
 		entries, err := objectMembers(top[i].val)
 		if err != nil {
-			return nil, fmt.Errorf("toolnexus/mcp: config %q must be an object of servers by name", key)
+			return nil, fmt.Errorf("config %q must be an object of servers by name", key)
 		}
 		slices.SortStableFunc(entries, func(a, b member) int { return strings.Compare(a.key, b.key) })
 		for j, e := range entries {
 			name := e.key
 			if name == "" {
-				return nil, fmt.Errorf("toolnexus/mcp: config %q: a server has an empty name", key)
+				return nil, fmt.Errorf("config %q: a server has an empty name", key)
 			}
 			if j > 0 && entries[j-1].key == name {
-				return nil, fmt.Errorf("toolnexus/mcp: config %q: server %q is given twice", key, name)
+				return nil, fmt.Errorf("config %q: server %q is given twice", key, name)
 			}
 			if _, dup := cfg.Servers[name]; dup {
-				return nil, fmt.Errorf("toolnexus/mcp: config: server %q is given twice", name)
+				return nil, fmt.Errorf("config: server %q is given twice", name)
 			}
 			sc, err := parseServer(name, e.val)
 			if err != nil {
-				return nil, fmt.Errorf("toolnexus/mcp: config: server %q: %w", name, err)
+				return nil, fmt.Errorf("config: server %q: %w", name, err)
 			}
 			cfg.Servers[name] = sc
 		}
 	}
 	if !found {
-		return nil, errors.New(`toolnexus/mcp: config has no "mcpServers", "servers" or "mcp" object`)
+		return nil, errors.New(`config has no "mcpServers", "servers" or "mcp" object`)
 	}
 	return cfg, nil
 }

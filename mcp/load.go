@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,15 +9,12 @@ import (
 	"maps"
 	"net/http"
 	"os"
-	"os/exec"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolnexus/toolnexus"
@@ -53,8 +49,9 @@ const (
 	// messages have the go-sdk's stdio line limit, also 16 MiB.
 	DefaultMaxEventSize = 16 << 20
 
-	// DefaultMaxOutputBytes caps the Output of one call of an MCP tool:
-	// 32 KiB, the cap of the built-in tools (builtin.DefaultMaxOutputBytes).
+	// DefaultMaxOutputBytes caps the text of one call's result of an MCP
+	// tool (toolnexus.Result.Capped): 32 KiB, the cap of the built-in
+	// tools (builtin.DefaultMaxOutputBytes).
 	DefaultMaxOutputBytes = 32 << 10
 )
 
@@ -149,10 +146,13 @@ type LoadOptions struct {
 	// the connection (the call or the listing fails).
 	MaxEventSize int
 
-	// MaxOutputBytes caps the Output of one call of an MCP tool, in bytes;
-	// zero means DefaultMaxOutputBytes (32 KiB). A longer Output keeps its
-	// head and tail with a line between them that says how many bytes
-	// were cut: "[... N bytes truncated ...]".
+	// MaxOutputBytes caps the text of one call's result of an MCP tool,
+	// in bytes, by toolnexus.Result.Capped; zero means
+	// DefaultMaxOutputBytes (32 KiB). A longer Output keeps its head and
+	// tail with a line between them that says how many bytes were cut,
+	// "[... N bytes truncated ...]"; the text blocks in Content share one
+	// budget of this size; a longer structuredContent is dropped whole
+	// with a note ending the text.
 	MaxOutputBytes int
 
 	// Answer, if non-nil, lets servers ask the person: our client then
@@ -204,44 +204,6 @@ type Servers struct {
 	watchers sync.WaitGroup // per connected server: its watch and relist loops
 }
 
-type conn struct {
-	cfg    ServerConfig
-	opts   *LoadOptions
-	status ServerStatus // guarded by Servers.mu once Load has returned
-
-	// listed is the server's latest complete listing, skipped what the SDK
-	// client dropped from it; both guarded by Servers.mu after Load.
-	listed  []listedTool
-	skipped []string
-
-	relist chan struct{} // a tools/list_changed arrived (capacity 1)
-	done   chan struct{} // closed when the session has ended
-
-	mu      sync.Mutex
-	session *mcpsdk.ClientSession // nil once closed
-	pid     int                   // of the local process once started; 0 before
-	detach  context.CancelFunc    // ends the SSE transport's event stream
-	stderr  *tailBuffer
-	store   schemaStore
-	drops   *dropRecorder
-}
-
-// listedTool is one tool of a listing with its raw input schema.
-type listedTool struct {
-	tool   *mcpsdk.Tool
-	schema json.RawMessage // as the server sent it, compacted; nil if not captured
-	built  *builtTool      // the last conversion (set under Servers.mu), reused while the name stays
-}
-
-// builtTool is the outcome of conn.tool for one registry name.
-type builtTool struct {
-	name      string
-	tool      toolnexus.Tool
-	note      string
-	unchecked string // what CheckArguments does not check locally ("" for all)
-	err       error
-}
-
 // Load starts (or connects to) every enabled server in cfg at the same
 // time, lists their tools and returns them as registry tools. A server
 // that fails to start, to initialize or to list its tools within its
@@ -281,9 +243,10 @@ type builtTool struct {
 //     an invalid tools/call result`), and Err keeps the Go error.
 //     Metadata has "mcp_server" and "mcp_tool" (the names the server uses).
 //     Control characters other than "\n" and "\t" (ANSI escapes included)
-//     in Output are shown escaped, as "\x1b", "\r" or "\u009b" ("\r\n"
-//     becomes "\n"), and the Output is capped at MaxOutputBytes with a
-//     note saying how many bytes were cut.
+//     in Output and in Content's text are shown escaped, as "\x1b", "\r"
+//     or "\u009b" ("\r\n" becomes "\n"), and the result is capped at
+//     MaxOutputBytes by toolnexus.Result.Capped (a structuredContent over
+//     the cap is dropped with a note in the text).
 //
 // A tool the registry would refuse (Registry.Add fails for it alone: an
 // invalid schema, a duplicate key, too deep) is left out and listed in
@@ -493,355 +456,6 @@ func LoadFile(ctx context.Context, path string, opts *LoadOptions) (*Servers, er
 	return Load(ctx, cfg, opts), nil
 }
 
-func (c *conn) connect(ctx context.Context) error {
-	o := c.opts
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.timeout())
-	defer cancel()
-	var transport mcpsdk.Transport
-	switch {
-	case o.dial != nil:
-		transport = &captureTransport{inner: o.dial(c.cfg.Name), store: &c.store}
-	case c.cfg.Transport == TransportStdio:
-		env, err := serverEnv(c.cfg, o)
-		if err != nil {
-			return err
-		}
-		argv := slices.Concat(c.cfg.Command, c.cfg.Args)
-		cmd := exec.Command(argv[0], argv[1:]...)
-		cmd.Env = env
-		cmd.Dir = c.cfg.Dir
-		c.stderr = &tailBuffer{max: 4096}
-		if o.Stderr != nil {
-			cmd.Stderr = io.MultiWriter(c.stderr, o.Stderr)
-		} else {
-			cmd.Stderr = c.stderr
-		}
-		setProcAttr(cmd)
-		transport = &captureTransport{
-			inner: &mcpsdk.CommandTransport{Command: cmd, TerminateDuration: o.TerminateDelay},
-			store: &c.store,
-			started: func() {
-				c.mu.Lock()
-				c.pid = cmd.Process.Pid
-				c.mu.Unlock()
-			},
-		}
-	case c.cfg.Transport == TransportHTTP, c.cfg.Transport == TransportSSE:
-		headers := make(map[string]string, len(c.cfg.Headers))
-		for k, v := range c.cfg.Headers {
-			ev, err := expandEnv(v, o.LookupEnv)
-			if err != nil {
-				return fmt.Errorf("header %s: %v", k, err)
-			}
-			headers[k] = ev
-		}
-		var hc http.Client
-		if o.HTTPClient != nil {
-			hc = *o.HTTPClient
-		}
-		base := hc.Transport
-		if base == nil {
-			base = http.DefaultTransport
-		}
-		hc.Transport = &headerTransport{base: base, headers: headers, store: &c.store, maxBody: o.MaxEventSize}
-		if c.cfg.Transport == TransportSSE {
-			// The SSE transport keeps its event stream on the context given
-			// to Connect, so it must outlive this function's timeout; kill
-			// (on timeout) and close end it.
-			life, cancel := context.WithCancel(context.WithoutCancel(ctx))
-			c.mu.Lock()
-			c.detach = cancel
-			c.mu.Unlock()
-			transport = &lifeTransport{ctx: life, inner: &mcpsdk.SSEClientTransport{
-				Endpoint: c.cfg.URL, HTTPClient: &hc, MaxEventSize: o.MaxEventSize}}
-		} else {
-			transport = &mcpsdk.StreamableClientTransport{Endpoint: c.cfg.URL, HTTPClient: &hc, MaxRetries: -1,
-				MaxEventSize: o.MaxEventSize}
-		}
-	default:
-		return fmt.Errorf("unknown transport %q", c.cfg.Transport)
-	}
-	return c.handshake(ctx, transport)
-}
-
-// handshake connects on transport and lists the tools.
-func (c *conn) handshake(ctx context.Context, transport mcpsdk.Transport) error {
-	c.drops = &dropRecorder{state: &dropState{reasons: map[string]string{}}}
-	if c.opts.Logger != nil {
-		c.drops.next = c.opts.Logger.Handler()
-	}
-	copts := &mcpsdk.ClientOptions{
-		Logger:       slog.New(c.drops),
-		Capabilities: &mcpsdk.ClientCapabilities{}, // no roots or sampling; elicitation only with an answerer
-		ToolListChangedHandler: func(context.Context, *mcpsdk.ToolListChangedRequest) {
-			select { // the relist loop lists again; never block the session
-			case c.relist <- struct{}{}:
-			default:
-			}
-		},
-	}
-	if c.opts.Answer != nil {
-		copts.Capabilities.Elicitation = &mcpsdk.ElicitationCapabilities{
-			Form: &mcpsdk.FormElicitationCapabilities{}, URL: &mcpsdk.URLElicitationCapabilities{}}
-		copts.ElicitationHandler = elicitationHandler(c.cfg.Name, c.opts.Answer)
-	}
-	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "toolnexus", Version: "dev"}, copts)
-	if len(c.opts.ClientMiddleware) > 0 {
-		client.AddSendingMiddleware(c.opts.ClientMiddleware...)
-	}
-	type connected struct {
-		s   *mcpsdk.ClientSession
-		err error
-	}
-	// Connect watches ctx, but a stuck process write could still block; the
-	// select makes the timeout hard.
-	done := make(chan connected, 1)
-	go func() {
-		s, err := client.Connect(ctx, transport, nil)
-		done <- connected{s, err}
-	}()
-	var r connected
-	select {
-	case r = <-done:
-	case <-ctx.Done():
-		c.kill()
-		r = <-done
-		if r.err == nil {
-			r.s.Close()
-		}
-		return fmt.Errorf("initialize: %w", ctx.Err())
-	}
-	if r.err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("initialize: %w", ctx.Err())
-		}
-		return fmt.Errorf("initialize: %w", r.err)
-	}
-	c.mu.Lock()
-	c.session = r.s
-	c.mu.Unlock()
-	if ir := r.s.InitializeResult(); ir != nil && ir.ServerInfo != nil {
-		c.status.ServerInfo = cleanOutput(strings.TrimSpace(ir.ServerInfo.Name+" "+ir.ServerInfo.Version), maxLabel)
-	}
-	listed, skipped, err := c.list(ctx, r.s)
-	if err != nil {
-		return err
-	}
-	c.listed, c.skipped = listed, skipped
-	return nil
-}
-
-// list lists every tool of the server, page by page, within the caps. It
-// returns the tools with their raw schemas and the tools the SDK client
-// dropped ("name: dropped by the MCP SDK client: reason"); on any error
-// (a failed page, a cap) it returns no tools at all.
-func (c *conn) list(ctx context.Context, session *mcpsdk.ClientSession) ([]listedTool, []string, error) {
-	c.store.reset()
-	c.drops.state.reset()
-	var tools []*mcpsdk.Tool
-	params := &mcpsdk.ListToolsParams{}
-	for page := 1; ; page++ {
-		if page > c.opts.MaxListPages {
-			return nil, nil, fmt.Errorf("list tools: more than %d pages (LoadOptions.MaxListPages)", c.opts.MaxListPages)
-		}
-		res, err := session.ListTools(ctx, params)
-		tooMany := fmt.Errorf("list tools: more than %d tools (LoadOptions.MaxTools)", c.opts.MaxTools)
-		if c.store.overCap() {
-			return nil, nil, tooMany
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				err = ctx.Err()
-			}
-			return nil, nil, fmt.Errorf("list tools: %w", err)
-		}
-		tools = append(tools, res.Tools...)
-		if len(tools) > c.opts.MaxTools {
-			return nil, nil, tooMany
-		}
-		if res.NextCursor == "" {
-			break
-		}
-		params = &mcpsdk.ListToolsParams{Cursor: res.NextCursor}
-	}
-	out := make([]listedTool, len(tools))
-	for i, t := range tools {
-		schema, _ := c.store.get(t.Name)
-		out[i] = listedTool{tool: t, schema: schema}
-	}
-	return out, c.dropped(tools), nil
-}
-
-// dropped returns "name: reason" for every tool the server listed that
-// the SDK client left out of the result (it excludes tools whose
-// x-mcp-header annotations it rejects, logging why).
-func (c *conn) dropped(listed []*mcpsdk.Tool) []string {
-	kept := map[string]bool{}
-	for _, t := range listed {
-		kept[t.Name] = true
-	}
-	reasons := c.drops.state.take()
-	var out []string
-	note := func(name string) {
-		if kept[name] {
-			return
-		}
-		kept[name] = true // once per name
-		reason, ok := reasons[name]
-		if !ok {
-			reason = "left out by the MCP SDK client while listing"
-		}
-		out = append(out, cleanOutput(name, maxLabel)+": dropped by the MCP SDK client: "+cleanOutput(reason, maxLabel))
-	}
-	for _, name := range c.store.names() {
-		note(name)
-	}
-	rest := make([]string, 0, len(reasons))
-	for name := range reasons {
-		rest = append(rest, name)
-	}
-	sort.Strings(rest)
-	for _, name := range rest {
-		note(name)
-	}
-	return out
-}
-
-// dropRecorder is the SDK client's slog.Handler. It notes the reason of
-// every "excluding tool from tools/list" record (attributes "tool" and
-// "error") and passes all records on to next (nil: none).
-type dropRecorder struct {
-	next  slog.Handler
-	state *dropState
-}
-
-type dropState struct {
-	mu      sync.Mutex
-	reasons map[string]string // tool name -> why the client excluded it
-}
-
-func (d *dropState) reset() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	clear(d.reasons)
-}
-
-func (d *dropState) take() map[string]string {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return maps.Clone(d.reasons)
-}
-
-func (h *dropRecorder) Enabled(ctx context.Context, l slog.Level) bool {
-	return l >= slog.LevelError || (h.next != nil && h.next.Enabled(ctx, l))
-}
-
-func (h *dropRecorder) Handle(ctx context.Context, r slog.Record) error {
-	if r.Message == "excluding tool from tools/list" {
-		var tool, reason string
-		r.Attrs(func(a slog.Attr) bool {
-			switch a.Key {
-			case "tool":
-				tool = a.Value.String()
-			case "error":
-				reason = a.Value.String()
-			}
-			return true
-		})
-		if tool != "" {
-			h.state.mu.Lock()
-			h.state.reasons[tool] = reason
-			h.state.mu.Unlock()
-		}
-	}
-	if h.next != nil && h.next.Enabled(ctx, r.Level) {
-		return h.next.Handle(ctx, r)
-	}
-	return nil
-}
-
-func (h *dropRecorder) WithAttrs(attrs []slog.Attr) slog.Handler {
-	out := *h
-	if h.next != nil {
-		out.next = h.next.WithAttrs(attrs)
-	}
-	return &out
-}
-
-func (h *dropRecorder) WithGroup(name string) slog.Handler {
-	out := *h
-	if h.next != nil {
-		out.next = h.next.WithGroup(name)
-	}
-	return &out
-}
-
-// reason formats a failure with the tail of the process's stderr.
-func (c *conn) reason(err error) string {
-	msg := err.Error()
-	if c.stderr != nil {
-		if tail := strings.TrimSpace(c.stderr.String()); tail != "" {
-			lines := strings.Split(tail, "\n")
-			if len(lines) > 5 {
-				lines = lines[len(lines)-5:]
-			}
-			msg += "; stderr: " + cleanOutput(strings.Join(lines, " | "), 4096)
-		}
-	}
-	return msg
-}
-
-// kill stops the process group at once (used when a start times out; the
-// SDK then reaps the process as it closes the failed connection).
-func (c *conn) kill() {
-	c.mu.Lock()
-	pid, detach := c.pid, c.detach
-	c.mu.Unlock()
-	killGroup(pid)
-	if detach != nil {
-		detach()
-	}
-}
-
-// lifeTransport connects inner with a context of its own instead of the
-// caller's.
-type lifeTransport struct {
-	inner mcpsdk.Transport
-	ctx   context.Context
-}
-
-func (t *lifeTransport) Connect(context.Context) (mcpsdk.Connection, error) {
-	return t.inner.Connect(t.ctx)
-}
-
-// close ends the session (for a local process: closing its stdin, then
-// SIGTERM, then SIGKILL, waiting for it to exit) and then kills whatever is
-// left of its process group (children it started). A connection that
-// failed was already closed by the SDK; only the group kill applies.
-func (c *conn) close() error {
-	var err error
-	c.mu.Lock()
-	session := c.session
-	c.session = nil
-	c.mu.Unlock()
-	if session != nil {
-		err = session.Close()
-	}
-	c.kill()
-	if err != nil && isExitAfterClose(err) {
-		err = nil
-	}
-	return err
-}
-
-// isExitAfterClose reports errors that only say the process ended because
-// it was told to.
-func isExitAfterClose(err error) bool {
-	var ee *exec.ExitError
-	return errors.As(err, &ee) || errors.Is(err, mcpsdk.ErrConnectionClosed) ||
-		strings.Contains(err.Error(), "signal: ") || strings.Contains(err.Error(), "Wait was already called")
-}
-
 // maxLabel caps each part of a status line that comes from a server (a
 // tool name, a reason), in bytes.
 const maxLabel = 256
@@ -899,149 +513,6 @@ func (s *Servers) rebuildLocked() {
 	s.tools = out
 }
 
-// tool makes the registry tool for one listed tool, and checks it the way
-// Registry.Add does (the error is the registry's). note says what was
-// changed to make it fit ("" for nothing).
-func (c *conn) tool(lt listedTool, name string) (tool toolnexus.Tool, note, unchecked string, err error) {
-	t := lt.tool
-	schema := lt.schema
-	if schema == nil {
-		if schema, err = json.Marshal(t.InputSchema); err != nil {
-			return toolnexus.Tool{}, "", "", fmt.Errorf("input schema: %v", err)
-		}
-	}
-	desc := t.Description
-	if n := utf8.RuneCountInString(desc); n > toolnexus.MaxDescriptionLength {
-		r := []rune(desc)
-		desc = string(r[:toolnexus.MaxDescriptionLength-1]) + "…"
-		note = fmt.Sprintf("description cut from %d to %d characters", n, toolnexus.MaxDescriptionLength)
-	}
-	out := toolnexus.Tool{
-		Name:        name,
-		Title:       t.Title,
-		Description: desc,
-		InputSchema: schema,
-		Source:      "mcp",
-		Timeout:     c.cfg.timeout(),
-	}
-	if t.OutputSchema != nil {
-		b, err := json.Marshal(t.OutputSchema)
-		if err != nil {
-			return toolnexus.Tool{}, "", "", fmt.Errorf("output schema: %v", err)
-		}
-		out.OutputSchema = b
-	}
-	// Arguments are checked locally against the server's schema first;
-	// what the engine cannot check is reported, never a refused tool.
-	out.Handler, unchecked = toolnexus.CheckArguments(name, schema, toolHandler{conn: c, tool: t.Name})
-	if a := t.Annotations; a != nil {
-		out.Annotations = &toolnexus.Annotations{
-			Title:           a.Title,
-			ReadOnlyHint:    a.ReadOnlyHint,
-			DestructiveHint: a.DestructiveHint,
-			IdempotentHint:  a.IdempotentHint,
-			OpenWorldHint:   a.OpenWorldHint,
-		}
-	}
-	// A registry of its own per tool: Add's checks, at constant cost.
-	if err := toolnexus.NewRegistry().Add(out); err != nil {
-		return toolnexus.Tool{}, "", "", err
-	}
-	return out, note, unchecked, nil
-}
-
-// ToolError is the Go cause (Result.Err) of an MCP tool result that had
-// isError set.
-type ToolError struct {
-	Server, Tool string // names as the server knows them
-	Message      string // the result's text parts joined by "\n"
-}
-
-// Error returns `MCP tool "tool" on server "server" failed: message`.
-func (e *ToolError) Error() string {
-	return fmt.Sprintf("MCP tool %q on server %q failed: %s", e.Tool, e.Server, e.Message)
-}
-
-// toolHandler calls one tool of one server. It is a comparable value, so
-// two Tools made for the same server tool have equal Handlers.
-type toolHandler struct {
-	conn *conn
-	tool string
-}
-
-// Call implements toolnexus.Handler. Output that comes from the server is
-// cleaned (control characters escaped) and capped (see Load).
-func (h toolHandler) Call(ctx context.Context, args json.RawMessage) toolnexus.Result {
-	res := h.call(ctx, args)
-	res.Output = cleanOutput(res.Output, h.conn.opts.MaxOutputBytes)
-	return res
-}
-
-func (h toolHandler) call(ctx context.Context, args json.RawMessage) toolnexus.Result {
-	server := h.conn.cfg.Name
-	meta := map[string]any{"mcp_server": server, "mcp_tool": h.tool}
-	session := h.conn.liveSession()
-	if session == nil {
-		err := fmt.Errorf("MCP server %q is not connected", server)
-		return toolnexus.Result{Output: err.Error(), IsError: true, Err: err, Metadata: meta}
-	}
-	res, err := session.CallTool(ctx, &mcpsdk.CallToolParams{Name: h.tool, Arguments: args})
-	if err != nil {
-		if ctx.Err() != nil {
-			err = ctx.Err()
-		}
-		out := callErrorText(server, h.tool, err)
-		err = fmt.Errorf("MCP server %q: tool %q: %w", server, h.tool, err)
-		return toolnexus.Result{Output: out, IsError: true, Err: err, Metadata: meta}
-	}
-	if res.IsError {
-		text := toolnexus.ContentText(partsFromMCP(res.Content))
-		if text == "" {
-			text = "the tool reported an error without a message"
-		}
-		return toolnexus.Result{Output: text, IsError: true, Metadata: meta,
-			Err: &ToolError{Server: server, Tool: h.tool, Message: text}}
-	}
-	out := resultFromMCP(res)
-	out.Metadata = meta
-	return out
-}
-
-// callErrorText is the model-facing text for a tools/call that failed
-// without a result: short, and free of Go type names (the SDK's decoding
-// errors name Go struct types; those stay in Result.Err).
-func callErrorText(server, tool string, err error) string {
-	var wire *jsonrpc.Error
-	switch {
-	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
-		return fmt.Sprintf("MCP server %q: tool %q: %v", server, tool, err)
-	case errors.As(err, &wire):
-		return fmt.Sprintf("MCP server %q: tool %q: %s", server, tool, wire.Message)
-	case errors.Is(err, mcpsdk.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-		return fmt.Sprintf("MCP server %q: connection closed", server)
-	case isDecodeError(err):
-		return fmt.Sprintf("MCP server %q sent an invalid tools/call result", server)
-	default:
-		return fmt.Sprintf("MCP server %q: calling tool %q failed", server, tool)
-	}
-}
-
-// isDecodeError reports whether err comes from decoding a result.
-func isDecodeError(err error) bool {
-	var (
-		typeErr   *json.UnmarshalTypeError
-		syntaxErr *json.SyntaxError
-	)
-	return errors.As(err, &typeErr) || errors.As(err, &syntaxErr) || strings.Contains(err.Error(), "json: ") ||
-		strings.Contains(err.Error(), "content type")
-}
-
-func (c *conn) liveSession() *mcpsdk.ClientSession {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.session
-}
-
 // Tools returns the current tools of every connected server, sorted by
 // name. The slice is the caller's. Two calls return equal Tools
 // (reflect.DeepEqual) for a server tool that did not change in between.
@@ -1068,12 +539,12 @@ func (s *Servers) Status() []ServerStatus {
 }
 
 // Err joins the failures of all failed servers, each as
-// `MCP server "name": reason`; nil when none failed.
+// `mcp: server "name": reason`; nil when none failed.
 func (s *Servers) Err() error {
 	var errs []error
 	for _, st := range s.Status() {
 		if st.State == StateFailed {
-			errs = append(errs, fmt.Errorf("MCP server %q: %s", st.Name, st.Reason))
+			errs = append(errs, fmt.Errorf("mcp: server %q: %s", st.Name, st.Reason))
 		}
 	}
 	return errors.Join(errs...)
@@ -1104,7 +575,7 @@ func (s *Servers) Close() error {
 				defer wg.Done()
 				if err := c.close(); err != nil {
 					mu.Lock()
-					errs = append(errs, fmt.Errorf("MCP server %q: close: %w", c.cfg.Name, err))
+					errs = append(errs, fmt.Errorf("mcp: server %q: close: %w", c.cfg.Name, err))
 					mu.Unlock()
 				}
 			}()
@@ -1120,34 +591,4 @@ func (s *Servers) Close() error {
 		s.watchers.Wait()
 	})
 	return errors.Join(errs...)
-}
-
-// tailBuffer keeps the last max bytes written to it, in at most 2*max
-// bytes of memory; the cost of writes is linear in the bytes written
-// (the buffer is compacted to max bytes only when it reaches 2*max).
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	n := len(p)
-	if len(p) > t.max {
-		p = p[len(p)-t.max:]
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(t.buf)+len(p) > 2*t.max {
-		keep := t.max - len(p)
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-keep:]...)
-	}
-	t.buf = append(t.buf, p...)
-	return n, nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf[max(0, len(t.buf)-t.max):])
 }

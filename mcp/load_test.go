@@ -103,7 +103,7 @@ func TestLoadStdio(t *testing.T) {
 		t.Errorf("Status order = %v, want %v", statusNames(servers), names)
 	}
 	err := servers.Err()
-	if err == nil || !strings.Contains(err.Error(), `MCP server "broken"`) || strings.Contains(err.Error(), `"test"`) {
+	if err == nil || !strings.Contains(err.Error(), `mcp: server "broken"`) || strings.Contains(err.Error(), `"test"`) {
 		t.Errorf("Err() = %v, want the failures only", err)
 	}
 
@@ -401,7 +401,7 @@ func TestLoadMisbehavingServer(t *testing.T) {
 	if want := `MCP server "x" sent an invalid tools/call result`; res.Output != want || !res.IsError {
 		t.Errorf("x_badresult Output = %q, want %q", res.Output, want)
 	}
-	if res.Err == nil || !strings.Contains(res.Err.Error(), `MCP server "x": tool "badresult": `) || !strings.Contains(res.Err.Error(), "isError of type bool") {
+	if res.Err == nil || !strings.Contains(res.Err.Error(), `mcp: server "x": tool "badresult": `) || !strings.Contains(res.Err.Error(), "isError of type bool") {
 		t.Errorf("x_badresult Err = %v, want the decoding error", res.Err)
 	}
 
@@ -418,7 +418,7 @@ func TestLoadMisbehavingServer(t *testing.T) {
 	if want := "connection closed: exit status 4; stderr: mcptest: crashing on purpose"; st.State != StateFailed || st.Reason != want {
 		t.Errorf("status after the crash = %s %q, want failed %q", st.State, st.Reason, want)
 	}
-	if err := servers.Err(); err == nil || err.Error() != `MCP server "x": connection closed: exit status 4; stderr: mcptest: crashing on purpose` {
+	if err := servers.Err(); err == nil || err.Error() != `mcp: server "x": connection closed: exit status 4; stderr: mcptest: crashing on purpose` {
 		t.Errorf("Err() = %v", err)
 	}
 	if res := reg.Execute(ctx, "x_good", nil); res.Output != `MCP server "x" is not connected` || !res.IsError {

@@ -7,20 +7,24 @@ import (
 	"github.com/toolnexus/toolnexus/internal/textcap"
 )
 
-// cleanOutput makes text a server sent safe to show to a model and on a
-// terminal, then caps it at max bytes:
+// cleanOutput is cleanText(s) cut to at most max bytes, head and tail
+// around "[... N bytes truncated ...]" (textcap.HeadTail): a label from a
+// server (a tool name, a reason) as a status line shows it.
+func cleanOutput(s string, max int) string {
+	return textcap.HeadTail(cleanText(s), max)
+}
+
+// cleanText makes text a server sent safe to show to a model and on a
+// terminal:
 //
 //   - invalid UTF-8 becomes U+FFFD;
 //   - "\r\n" becomes "\n";
 //   - every other control character but "\n" and "\t" (C0, DEL, C1: ANSI
 //     escape sequences start with ESC or U+009B) is written as an escape
-//     the reader can see: "\x1b", "\r", "\x7f", "\u009b";
-//   - a result longer than max keeps its head and tail, cut at rune
-//     boundaries, with "\n\n[... N bytes truncated ...]\n\n" between them
-//     (the builtin tools' note), at most max bytes in all.
+//     the reader can see: "\x1b", "\r", "\x7f", "\u009b".
 //
 // It runs in time linear in len(s).
-func cleanOutput(s string, max int) string {
+func cleanText(s string) string {
 	if needsCleaning(s) {
 		const hex = "0123456789abcdef"
 		var b strings.Builder
@@ -62,10 +66,10 @@ func cleanOutput(s string, max int) string {
 		b.WriteString(s[start:])
 		s = b.String()
 	}
-	return textcap.HeadTail(s, max)
+	return s
 }
 
-// needsCleaning reports whether cleanOutput would change s before capping.
+// needsCleaning reports whether cleanText would change s.
 func needsCleaning(s string) bool {
 	if !utf8.ValidString(s) {
 		return true

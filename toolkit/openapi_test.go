@@ -35,7 +35,7 @@ func TestBuildOpenAPI(t *testing.T) {
 
 	// a missing document is a Build error
 	if _, err := Build(t.Context(), &Config{NoBuiltins: true, OpenAPI: []string{"no-such.yaml"}}); err == nil ||
-		!strings.HasPrefix(err.Error(), "toolkit: openapi: open no-such.yaml") {
+		!strings.HasPrefix(err.Error(), "openapi: open no-such.yaml") {
 		t.Errorf("missing document: %v", err)
 	}
 }

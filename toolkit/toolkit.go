@@ -199,7 +199,7 @@ func (a *assembly) put(t toolnexus.Tool, src source) error {
 	}
 	switch {
 	case prev.src == src:
-		return fmt.Errorf("toolkit: %w: %q is given twice by %s", toolnexus.ErrDuplicateTool, t.Name, src)
+		return &toolkitError{fmt.Sprintf("duplicate tool: %q is given twice by %s", t.Name, src), toolnexus.ErrDuplicateTool}
 	case prev.src == fromNative && src == fromBuiltin:
 		return nil // the program's tool stays
 	case src == fromNative && prev.src == fromBuiltin:
@@ -209,7 +209,7 @@ func (a *assembly) put(t toolnexus.Tool, src source) error {
 		if other == fromNative {
 			other = src
 		}
-		return fmt.Errorf("toolkit: %w: %q is both in Config.Tools and the name of a %s tool", toolnexus.ErrDuplicateTool, t.Name, other)
+		return &toolkitError{fmt.Sprintf("duplicate tool: %q is both in Config.Tools and the name of a %s tool", t.Name, other), toolnexus.ErrDuplicateTool}
 	case src > prev.src:
 		a.byName[t.Name] = placed{t, src}
 	}
@@ -227,7 +227,10 @@ func (a *assembly) put(t toolnexus.Tool, src source) error {
 // unreadable (*skill.RootError, errors.Is(err, fs.ErrNotExist) for a
 // missing one); the built-in workspace is missing; a tool is invalid or a
 // name conflict the rules do not resolve (toolnexus.ErrInvalidName,
-// ErrDuplicateTool, ...). On error nothing is left running.
+// ErrDuplicateTool, ...). An error of package skill, mcp, openapi or the
+// registry is returned as it is, under that package's prefix ("skill: ",
+// "mcp: ", "openapi: ", "toolnexus: "); Build's own errors start
+// "toolkit: ". On error nothing is left running.
 func Build(ctx context.Context, config *Config) (*Toolkit, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -258,7 +261,7 @@ func Build(ctx context.Context, config *Config) (*Toolkit, error) {
 
 	set, err := skill.Load(cfg.Skills, &skill.Options{MaxFiles: cfg.SkillFiles, Data: cfg.SkillData})
 	if err != nil {
-		return nil, fmt.Errorf("toolkit: %w", err)
+		return nil, err
 	}
 	tk.skills = set
 	if set.Len() > 0 {
@@ -286,7 +289,7 @@ func Build(ctx context.Context, config *Config) (*Toolkit, error) {
 				return nil, errors.New("toolkit: set Config.MCP or Config.MCPFile, not both")
 			}
 			if mcfg, err = mcp.LoadConfig(cfg.MCPFile); err != nil {
-				return nil, fmt.Errorf("toolkit: %w", err)
+				return nil, err
 			}
 		}
 		for name, p := range a.byName {
@@ -308,7 +311,7 @@ func Build(ctx context.Context, config *Config) (*Toolkit, error) {
 	for _, doc := range cfg.OpenAPI {
 		res, err := importOpenAPI(ctx, doc, cfg.OpenAPIBaseURL)
 		if err != nil {
-			return nil, fmt.Errorf("toolkit: %w", err)
+			return nil, err
 		}
 		tk.openapi = append(tk.openapi, OpenAPIReport{Document: doc, Skipped: res.Skipped, Notes: res.Notes})
 		for _, t := range res.Tools {
@@ -324,7 +327,7 @@ func Build(ctx context.Context, config *Config) (*Toolkit, error) {
 	}
 	reg := toolnexus.NewRegistryWith(&cfg.Registry)
 	if err := reg.Add(tools...); err != nil {
-		return nil, fmt.Errorf("toolkit: %w", err)
+		return nil, err
 	}
 	tk.Registry = reg
 	if tk.mcp != nil {
@@ -439,15 +442,19 @@ func checkBuiltinNames(m map[string]bool) error {
 	}
 	b.WriteString("; built-in tools: ")
 	b.WriteString(strings.Join(known, ", "))
-	return &nameError{msg: b.String()}
+	return &toolkitError{b.String(), toolnexus.ErrUnknownTool}
 }
 
-// nameError is a Config key naming no tool; it wraps
-// toolnexus.ErrUnknownTool.
-type nameError struct{ msg string }
+// toolkitError is an error of Build's own: "toolkit: " then msg. It
+// wraps target (toolnexus.ErrUnknownTool, ErrDuplicateTool) without
+// repeating that error's text.
+type toolkitError struct {
+	msg    string
+	target error
+}
 
-func (e *nameError) Error() string { return "toolkit: " + e.msg }
-func (e *nameError) Unwrap() error { return toolnexus.ErrUnknownTool }
+func (e *toolkitError) Error() string { return "toolkit: " + e.msg }
+func (e *toolkitError) Unwrap() error { return e.target }
 
 // builtinTools returns the built-ins cfg keeps.
 func builtinTools(cfg Config) ([]toolnexus.Tool, error) {

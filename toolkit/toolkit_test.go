@@ -223,7 +223,7 @@ func TestPrecedence(t *testing.T) {
 		t.Errorf("order = %v", a.order)
 	}
 	if err := a.put(tool("m", "mcp"), fromMCP); !errors.Is(err, toolnexus.ErrDuplicateTool) ||
-		err.Error() != `toolkit: toolnexus: duplicate tool: "m" is both in Config.Tools and the name of a MCP tool` {
+		err.Error() != `toolkit: duplicate tool: "m" is both in Config.Tools and the name of a MCP tool` {
 		t.Errorf("native vs MCP: %v", err)
 	}
 }
@@ -235,7 +235,7 @@ func TestBuildMissingSkillsFolder(t *testing.T) {
 	if !errors.As(err, &re) || !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("err = %v", err)
 	}
-	if want := `toolkit: skill: skills folder "` + missing + `": does not exist`; err.Error() != want {
+	if want := `skill: skills folder "` + missing + `": does not exist`; err.Error() != want {
 		t.Errorf("err = %q, want %q", err, want)
 	}
 }

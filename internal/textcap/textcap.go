@@ -1,6 +1,6 @@
-// Package textcap cuts tool output to a byte limit on rune boundaries,
-// the one way the built-in tools and MCP-loaded tools cap what reaches a
-// model.
+// Package textcap cuts text to a byte limit on rune boundaries: HeadTail
+// is the cut toolnexus.Result.Capped applies to every tool result (and
+// the built-in tools to their output), RuneStart a safe place to cut.
 package textcap
 
 import (
