@@ -13,12 +13,12 @@ import (
 	"time"
 
 	"github.com/toolnexus/toolnexus"
-	"github.com/toolnexus/toolnexus/internal/textcap"
 )
 
 // Defaults used when the corresponding [Options] field is zero.
 const (
-	// DefaultMaxOutputBytes caps the Output of every built-in tool: 32 KiB.
+	// DefaultMaxOutputBytes caps what every built-in tool shows the model
+	// (see [toolnexus.Result.Capped]): 32 KiB.
 	DefaultMaxOutputBytes = 32 << 10
 	// MinOutputBytes is the smallest output cap accepted: 512 bytes, room
 	// for the notes that say what was cut.
@@ -69,7 +69,8 @@ type Options struct {
 	// it. Off by default; tests turn it on to reach their httptest server.
 	AllowPrivateNetwork bool
 
-	// MaxOutputBytes caps the Output of each call, in bytes; zero means
+	// MaxOutputBytes caps what each call shows the model, in bytes, by
+	// [toolnexus.Result.Capped]; zero means
 	// DefaultMaxOutputBytes, and values below MinOutputBytes are raised to
 	// it. A longer output keeps its head and tail and says how many bytes
 	// were cut.
@@ -201,13 +202,14 @@ func newEnv(opts Options) (*env, error) {
 	return &env{root: ws, real: real, opts: opts}, nil
 }
 
-// newTool builds one built-in: a typed tool whose result is cleaned by
-// finish (valid UTF-8, capped). A zero timeout means Options.Timeout.
+// newTool builds one built-in: a typed tool whose result is capped at
+// Options.MaxOutputBytes by [toolnexus.Result.Capped] (valid UTF-8, head
+// and tail kept, content and structured results included). A zero timeout means Options.Timeout.
 func newTool[A any](e *env, name, title, desc string, ann toolnexus.Annotations, timeout time.Duration,
 	fn func(context.Context, A) toolnexus.Result) (toolnexus.Tool, error) {
 	limit := e.opts.MaxOutputBytes
 	t, err := toolnexus.NewResultTool(name, desc, func(ctx context.Context, a A) toolnexus.Result {
-		return finish(fn(ctx, a), limit)
+		return fn(ctx, a).Capped(limit)
 	})
 	if err != nil {
 		return toolnexus.Tool{}, fmt.Errorf("builtin: %w", err)
@@ -232,12 +234,6 @@ func textResult(out string, err error) toolnexus.Result {
 		return toolnexus.ErrorResult(err)
 	}
 	return toolnexus.Result{Output: out}
-}
-
-// finish makes Output valid UTF-8 and caps it at max bytes.
-func finish(r toolnexus.Result, max int) toolnexus.Result {
-	r.Output = textcap.HeadTail(strings.ToValidUTF8(r.Output, "\uFFFD"), max)
-	return r
 }
 
 // ---- workspace paths -------------------------------------------------------
