@@ -470,7 +470,7 @@ func builtinTools(cfg Config) ([]toolnexus.Tool, error) {
 	}
 	all, err := builtin.Tools(&cfg.BuiltinOptions)
 	if err != nil {
-		return nil, fmt.Errorf("toolkit: %w", err)
+		return nil, err // builtin names its package
 	}
 	out := all[:0]
 	for _, t := range all {

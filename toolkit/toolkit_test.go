@@ -242,7 +242,7 @@ func TestBuildMissingSkillsFolder(t *testing.T) {
 
 func TestBuildMissingWorkspace(t *testing.T) {
 	_, err := Build(context.Background(), &Config{BuiltinOptions: builtin.Options{Workspace: filepath.Join(t.TempDir(), "gone")}})
-	if err == nil || !strings.HasPrefix(err.Error(), "toolkit: builtin: workspace") {
+	if err == nil || !strings.HasPrefix(err.Error(), "builtin: workspace") {
 		t.Errorf("err = %v", err)
 	}
 }
