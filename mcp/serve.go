@@ -35,7 +35,7 @@ type ServerOptions struct {
 	Instructions string
 
 	// Logger receives the SDK's log records (invalid messages, dropped
-	// notifications) and a warning "toolnexus/mcp: tool not served" (with
+	// notifications) and a warning "mcp: tool not served" (with
 	// attributes "tool" and "reason") for each tool the server skips (see
 	// [Server.Skipped]). nil means no logging.
 	Logger *slog.Logger
@@ -330,7 +330,7 @@ func (s *Server) sync() {
 			}
 			s.skipped[t.Name] = skippedTool{tool: t, reason: err.Error()}
 			if s.logger != nil {
-				s.logger.Warn("toolnexus/mcp: tool not served", "tool", t.Name, "reason", err.Error())
+				s.logger.Warn("mcp: tool not served", "tool", t.Name, "reason", err.Error())
 			}
 			continue
 		}
@@ -548,16 +548,16 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net
 		return err
 	}
 	if c.token == nil && !IsLoopbackAddr(addr) {
-		return fmt.Errorf("toolnexus/mcp: listen on %q: %w", addr, ErrTokenRequired)
+		return fmt.Errorf("mcp: listen on %q: %w", addr, ErrTokenRequired)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return fmt.Errorf("toolnexus/mcp: listen on %q: %w", addr, err)
+		return fmt.Errorf("mcp: listen on %q: %w", addr, err)
 	}
 	if ta, ok := ln.Addr().(*net.TCPAddr); c.token == nil && (!ok || !ta.IP.IsLoopback()) {
 		// "localhost" resolved to an address that is not loopback.
 		ln.Close()
-		return fmt.Errorf("toolnexus/mcp: listen on %q (bound %s): %w", addr, ln.Addr(), ErrTokenRequired)
+		return fmt.Errorf("mcp: listen on %q (bound %s): %w", addr, ln.Addr(), ErrTokenRequired)
 	}
 	if c.maxConns > 0 {
 		ln = newConnLimit(ln, c.maxConns)

@@ -141,20 +141,20 @@ func newHTTPConfig(o *ServerOptions) (*httpConfig, error) {
 	for i, s := range o.AllowedOrigins {
 		norm, ok := normalizeOrigin(s)
 		if !ok {
-			return nil, fmt.Errorf("toolnexus/mcp: ServerOptions.AllowedOrigins[%d] %q: want scheme://host[:port]", i, s)
+			return nil, fmt.Errorf("mcp: ServerOptions.AllowedOrigins[%d] %q: want scheme://host[:port]", i, s)
 		}
 		c.origins[norm] = true
 	}
 	for i, s := range o.AllowedHosts {
 		hp, ok := parseHost(s, true)
 		if !ok {
-			return nil, fmt.Errorf("toolnexus/mcp: ServerOptions.AllowedHosts[%d] %q: want a host name or IP with an optional :port", i, s)
+			return nil, fmt.Errorf("mcp: ServerOptions.AllowedHosts[%d] %q: want a host name or IP with an optional :port", i, s)
 		}
 		c.hosts = append(c.hosts, hp)
 	}
 	if o.BearerToken != "" {
 		if strings.IndexFunc(o.BearerToken, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
-			return nil, errors.New("toolnexus/mcp: ServerOptions.BearerToken: contains a space or control character")
+			return nil, errors.New("mcp: ServerOptions.BearerToken: contains a space or control character")
 		}
 		sum := sha256.Sum256([]byte(o.BearerToken))
 		c.token = &sum

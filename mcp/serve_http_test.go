@@ -152,13 +152,13 @@ func TestServerOptionsValidate(t *testing.T) {
 	}{
 		{ServerOptions{}, ""},
 		{ServerOptions{AllowedOrigins: []string{"https://a.example", "http://b:1"}, AllowedHosts: []string{"a", "b:1", "::1", "[::1]:2"}, BearerToken: "s3cr3t-token"}, ""},
-		{ServerOptions{AllowedOrigins: []string{"https://a.example", "example.com"}}, `toolnexus/mcp: ServerOptions.AllowedOrigins[1] "example.com": want scheme://host[:port]`},
-		{ServerOptions{AllowedOrigins: []string{"https://a.example/path"}}, `toolnexus/mcp: ServerOptions.AllowedOrigins[0] "https://a.example/path": want scheme://host[:port]`},
-		{ServerOptions{AllowedOrigins: []string{"*"}}, `toolnexus/mcp: ServerOptions.AllowedOrigins[0] "*": want scheme://host[:port]`},
-		{ServerOptions{AllowedHosts: []string{"http://a"}}, `toolnexus/mcp: ServerOptions.AllowedHosts[0] "http://a": want a host name or IP with an optional :port`},
-		{ServerOptions{AllowedHosts: []string{"a:"}}, `toolnexus/mcp: ServerOptions.AllowedHosts[0] "a:": want a host name or IP with an optional :port`},
-		{ServerOptions{BearerToken: "two words"}, `toolnexus/mcp: ServerOptions.BearerToken: contains a space or control character`},
-		{ServerOptions{BearerToken: "tab\there"}, `toolnexus/mcp: ServerOptions.BearerToken: contains a space or control character`},
+		{ServerOptions{AllowedOrigins: []string{"https://a.example", "example.com"}}, `mcp: ServerOptions.AllowedOrigins[1] "example.com": want scheme://host[:port]`},
+		{ServerOptions{AllowedOrigins: []string{"https://a.example/path"}}, `mcp: ServerOptions.AllowedOrigins[0] "https://a.example/path": want scheme://host[:port]`},
+		{ServerOptions{AllowedOrigins: []string{"*"}}, `mcp: ServerOptions.AllowedOrigins[0] "*": want scheme://host[:port]`},
+		{ServerOptions{AllowedHosts: []string{"http://a"}}, `mcp: ServerOptions.AllowedHosts[0] "http://a": want a host name or IP with an optional :port`},
+		{ServerOptions{AllowedHosts: []string{"a:"}}, `mcp: ServerOptions.AllowedHosts[0] "a:": want a host name or IP with an optional :port`},
+		{ServerOptions{BearerToken: "two words"}, `mcp: ServerOptions.BearerToken: contains a space or control character`},
+		{ServerOptions{BearerToken: "tab\there"}, `mcp: ServerOptions.BearerToken: contains a space or control character`},
 	}
 	for _, tc := range tests {
 		err := tc.opts.Validate()
@@ -681,7 +681,7 @@ func TestListenAndServeRefusesOpenAddressWithoutToken(t *testing.T) {
 	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0", "192.0.2.1:0", "example.com:0"} {
 		called := false
 		err := srv.ListenAndServe(context.Background(), addr, func(net.Addr) { called = true })
-		want := fmt.Sprintf("toolnexus/mcp: listen on %q: a bearer token is required to listen on an address that is not loopback", addr)
+		want := fmt.Sprintf("mcp: listen on %q: a bearer token is required to listen on an address that is not loopback", addr)
 		if !errors.Is(err, ErrTokenRequired) || err.Error() != want || called {
 			t.Errorf("ListenAndServe(%q) = %v (listening: %v), want %q", addr, err, called, want)
 		}

@@ -288,7 +288,7 @@ func TestServeSkipsToolsTheSDKRefuses(t *testing.T) {
 	if got := srv.Skipped(); !slices.Equal(got, want) {
 		t.Errorf("Skipped() = %q\nwant %q", got, want)
 	}
-	if !strings.Contains(logBuf.String(), `msg="toolnexus/mcp: tool not served" tool=objheader reason="invalid parameter header annotations`) {
+	if !strings.Contains(logBuf.String(), `msg="mcp: tool not served" tool=objheader reason="invalid parameter header annotations`) {
 		t.Errorf("log = %s, want a warning naming objheader", logBuf.String())
 	}
 

@@ -177,7 +177,7 @@ var serveCommand = &command{
 			sopts.ReadHeaderTimeout = o.readHeaderTimeout
 			sopts.IdleTimeout = o.idleTimeout
 			if err := sopts.Validate(); err != nil {
-				msg := strings.TrimPrefix(err.Error(), "toolnexus/mcp: ")
+				msg := strings.TrimPrefix(err.Error(), "mcp: ")
 				msg = optionName.ReplaceAllStringFunc(msg, func(m string) string { return optionFlags[optionName.FindStringSubmatch(m)[1]] })
 				return usageErr(e, "%s", msg)
 			}
