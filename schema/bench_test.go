@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolnexus/toolnexus/internal/jsonx"
 )
 
 const bulkSchema = `{"type":"object","properties":{"items":{"type":"array","maxItems":100,"items":{
@@ -88,23 +87,18 @@ const (
 )
 
 // BenchmarkCompile measures compiling a schema. The typed/* cases are the
-// weather, trip and wide schemas NewTool compiles, from the jsonx tree
-// argtype has already parsed (schemahook.CompileParsed) with the options
-// typed tools use; bulk compiles from bytes with default options.
+// weather, trip and wide schemas NewTool compiles, with the options typed
+// tools use; bulk compiles with default options.
 func BenchmarkCompile(b *testing.B) {
 	for _, c := range []struct{ name, schema string }{
 		{"weather", typedWeatherSchema}, {"trip", tripSchema}, {"wide", typedWideSchema},
 	} {
 		b.Run("typed/"+c.name, func(b *testing.B) {
 			raw := []byte(c.schema)
-			tree, err := jsonx.Parse(raw)
-			if err != nil {
-				b.Fatal(err)
-			}
 			b.ReportAllocs()
 			start := cpuTime()
 			for b.Loop() {
-				if _, err := compile(raw, tree, typedOpts); err != nil {
+				if _, err := Compile(raw, typedOpts); err != nil {
 					b.Fatal(err)
 				}
 			}

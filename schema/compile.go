@@ -95,22 +95,16 @@ func newCompiler(o *Options) *compiler {
 	return &compiler{opts: o, resources: map[string]loc{}, anchors: map[string]loc{}, nodes: map[*jsonx.Object]*node{}}
 }
 
-// release ends the compile: c holds nothing that outlives it.
-func (c *compiler) release() {}
-
 func serr(ptr, kw, msg string) *SchemaError { return &SchemaError{Path: ptr, Keyword: kw, Msg: msg} }
 
-// compileRoot compiles the document raw; doc, when not nil, is
-// jsonx.Parse(raw) done by the caller.
-func (c *compiler) compileRoot(raw []byte, doc any) (*node, error) {
+// compileRoot compiles the document raw.
+func (c *compiler) compileRoot(raw []byte) (*node, error) {
 	if len(raw) > maxSchemaLen {
 		return nil, serr("", "", "schema is larger than "+strconv.Itoa(maxSchemaLen)+" bytes")
 	}
-	if doc == nil {
-		var err error
-		if doc, err = jsonx.Parse(raw); err != nil {
-			return nil, serr("", "", "not valid JSON: "+strings.TrimPrefix(err.Error(), "jsonx: "))
-		}
+	doc, err := jsonx.Parse(raw)
+	if err != nil {
+		return nil, serr("", "", "not valid JSON: "+strings.TrimPrefix(err.Error(), "jsonx: "))
 	}
 	base := defaultBaseURL
 	c.resources[base.String()] = loc{doc, "", base, site{}}

@@ -27,7 +27,7 @@ import (
 
 // buildFast marks the compiled nodes the fast path handles itself. The
 // shared node true is marked from the start; false never is.
-func buildFast(_ *node, all []compiled) {
+func buildFast(all []compiled) {
 	for _, e := range all {
 		e.n.fast = fastable(e.n)
 	}

@@ -21,12 +21,6 @@ type Validator struct {
 // against its own subschema, or (with Strict) a keyword the engine does not
 // enforce.
 func Compile(raw []byte, opts *Options) (*Validator, error) {
-	return compile(raw, nil, opts)
-}
-
-// compile is Compile; tree, when not nil, is jsonx.Parse(raw) already
-// done by the caller.
-func compile(raw []byte, tree any, opts *Options) (*Validator, error) {
 	v := &Validator{}
 	if opts != nil {
 		v.opts = *opts
@@ -35,15 +29,14 @@ func compile(raw []byte, tree any, opts *Options) (*Validator, error) {
 		v.opts.MaxDepth = DefaultMaxDepth
 	}
 	c := newCompiler(&v.opts)
-	defer c.release()
-	root, err := c.compileRoot(raw, tree)
+	root, err := c.compileRoot(raw)
 	if err != nil {
 		return nil, err
 	}
 	if v.opts.NullAsAbsent {
 		c.nullAbsent()
 	}
-	buildFast(root, c.all)
+	buildFast(c.all)
 	v.root, v.hasDefaults, v.dynamic = root, c.hasDefaults, c.dynamic
 	if err := c.checkDefaults(v); err != nil {
 		return nil, err
