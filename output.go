@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/toolnexus/toolnexus/internal/argtype"
 	"github.com/toolnexus/toolnexus/schema"
 )
 
@@ -78,7 +77,7 @@ func RegisterOutput[In, Out any](r *Registry, name, description string, fn func(
 // outputSchemaFor returns the reflected schema of the output type t and
 // its compiled validator.
 func outputSchemaFor(t reflect.Type) (json.RawMessage, *schema.Validator, error) {
-	info, err := argtype.For(t)
+	info, err := typeInfo(t)
 	if err != nil {
 		return nil, nil, err
 	}

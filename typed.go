@@ -73,7 +73,7 @@ func newTyped[A any](name, description string, fn func(context.Context, A) Resul
 		return Tool{}, err
 	}
 	t := reflect.TypeFor[A]()
-	info, err := argtype.For(t)
+	info, err := typeInfo(t)
 	if err != nil {
 		return Tool{}, &wrapError{msg: fmt.Sprintf("toolnexus: tool %q: invalid input schema: %v", name, err), target: ErrInvalidSchema}
 	}
@@ -81,7 +81,7 @@ func newTyped[A any](name, description string, fn func(context.Context, A) Resul
 	if t.Kind() == reflect.Pointer {
 		h.elem = t.Elem()
 	}
-	// The schema was reflected and compiled by argtype.For (cached per
+	// The schema was reflected and compiled by typeInfo (cached per
 	// type), so only the other fields are checked here: a warm NewTool
 	// does not parse the schema again.
 	if err := checkTool(&Tool{Name: name, Description: description, Handler: h}); err != nil {

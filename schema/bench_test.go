@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
 )
 
 const bulkSchema = `{"type":"object","properties":{"items":{"type":"array","maxItems":100,"items":{

@@ -23,8 +23,6 @@ package argtype
 
 import (
 	"reflect"
-
-	"github.com/go-playground/validator/v10"
 )
 
 // Problem is one problem with a call's arguments.
@@ -97,8 +95,3 @@ func (info *Info) RunValidator(target any) []*Problem {
 // Cut shortens s to the bound every quoted value in a message has (64
 // bytes, on a rune boundary) plus "…".
 func Cut(s string) string { return cutText(s) }
-
-// Validator returns the shared go-playground/validator instance typed tools
-// use (configured once, before its first use, as validator requires). Do
-// not reconfigure it.
-func Validator() *validator.Validate { return validate() }

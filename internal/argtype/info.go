@@ -39,14 +39,6 @@ type Info struct {
 // (OpenAI strict mode sends null for "absent"), and nesting is bounded.
 var typedOptions = &jschema.Options{AssertFormat: true, Strict: true, RejectDuplicateKeys: true, NullAsAbsent: true, MaxDepth: MaxDepth}
 
-// typeCache maps reflect.Type (a struct type, never a pointer) to
-// *Info. A race between two first registrations of one type only costs
-// a second computation; LoadOrStore keeps the first.
-var typeCache sync.Map
-
-// errCache maps reflect.Type to the registration error for that type.
-var errCache sync.Map
-
 var (
 	jsonUnmarshaler   = reflect.TypeFor[json.Unmarshaler]()
 	textUnmarshaler   = reflect.TypeFor[encoding.TextUnmarshaler]()
@@ -56,30 +48,15 @@ var (
 	knownBareSchemaWs = map[string]bool{"required": true, "nullable": true, "-": true}
 )
 
-// For returns the cached Info of the argument type t (a struct or a
-// pointer to a struct). The error describes the first reason t cannot be a
-// typed tool's arguments, naming the field and the fix; it is cached too.
+// For computes the Info of the argument type t (a struct or a pointer to
+// a struct): its schema reflected and compiled, its checker and decoder
+// plan. The error describes the first reason t cannot be a typed tool's
+// arguments, naming the field and the fix. For does not cache; the root
+// package keeps one Info per type.
 func For(t reflect.Type) (*Info, error) {
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if v, ok := typeCache.Load(t); ok {
-		return v.(*Info), nil
-	}
-	if v, ok := errCache.Load(t); ok {
-		return nil, v.(error)
-	}
-	info, err := buildTypeInfo(t)
-	if err != nil {
-		errCache.Store(t, err)
-		return nil, err
-	}
-	v, _ := typeCache.LoadOrStore(t, info)
-	return v.(*Info), nil
-}
-
-// buildTypeInfo computes t's Info.
-func buildTypeInfo(t reflect.Type) (*Info, error) {
 	if t.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("arguments type %s must be a struct or a pointer to a struct (a JSON object), not %s",
 			t, kindWord(t))

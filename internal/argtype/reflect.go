@@ -367,18 +367,6 @@ func nullableWrapped(s *jsonschema.Schema) *jsonschema.Schema {
 	return s.OneOf[0]
 }
 
-// Forget drops the cached Info (or registration error) of the argument type
-// t, so that the next [For] of t computes it again: the hook the cold
-// registration benchmarks use between iterations. Infos already handed out
-// stay valid.
-func Forget(t reflect.Type) {
-	if t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	typeCache.Delete(t)
-	errCache.Delete(t)
-}
-
 // jsonNames maps a Go field name of fields to its JSON name ("" if none).
 func jsonNames(fields []goField) func(string) string {
 	return func(goName string) string {
