@@ -46,8 +46,8 @@ func (c *conn) connect(ctx context.Context) error {
 	defer cancel()
 	var transport mcpsdk.Transport
 	switch {
-	case o.dial != nil:
-		transport = &captureTransport{inner: o.dial(c.cfg.Name), store: &c.store}
+	case o.Dial != nil:
+		transport = &captureTransport{inner: o.Dial(c.cfg.Name), store: &c.store}
 	case c.cfg.Transport == TransportStdio:
 		env, err := serverEnv(c.cfg, o)
 		if err != nil {

@@ -54,7 +54,7 @@ func TestLoadAnswerElicitation(t *testing.T) {
 			var server string
 			cfg := &Config{Servers: map[string]ServerConfig{"s": {Transport: TransportStdio}}}
 			servers := Load(t.Context(), cfg, &LoadOptions{
-				dial: func(string) mcpsdk.Transport { return askServer(t, c.url) },
+				Dial: func(string) mcpsdk.Transport { return askServer(t, c.url) },
 				Answer: func(_ context.Context, srv string, p toolnexus.PendingRequest) (toolnexus.Answer, error) {
 					got, server = p, srv
 					return c.answer, nil
@@ -80,7 +80,7 @@ func TestLoadAnswerElicitation(t *testing.T) {
 // Without an answerer, no elicitation is advertised.
 func TestLoadNoAnswererNoElicitation(t *testing.T) {
 	cfg := &Config{Servers: map[string]ServerConfig{"s": {Transport: TransportStdio}}}
-	servers := Load(t.Context(), cfg, &LoadOptions{dial: func(string) mcpsdk.Transport { return askServer(t, "") }})
+	servers := Load(t.Context(), cfg, &LoadOptions{Dial: func(string) mcpsdk.Transport { return askServer(t, "") }})
 	defer servers.Close()
 	reg := toolnexus.NewRegistry()
 	for _, tl := range servers.Tools() {

@@ -99,3 +99,34 @@ func ExampleLoad() {
 	// Output:
 	// off disabled 0
 }
+
+// Load the tools of a server that runs in this process: LoadOptions.Dial
+// gives its transport, and the config names it.
+func ExampleLoadOptions_dial() {
+	ctx := context.Background()
+	srv := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "local", Version: "1"}, nil)
+	type args struct {
+		Text string `json:"text"`
+	}
+	mcpsdk.AddTool(srv, &mcpsdk.Tool{Name: "echo", Description: "Echo the text."},
+		func(ctx context.Context, _ *mcpsdk.CallToolRequest, a args) (*mcpsdk.CallToolResult, any, error) {
+			return &mcpsdk.CallToolResult{Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: a.Text}}}, nil, nil
+		})
+	clientT, serverT := mcpsdk.NewInMemoryTransports()
+	if _, err := srv.Connect(ctx, serverT, nil); err != nil {
+		panic(err)
+	}
+
+	cfg, _ := mcp.ParseConfig([]byte(`{"servers": {"local": {"command": "unused"}}}`))
+	servers := mcp.Load(ctx, cfg, &mcp.LoadOptions{Dial: func(string) mcpsdk.Transport { return clientT }})
+	defer servers.Close()
+	reg := toolnexus.NewRegistry()
+	for _, t := range servers.Tools() {
+		if err := reg.Add(t); err != nil {
+			panic(err)
+		}
+	}
+	fmt.Println(reg.Execute(ctx, "local_echo", json.RawMessage(`{"text":"hi"}`)).Output)
+	// Output:
+	// hi
+}

@@ -147,7 +147,7 @@ func loadFake(ctx context.Context, name string, t mcpsdk.Transport, o *LoadOptio
 	if o != nil {
 		opts = *o
 	}
-	opts.dial = func(string) mcpsdk.Transport { return t }
+	opts.Dial = func(string) mcpsdk.Transport { return t }
 	cfg := &Config{Servers: map[string]ServerConfig{name: {Transport: TransportStdio, Command: []string{"unused"}}}}
 	return Load(ctx, cfg, &opts)
 }

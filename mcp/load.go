@@ -176,9 +176,13 @@ type LoadOptions struct {
 	// handshake or tools/list, the server). nil means none.
 	ClientMiddleware []mcpsdk.Middleware
 
-	// dial, if non-nil, gives the transport of a server by name instead of
-	// its config (tests: in-memory servers).
-	dial func(name string) mcpsdk.Transport
+	// Dial, if non-nil, gives the transport of each configured server by
+	// its name, instead of the command or URL of its config: a server in
+	// this process (one side of mcpsdk.NewInMemoryTransports) or a
+	// transport of your own. Every other part of the server's config and
+	// of these options applies as for a spawned or remote server. nil
+	// means each server's config says how to reach it.
+	Dial func(name string) mcpsdk.Transport
 }
 
 // Servers is the result of [Load]: the tools of every server that

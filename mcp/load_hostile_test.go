@@ -179,7 +179,7 @@ func TestLoadDeadServerLosesItsTools(t *testing.T) {
 	srv := &fakeServer{list: func(string) (string, string) { return toolsJSON("t", 2, ""), "" }}
 	other := &fakeServer{list: func(string) (string, string) { return toolsJSON("o", 1, ""), "" }}
 	cfg := &Config{Servers: map[string]ServerConfig{"a": {Transport: TransportStdio}, "b": {Transport: TransportStdio}}}
-	servers := Load(context.Background(), cfg, &LoadOptions{dial: func(name string) mcpsdk.Transport {
+	servers := Load(context.Background(), cfg, &LoadOptions{Dial: func(name string) mcpsdk.Transport {
 		if name == "a" {
 			return srv
 		}

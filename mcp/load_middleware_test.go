@@ -51,7 +51,7 @@ func TestLoadClientMiddleware(t *testing.T) {
 	cfg := &Config{Servers: map[string]ServerConfig{"s": {Transport: TransportStdio}}}
 	servers := Load(t.Context(), cfg, &LoadOptions{
 		ClientMiddleware: []mcpsdk.Middleware{record("outer"), record("inner")},
-		dial:             func(string) mcpsdk.Transport { return metaServer(t) },
+		Dial:             func(string) mcpsdk.Transport { return metaServer(t) },
 	})
 	defer servers.Close()
 	reg := toolnexus.NewRegistry()
