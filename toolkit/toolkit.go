@@ -35,6 +35,7 @@ import (
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/builtin"
+	"github.com/toolnexus/toolnexus/internal/suggest"
 	"github.com/toolnexus/toolnexus/mcp"
 	"github.com/toolnexus/toolnexus/skill"
 )
@@ -433,11 +434,8 @@ func checkBuiltinNames(m map[string]bool) error {
 			b.WriteString("; ")
 		}
 		fmt.Fprintf(&b, "unknown built-in tool %q", name)
-		for _, k := range known {
-			if strings.EqualFold(k, name) {
-				fmt.Fprintf(&b, " (did you mean %q?)", k)
-				break
-			}
+		if k := suggest.Closest(name, known); k != "" {
+			fmt.Fprintf(&b, " (did you mean %q?)", k)
 		}
 	}
 	b.WriteString("; built-in tools: ")

@@ -117,6 +117,8 @@ func TestBuildUnknownBuiltinName(t *testing.T) {
 	}{
 		{Config{Builtins: map[string]bool{"Bash": false}},
 			`toolkit: Config.Builtins: unknown built-in tool "Bash" (did you mean "bash"?); built-in tools: ` + all},
+		{Config{Builtins: map[string]bool{"webfetc": false}},
+			`toolkit: Config.Builtins: unknown built-in tool "webfetc" (did you mean "webfetch"?); built-in tools: ` + all},
 		{Config{Builtins: map[string]bool{"no_such_tool": false, "read": true}},
 			`toolkit: Config.Builtins: unknown built-in tool "no_such_tool"; built-in tools: ` + all},
 		{Config{Builtins: map[string]bool{"zz": true, "WebFetch": false, "bash": false}, NoBuiltins: true},

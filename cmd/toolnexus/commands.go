@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/builtin"
+	"github.com/toolnexus/toolnexus/internal/suggest"
 	"github.com/toolnexus/toolnexus/mcp"
 	"github.com/toolnexus/toolnexus/skill"
 	"github.com/toolnexus/toolnexus/toolkit"
@@ -321,11 +322,11 @@ var callCommand = &command{
 func callSuggestion(tk *toolkit.Toolkit, name string, raw []byte, res toolnexus.Result) string {
 	switch {
 	case errors.Is(res.Err, toolnexus.ErrUnknownTool):
-		return didYouMean(name, tk.Names())
+		return suggest.Closest(name, tk.Names())
 	case errors.Is(res.Err, skill.ErrUnknownSkill):
 		var a struct{ Name string }
 		if json.Unmarshal(raw, &a) == nil {
-			return didYouMean(a.Name, tk.Skills().Names())
+			return suggest.Closest(a.Name, tk.Skills().Names())
 		}
 	}
 	return ""

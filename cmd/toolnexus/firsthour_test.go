@@ -46,9 +46,6 @@ func TestHelpEveryCommand(t *testing.T) {
 
 // TestDidYouMean: every name the CLI looks up suggests the closest one.
 func TestDidYouMean(t *testing.T) {
-	assert.Equal(t, "tools", didYouMean("tols", []string{"call", "tools"}))
-	assert.Equal(t, "bash", didYouMean("Bash", []string{"bash", "edit"}))
-	assert.Equal(t, "", didYouMean("frob", []string{"tools", "call", "skills"}))
 	o := cli(t, "", "tols")
 	assert.True(t, strings.HasPrefix(o.stderr, "toolnexus: unknown command \"tols\" (did you mean \"tools\"?)\n"), o.stderr)
 	assert.Equal(t, 2, o.code)

@@ -35,6 +35,8 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strings"
+
+	"github.com/toolnexus/toolnexus/internal/suggest"
 )
 
 func main() {
@@ -159,7 +161,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
 			var names []string
 			fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
-			if s := didYouMean(name, names); s != "" {
+			if s := suggest.Closest(name, names); s != "" {
 				hint = " (did you mean --" + s + "?)"
 			}
 		}
@@ -256,41 +258,9 @@ func (l *listFlag) Set(v string) error {
 	return nil
 }
 
-// didYouMean returns the name in known closest to name, case ignored, when
-// it is a likely typo: at most 1+len(name)/3 single-byte edits away
-// (insertions, deletions, substitutions); otherwise "".
-func didYouMean(name string, known []string) string {
-	best, bestDist := "", 2+len(name)/3
-	a := strings.ToLower(name)
-	for _, k := range known {
-		b := strings.ToLower(k)
-		// dist[j] is the edit distance of a[:i] and b[:j], row by row.
-		dist := make([]int, len(b)+1)
-		for j := range dist {
-			dist[j] = j
-		}
-		for i := 1; i <= len(a); i++ {
-			diag := dist[0]
-			dist[0] = i
-			for j := 1; j <= len(b); j++ {
-				sub := diag
-				if a[i-1] != b[j-1] {
-					sub++
-				}
-				diag = dist[j]
-				dist[j] = min(dist[j]+1, dist[j-1]+1, sub)
-			}
-		}
-		if dist[len(b)] < bestDist {
-			best, bestDist = k, dist[len(b)]
-		}
-	}
-	return best
-}
-
-// suggestion is didYouMean as a message suffix: ` (did you mean "x"?)`, or "".
+// suggestion is suggest.Closest as a message suffix: ` (did you mean "x"?)`, or "".
 func suggestion(name string, known []string) string {
-	if s := didYouMean(name, known); s != "" {
+	if s := suggest.Closest(name, known); s != "" {
 		return fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return ""
