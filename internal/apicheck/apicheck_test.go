@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -17,9 +18,17 @@ import (
 var root = filepath.Join("..", "..")
 
 // goFiles returns the non-test .go files of the repository, nested
-// modules included; testdata, vendor and hidden folders are skipped.
+// modules included; testdata, vendor and hidden folders are skipped. In a
+// git checkout only the files git tracks count, so a user's own scratch
+// module inside a clone is not checked as the project's.
 func goFiles(t *testing.T) []string {
 	t.Helper()
+	tracked := map[string]bool{}
+	if out, err := exec.Command("git", "-C", root, "ls-files", "-z", "--", "*.go").Output(); err == nil {
+		for _, f := range strings.Split(string(out), "\x00") {
+			tracked[filepath.Join(root, f)] = true
+		}
+	}
 	var files []string
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -32,7 +41,7 @@ func goFiles(t *testing.T) []string {
 			}
 			return nil
 		}
-		if strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
+		if strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") && (len(tracked) == 0 || tracked[path]) {
 			files = append(files, path)
 		}
 		return nil
