@@ -142,6 +142,9 @@ func (r *Registry) Replace(remove []string, add ...Tool) error {
 // change removes the named tools and adds tools, atomically for readers;
 // op names the caller's method in errors.
 func (r *Registry) change(op string, remove []string, tools []Tool, site string) error {
+	if r == nil {
+		return fmt.Errorf("toolnexus: %s on a nil *Registry: make one with NewRegistry (or use a Registry value)", op)
+	}
 	prepared := make([]*entry, 0, len(tools))
 	seen := make(map[string]bool, len(tools))
 	for _, t := range tools {

@@ -49,3 +49,13 @@ func BenchmarkAddTyped(b *testing.B) {
 	}
 	reportCPU(b, start)
 }
+
+// A nil *Registry is a registration mistake: Add and Register report it as
+// an error, never a panic.
+func TestAddToNilRegistry(t *testing.T) {
+	var r *Registry
+	err := Register(r, "t", "d", func(context.Context, struct{}) (string, error) { return "", nil })
+	require.Error(t, err)
+	assert.Equal(t, "toolnexus: Add on a nil *Registry: make one with NewRegistry (or use a Registry value)", err.Error())
+	assert.EqualError(t, r.Replace(nil), "toolnexus: Replace on a nil *Registry: make one with NewRegistry (or use a Registry value)")
+}
