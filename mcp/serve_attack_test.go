@@ -86,6 +86,23 @@ func TestHandlerBatchNeedsRevisionWithBatches(t *testing.T) {
 	assert.Zero(t, calls.Load(), "calls started by refused batches")
 }
 
+// Bytes after a body's JSON value (which the SDK would ignore, serving the
+// batch before them) do not get a batch past the checks: the body is
+// refused whole.
+func TestHandlerTrailingBytesAfterBatch(t *testing.T) {
+	var calls atomic.Int32
+	hs := newHTTPTestServer(t, countingRegistry(t, &calls), &ServerOptions{MaxStreams: 3})
+	id := initSession(t, hs.URL, nil) // 2025-06-18
+	for _, tail := range []string{" x", " {}", "]", "\x00", "[1]"} {
+		code, body, _ := rawPost(t, hs.URL, map[string]string{"Mcp-Session-Id": id}, batchOf(50)+tail)
+		assert.Equal(t, http.StatusBadRequest, code, "tail %q", tail)
+		assert.Equal(t, "Bad Request: the body holds more than one JSON value\n", body, "tail %q", tail)
+	}
+	code, body, _ := rawPost(t, hs.URL, map[string]string{"Mcp-Session-Id": id}, `[{"jsonrpc":"2.0","id":1,"method":"tools/call"`)
+	assert.Equal(t, http.StatusBadRequest, code, body)
+	assert.Zero(t, calls.Load(), "calls started by refused bodies")
+}
+
 // In a 2025-03-26 session a batch takes one MaxStreams slot per message.
 func TestHandlerBatchTakesStreamSlots(t *testing.T) {
 	var calls atomic.Int32
@@ -161,7 +178,7 @@ func TestServeMaxSessionCalls(t *testing.T) {
 // A tokenless server refuses what a reverse proxy forwards, unless told to
 // trust it; with a token the headers do not matter.
 func TestHandlerProxyHeaders(t *testing.T) {
-	for _, h := range []string{"Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Real-IP", "Via"} {
+	for _, h := range []string{"Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Real-IP", "CF-Connecting-IP", "True-Client-IP", "Via"} {
 		hs := newHTTPTestServer(t, newTestRegistry(t), nil)
 		code, body, _ := rawPost(t, hs.URL, map[string]string{h: "203.0.113.7"}, initBody)
 		assert.Equal(t, http.StatusForbidden, code, h)

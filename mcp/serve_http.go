@@ -404,8 +404,10 @@ func (c *httpConfig) handler(srv *mcpsdk.Server, logger *slog.Logger) (h http.Ha
 }
 
 // proxyHeaders are the headers, in canonical form, that reverse proxies
-// add to a request they forward.
-var proxyHeaders = []string{"Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto", "X-Real-Ip", "Via"}
+// and CDNs add to a request they forward. A proxy that adds none (nginx's
+// plain proxy_pass does not) is not detected.
+var proxyHeaders = []string{"Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto", "X-Forwarded-Server",
+	"X-Real-Ip", "X-Client-Ip", "True-Client-Ip", "Cf-Connecting-Ip", "Via"}
 
 // connKey is the request context key of the *limitedConn a request came
 // on (ListenAndServe with MaxConnections only).
@@ -452,7 +454,12 @@ func (c *httpConfig) admit(next http.Handler, srv *mcpsdk.Server) http.Handler {
 		if !ok {
 			return
 		}
-		if n := batchLen(data); n > 0 {
+		n, err := batchLen(data)
+		if err != nil {
+			http.Error(w, "Bad Request: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		if n > 0 {
 			if msg := batchRefusal(srv, r, c.stateless); msg != "" {
 				http.Error(w, "Bad Request: "+msg, http.StatusBadRequest)
 				return
@@ -472,18 +479,31 @@ func (c *httpConfig) admit(next http.Handler, srv *mcpsdk.Server) http.Handler {
 	})
 }
 
-// batchLen is the number of messages in a JSON-RPC batch, 0 when data is
-// not one (the SDK answers what does not parse).
-func batchLen(data []byte) int {
-	data = bytes.TrimLeft(data, " \t\r\n")
-	if len(data) == 0 || data[0] != '[' {
-		return 0
+// batchLen is the number of messages of the JSON-RPC batch data holds, 0
+// when it holds one message. A body with more than whitespace after its
+// first JSON value, or a batch that is not valid JSON, is an error: the
+// SDK reads the first value and ignores the rest, so such a body would
+// otherwise reach it as a batch that no check here counted.
+func batchLen(data []byte) (int, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var first json.RawMessage
+	if err := dec.Decode(&first); err != nil {
+		if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '[' {
+			return 0, errors.New("the batch is not valid JSON")
+		}
+		return 0, nil // one malformed message: the SDK answers it
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return 0, errors.New("the body holds more than one JSON value")
+	}
+	if first[0] != '[' {
+		return 0, nil
 	}
 	var msgs []json.RawMessage
-	if json.Unmarshal(data, &msgs) != nil || len(msgs) == 0 {
-		return 0
+	if err := json.Unmarshal(first, &msgs); err != nil {
+		return 0, errors.New("the batch is not valid JSON")
 	}
-	return len(msgs)
+	return len(msgs), nil
 }
 
 // batchRefusal says why a batch may not be served in r's session, "" when
