@@ -66,7 +66,8 @@ type Options struct {
 	// IPv4-compatible and site-local IPv6 addresses, and the addresses of
 	// the host's own interfaces. The check runs on every connection, after
 	// DNS resolution and on redirects, so DNS rebinding cannot get around
-	// it. Off by default; tests turn it on to reach their httptest server.
+	// it. Off by default; turn it on to fetch from servers on this machine or
+	// network (tests do, for their httptest server).
 	AllowPrivateNetwork bool
 
 	// MaxOutputBytes caps what each call shows the model, in bytes, by
