@@ -124,7 +124,10 @@ func TestReply(t *testing.T) {
 // TestReplyBadInput: an unreadable reply, a cut-off stream and a reply
 // without calls.
 func TestReplyBadInput(t *testing.T) {
-	cli(t, "not json", "reply").expect(t, 1, "", "toolnexus reply: cannot tell which provider's reply this is; give --format\n")
+	notJSON := `exec: OpenAI reply: not valid JSON at offset 1: invalid character 'o' in literal null; the reply is "not json\n"` + "\n"
+	cli(t, "not json\n", "reply").expect(t, 1, "", notJSON)
+	cli(t, "not json\n", "reply", "--format", "openai-chat").expect(t, 1, "", notJSON)
+	cli(t, `{"choices":[`, "reply").expect(t, 1, "", "exec: OpenAI assistant message: unexpected end of JSON input\n")
 	cli(t, "{}", "reply", "--format", "xml").expect(t, 2, "",
 		"toolnexus reply: unknown format \"xml\"; formats: anthropic, gemini, openai-chat (or openai), openai-responses (or responses)\n")
 	cli(t, `{"role":"assistant","content":"Hi."}`, "reply").expect(t, 0, "[]\n", "toolnexus reply: the reply has no tool calls\n")
@@ -135,4 +138,20 @@ func TestReplyBadInput(t *testing.T) {
 	assert.Equal(t, 1, o.code)
 	assert.Contains(t, o.stdout, `"tool_use_id":"toolu_01"`)
 	assert.True(t, strings.HasPrefix(o.stderr, "exec: stream incomplete"), o.stderr)
+}
+
+// TestReplyNothingAnswered: a reply that fails before any call ran prints
+// nothing on standard output, only the error; exec's advice to use other
+// methods names the --format instead.
+func TestReplyNothingAnswered(t *testing.T) {
+	dir := filepath.Join("cmd", "toolnexus", "testdata", "reply")
+	cli(t, "", "reply", "--format", "anthropic", filepath.Join(dir, "openai-chat.json")).expect(t, 1, "",
+		`exec: Anthropic reply: it looks like an OpenAI Chat Completions reply (it has "tool_calls"); use --format openai-chat`+"\n")
+	cli(t, "", "reply", "--format", "gemini", filepath.Join(dir, "anthropic.json")).expect(t, 1, "",
+		`exec: Gemini reply: it looks like an Anthropic Messages reply (it has a "tool_use" content block); use --format anthropic`+"\n")
+	cli(t, "", "reply", "--format", "anthropic", filepath.Join(dir, "openai-chat.sse")).expect(t, 1, "",
+		`exec: stream incomplete: Anthropic stream: it looks like an OpenAI Chat Completions stream (it has "object":"chat.completion.chunk"); use --format openai-chat`+"\n")
+	body, err := os.ReadFile(filepath.Join("testdata", "reply", "openai-chat.json"))
+	require.NoError(t, err)
+	cli(t, string(body[:len(body)/2]), "reply", "--format", "openai-chat").expect(t, 1, "", "exec: OpenAI assistant message: unexpected end of JSON input\n")
 }
