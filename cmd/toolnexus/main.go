@@ -125,13 +125,18 @@ var versionCommand = &command{
 	summary: "print the version of toolnexus (also --version)",
 	detail:  "Prints \"toolnexus VERSION\": the module version the binary was built from, or (devel).",
 	run: func(e *env, _ any, _ []string) int {
-		v := "(devel)"
-		if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-			v = bi.Main.Version
-		}
-		fmt.Fprintf(e.stdout, "toolnexus %s\n", v)
+		fmt.Fprintf(e.stdout, "toolnexus %s\n", version())
 		return exitOK
 	},
+}
+
+// version is the module version the binary was built from, "(devel)" for
+// a build inside a clone; serve sends it as the MCP serverInfo.version.
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
