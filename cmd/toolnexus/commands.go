@@ -215,7 +215,7 @@ var callCommand = &command{
 	name:     "call",
 	maxArgs:  2,
 	argsHint: " (quote the JSON arguments as one word)",
-	args:     "NAME [ARGS_JSON | -] [--skills DIR]... [--mcp FILE] [--openapi FILE_OR_URL]... [--openapi-base-url URL] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--json] [--save DIR]",
+	args:     "NAME [ARGS_JSON | -] [--skills DIR]... [--mcp FILE] [--openapi FILE_OR_URL]... [--openapi-base-url URL] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--json] [--save DIR] [--yes]",
 	summary:  "execute one tool and print its output",
 	detail: "Builds the toolkit and executes the tool NAME with the JSON object ARGS_JSON\n" +
 		"(default {}; - reads it from standard input), exactly as a model's tool call\n" +

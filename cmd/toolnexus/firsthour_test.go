@@ -3,9 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -154,4 +157,24 @@ func TestReplyNothingAnswered(t *testing.T) {
 	body, err := os.ReadFile(filepath.Join("testdata", "reply", "openai-chat.json"))
 	require.NoError(t, err)
 	cli(t, string(body[:len(body)/2]), "reply", "--format", "openai-chat").expect(t, 1, "", "exec: OpenAI assistant message: unexpected end of JSON input\n")
+}
+
+// TestUsageLineNamesEveryFlag: each command's usage line names every flag
+// its flag list has (serve's limits stand together as [limits]), and
+// reply's help says plainly where the reply comes from.
+func TestUsageLineNamesEveryFlag(t *testing.T) {
+	limits := []string{"session-timeout", "max-sessions", "max-streams", "max-session-calls", "max-body",
+		"max-connections", "read-timeout", "read-header-timeout", "idle-timeout"}
+	for _, c := range commands {
+		fs, _ := c.flagSet()
+		fs.VisitAll(func(f *flag.Flag) {
+			if c.name == "serve" && slices.Contains(limits, f.Name) {
+				assert.Contains(t, c.args, "[limits]")
+				return
+			}
+			assert.Regexp(t, `(\[|\| )--`+regexp.QuoteMeta(f.Name)+`[ \]|]`, c.args, "the usage line of %s names --%s", c.name, f.Name)
+		})
+	}
+	help := cli(t, "", "reply", "--help").stdout
+	assert.Contains(t, help, "Reads a model reply from FILE, or from standard input when FILE is -\nor not given")
 }
