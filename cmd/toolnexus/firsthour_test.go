@@ -55,7 +55,12 @@ func TestDidYouMean(t *testing.T) {
 	o = cli(t, "", "help", "skils")
 	assert.True(t, strings.HasPrefix(o.stderr, "toolnexus: unknown command \"skils\" (did you mean \"skills\"?)\n"), o.stderr)
 	cli(t, "", "tools", "--skils", "x").expect(t, 2, "",
+		"toolnexus tools: flag provided but not defined: --skils (did you mean --skills?)\nRun 'toolnexus tools --help' for usage.\n")
+	cli(t, "", "tools", "-skils=x").expect(t, 2, "",
 		"toolnexus tools: flag provided but not defined: -skils (did you mean --skills?)\nRun 'toolnexus tools --help' for usage.\n")
+	cli(t, "", "serve", "--max-sessions=many").expect(t, 2, "",
+		"toolnexus serve: invalid value \"many\" for flag --max-sessions: parse error\nRun 'toolnexus serve --help' for usage.\n")
+	cli(t, "", "serve", "--http").expect(t, 2, "", "toolnexus serve: flag needs an argument: --http\nRun 'toolnexus serve --help' for usage.\n")
 	cli(t, "", "tools", "--format", "gemni").expect(t, 2, "",
 		"toolnexus tools: unknown format \"gemni\" (did you mean \"gemini\"?); formats: anthropic, gemini, mcp, openai-chat (or openai), openai-responses (or responses)\n")
 	builtins := "apply_patch, bash, edit, glob, grep, question, read, todowrite, webfetch, write"

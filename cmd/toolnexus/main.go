@@ -33,6 +33,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"runtime/debug"
 	"strings"
 
@@ -162,7 +163,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitOK
 	}
 	if err != nil {
-		hint := ""
+		msg, hint := asTyped(err.Error(), args[1:]), ""
 		if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
 			var names []string
 			fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
@@ -170,7 +171,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 				hint = " (did you mean --" + s + "?)"
 			}
 		}
-		fmt.Fprintf(stderr, "toolnexus %s: %v%s\nRun 'toolnexus %s --help' for usage.\n", c.name, err, hint, c.name)
+		fmt.Fprintf(stderr, "toolnexus %s: %s%s\nRun 'toolnexus %s --help' for usage.\n", c.name, msg, hint, c.name)
 		return exitUsage
 	}
 	if len(pos) > c.maxArgs {
@@ -178,6 +179,30 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitUsage
 	}
 	return c.run(e, opts, pos)
+}
+
+// flagInError matches the flag a flag package error names, always with
+// one dash: "flag provided but not defined: -skils", "for flag -http".
+var flagInError = regexp.MustCompile(`(: | for (?:flag )?)-([^\s:=]+)`)
+
+// asTyped is the flag package error msg with its flag written as in args
+// ("--skils", not "-skils").
+func asTyped(msg string, args []string) string {
+	m := flagInError.FindStringSubmatchIndex(msg)
+	if m == nil {
+		return msg
+	}
+	name := msg[m[4]:m[5]]
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		f, _, _ := strings.Cut(a, "=")
+		if strings.HasPrefix(f, "-") && strings.TrimLeft(f, "-") == name {
+			return msg[:m[4]-1] + f + msg[m[5]:]
+		}
+	}
+	return msg
 }
 
 func (c *command) flagSet() (*flag.FlagSet, any) {

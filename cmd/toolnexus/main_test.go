@@ -210,7 +210,7 @@ func TestToolsBadInput(t *testing.T) {
 	cli(t, "", "tools", "--format", "xml").expect(t, 2, "",
 		"toolnexus tools: unknown format \"xml\"; formats: anthropic, gemini, mcp, openai-chat (or openai), openai-responses (or responses)\n")
 	cli(t, "", "tools", "--bogus").expect(t, 2, "",
-		"toolnexus tools: flag provided but not defined: -bogus\nRun 'toolnexus tools --help' for usage.\n")
+		"toolnexus tools: flag provided but not defined: --bogus\nRun 'toolnexus tools --help' for usage.\n")
 	cli(t, "", "tools", "extra").expect(t, 2, "",
 		"toolnexus tools: unexpected argument \"extra\"\nRun 'toolnexus tools --help' for usage.\n")
 	ws := filepath.Join(repoRoot, "no/such/ws")
