@@ -101,8 +101,12 @@ func TestToolsExitWhenMCPServerFailed(t *testing.T) {
 }
 
 // TestLibraryErrorsAsTheyAre: the CLI prints a library's error unchanged
-// (it names its own package) and adds "toolnexus: " only to its own.
+// (it names its own package); its own errors start "toolnexus COMMAND: ".
 func TestLibraryErrorsAsTheyAre(t *testing.T) {
+	cli(t, "", "reply", "no/such/reply.json").expect(t, 1, "", "toolnexus reply: open no/such/reply.json: no such file or directory\n")
+	o := cli(t, "", "call", "bash", `{"command":"true"}`, "--disable", "Bash")
+	assert.Equal(t, 2, o.code)
+	assert.True(t, strings.HasPrefix(o.stderr, `toolnexus call: --disable "Bash": no tool has that name (did you mean "bash"?); tools: `), o.stderr)
 	path := filepath.Join(t.TempDir(), "mcp.json")
 	require.NoError(t, os.WriteFile(path, []byte(`{"mcpServers": {"y": 5}}`), 0o644))
 	_, err := toolkit.Build(context.Background(), &toolkit.Config{MCPFile: path})

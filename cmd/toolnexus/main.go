@@ -56,6 +56,7 @@ const (
 
 // env is what a command runs with; tests swap the streams.
 type env struct {
+	cmd    string // the command's name, for its errors
 	ctx    context.Context
 	stdin  io.Reader
 	stdout io.Writer
@@ -178,6 +179,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "toolnexus %s: unexpected argument %q%s\nRun 'toolnexus %s --help' for usage.\n", c.name, pos[c.maxArgs], c.argsHint, c.name)
 		return exitUsage
 	}
+	e.cmd = c.name
 	return c.run(e, opts, pos)
 }
 

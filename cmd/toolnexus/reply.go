@@ -158,7 +158,7 @@ var replyCommand = &command{
 			raw, err = os.ReadFile(args[0])
 		}
 		if err != nil {
-			return fail(e, own(err))
+			return fail(e, e.own(err))
 		}
 		if format == "" {
 			if format = detectFormat(e.ctx, raw); format == "" {
@@ -179,10 +179,10 @@ var replyCommand = &command{
 		}
 		out, err := json.Marshal(answer)
 		if err != nil {
-			return fail(e, own(err))
+			return fail(e, e.own(err))
 		}
 		if err := writeJSON(e.stdout, out, o.indent); err != nil {
-			return fail(e, own(err))
+			return fail(e, e.own(err))
 		}
 		if runErr != nil {
 			return fail(e, formatHint(runErr))
