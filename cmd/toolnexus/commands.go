@@ -98,7 +98,7 @@ func (k *kitFlags) build(e *env) (*toolkit.Toolkit, error) {
 	}
 	if len(unknown) > 0 {
 		tk.Close()
-		return nil, unknownDisable(unknown, known)
+		return nil, unknownDisable(e.cmd, unknown, known)
 	}
 	tk.Remove(others...)
 	return tk, nil
@@ -110,13 +110,13 @@ type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
-// unknownDisable is the usageError for --disable names that match no
-// tool: each name with a did-you-mean, then every tool name.
-func unknownDisable(unknown, known []string) error {
+// unknownDisable is the usageError of command cmd for --disable names that
+// match no tool: each name with a did-you-mean, then every tool name.
+func unknownDisable(cmd string, unknown, known []string) error {
 	slices.Sort(known)
 	known = slices.Compact(known)
 	var b strings.Builder
-	b.WriteString("toolnexus: ")
+	b.WriteString("toolnexus " + cmd + ": ")
 	for i, n := range unknown {
 		if i > 0 {
 			b.WriteString("; ")
@@ -128,8 +128,8 @@ func unknownDisable(unknown, known []string) error {
 }
 
 // own marks an error of the command itself (not of a library, whose
-// errors name their package): "toolnexus: " + err.
-func own(err error) error { return fmt.Errorf("toolnexus: %w", err) }
+// errors name their package): "toolnexus COMMAND: " + err.
+func (e *env) own(err error) error { return fmt.Errorf("toolnexus %s: %w", e.cmd, err) }
 
 // fail prints err to stderr as it is and returns exitFail (exitUsage for a
 // usageError).
@@ -188,7 +188,7 @@ var toolsCommand = &command{
 			return fail(e, err)
 		}
 		if err := writeJSON(e.stdout, out, o.indent); err != nil {
-			return fail(e, own(err))
+			return fail(e, e.own(err))
 		}
 		for _, st := range tk.MCPStatus() {
 			if st.State == mcp.StateFailed {
@@ -215,7 +215,7 @@ var callCommand = &command{
 	name:     "call",
 	maxArgs:  2,
 	argsHint: " (quote the JSON arguments as one word)",
-	args:     "NAME [ARGS_JSON | -] [--skills DIR]... [--mcp FILE] [--openapi FILE_OR_URL]... [--openapi-base-url URL] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--json] [--save DIR]",
+	args:     "NAME [ARGS_JSON | -] [--skills DIR]... [--mcp FILE] [--openapi FILE_OR_URL]... [--openapi-base-url URL] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--json] [--save DIR] [--yes]",
 	summary:  "execute one tool and print its output",
 	detail: "Builds the toolkit and executes the tool NAME with the JSON object ARGS_JSON\n" +
 		"(default {}; - reads it from standard input), exactly as a model's tool call\n" +
@@ -252,7 +252,7 @@ var callCommand = &command{
 			if args[1] == "-" {
 				b, err := io.ReadAll(e.stdin)
 				if err != nil {
-					return fail(e, fmt.Errorf("toolnexus: reading arguments from standard input: %w", err))
+					return fail(e, e.own(fmt.Errorf("reading arguments from standard input: %w", err)))
 				}
 				raw = b
 			}
@@ -286,7 +286,7 @@ var callCommand = &command{
 				}
 				if a, err = askPerson(in, e.stderr, p); err != nil {
 					done()
-					return fail(e, own(err))
+					return fail(e, e.own(err))
 				}
 			default:
 				done()
@@ -301,11 +301,11 @@ var callCommand = &command{
 		if o.asJSON {
 			b, err := json.Marshal(res)
 			if err != nil {
-				return fail(e, own(err))
+				return fail(e, e.own(err))
 			}
 			fmt.Fprintf(e.stdout, "%s\n", b)
 		} else if err := printResult(e.stdout, e.stderr, args[0], res, o.save); err != nil {
-			return fail(e, own(err))
+			return fail(e, e.own(err))
 		}
 		if s := callSuggestion(tk, args[0], raw, res); s != "" {
 			fmt.Fprintf(e.stderr, "toolnexus: did you mean %q?\n", s)
@@ -404,7 +404,7 @@ var skillsCommand = &command{
 			}
 			b, err := json.MarshalIndent(inv, "", "  ")
 			if err != nil {
-				return fail(e, own(err))
+				return fail(e, e.own(err))
 			}
 			fmt.Fprintf(e.stdout, "%s\n", b)
 		default:

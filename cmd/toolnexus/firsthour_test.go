@@ -3,9 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -52,7 +55,12 @@ func TestDidYouMean(t *testing.T) {
 	o = cli(t, "", "help", "skils")
 	assert.True(t, strings.HasPrefix(o.stderr, "toolnexus: unknown command \"skils\" (did you mean \"skills\"?)\n"), o.stderr)
 	cli(t, "", "tools", "--skils", "x").expect(t, 2, "",
+		"toolnexus tools: flag provided but not defined: --skils (did you mean --skills?)\nRun 'toolnexus tools --help' for usage.\n")
+	cli(t, "", "tools", "-skils=x").expect(t, 2, "",
 		"toolnexus tools: flag provided but not defined: -skils (did you mean --skills?)\nRun 'toolnexus tools --help' for usage.\n")
+	cli(t, "", "serve", "--max-sessions=many").expect(t, 2, "",
+		"toolnexus serve: invalid value \"many\" for flag --max-sessions: parse error\nRun 'toolnexus serve --help' for usage.\n")
+	cli(t, "", "serve", "--http").expect(t, 2, "", "toolnexus serve: flag needs an argument: --http\nRun 'toolnexus serve --help' for usage.\n")
 	cli(t, "", "tools", "--format", "gemni").expect(t, 2, "",
 		"toolnexus tools: unknown format \"gemni\" (did you mean \"gemini\"?); formats: anthropic, gemini, mcp, openai-chat (or openai), openai-responses (or responses)\n")
 	builtins := "apply_patch, bash, edit, glob, grep, question, read, todowrite, webfetch, write"
@@ -93,8 +101,12 @@ func TestToolsExitWhenMCPServerFailed(t *testing.T) {
 }
 
 // TestLibraryErrorsAsTheyAre: the CLI prints a library's error unchanged
-// (it names its own package) and adds "toolnexus: " only to its own.
+// (it names its own package); its own errors start "toolnexus COMMAND: ".
 func TestLibraryErrorsAsTheyAre(t *testing.T) {
+	cli(t, "", "reply", "no/such/reply.json").expect(t, 1, "", "toolnexus reply: open no/such/reply.json: no such file or directory\n")
+	o := cli(t, "", "call", "bash", `{"command":"true"}`, "--disable", "Bash")
+	assert.Equal(t, 2, o.code)
+	assert.True(t, strings.HasPrefix(o.stderr, `toolnexus call: --disable "Bash": no tool has that name (did you mean "bash"?); tools: `), o.stderr)
 	path := filepath.Join(t.TempDir(), "mcp.json")
 	require.NoError(t, os.WriteFile(path, []byte(`{"mcpServers": {"y": 5}}`), 0o644))
 	_, err := toolkit.Build(context.Background(), &toolkit.Config{MCPFile: path})
@@ -124,7 +136,10 @@ func TestReply(t *testing.T) {
 // TestReplyBadInput: an unreadable reply, a cut-off stream and a reply
 // without calls.
 func TestReplyBadInput(t *testing.T) {
-	cli(t, "not json", "reply").expect(t, 1, "", "toolnexus reply: cannot tell which provider's reply this is; give --format\n")
+	notJSON := `exec: OpenAI reply: not valid JSON at offset 1: invalid character 'o' in literal null; the reply is "not json\n"` + "\n"
+	cli(t, "not json\n", "reply").expect(t, 1, "", notJSON)
+	cli(t, "not json\n", "reply", "--format", "openai-chat").expect(t, 1, "", notJSON)
+	cli(t, `{"choices":[`, "reply").expect(t, 1, "", "exec: OpenAI assistant message: unexpected end of JSON input\n")
 	cli(t, "{}", "reply", "--format", "xml").expect(t, 2, "",
 		"toolnexus reply: unknown format \"xml\"; formats: anthropic, gemini, openai-chat (or openai), openai-responses (or responses)\n")
 	cli(t, `{"role":"assistant","content":"Hi."}`, "reply").expect(t, 0, "[]\n", "toolnexus reply: the reply has no tool calls\n")
@@ -135,4 +150,40 @@ func TestReplyBadInput(t *testing.T) {
 	assert.Equal(t, 1, o.code)
 	assert.Contains(t, o.stdout, `"tool_use_id":"toolu_01"`)
 	assert.True(t, strings.HasPrefix(o.stderr, "exec: stream incomplete"), o.stderr)
+}
+
+// TestReplyNothingAnswered: a reply that fails before any call ran prints
+// nothing on standard output, only the error; exec's advice to use other
+// methods names the --format instead.
+func TestReplyNothingAnswered(t *testing.T) {
+	dir := filepath.Join("cmd", "toolnexus", "testdata", "reply")
+	cli(t, "", "reply", "--format", "anthropic", filepath.Join(dir, "openai-chat.json")).expect(t, 1, "",
+		`exec: Anthropic reply: it looks like an OpenAI Chat Completions reply (it has "tool_calls"); use --format openai-chat`+"\n")
+	cli(t, "", "reply", "--format", "gemini", filepath.Join(dir, "anthropic.json")).expect(t, 1, "",
+		`exec: Gemini reply: it looks like an Anthropic Messages reply (it has a "tool_use" content block); use --format anthropic`+"\n")
+	cli(t, "", "reply", "--format", "anthropic", filepath.Join(dir, "openai-chat.sse")).expect(t, 1, "",
+		`exec: stream incomplete: Anthropic stream: it looks like an OpenAI Chat Completions stream (it has "object":"chat.completion.chunk"); use --format openai-chat`+"\n")
+	body, err := os.ReadFile(filepath.Join("testdata", "reply", "openai-chat.json"))
+	require.NoError(t, err)
+	cli(t, string(body[:len(body)/2]), "reply", "--format", "openai-chat").expect(t, 1, "", "exec: OpenAI assistant message: unexpected end of JSON input\n")
+}
+
+// TestUsageLineNamesEveryFlag: each command's usage line names every flag
+// its flag list has (serve's limits stand together as [limits]), and
+// reply's help says plainly where the reply comes from.
+func TestUsageLineNamesEveryFlag(t *testing.T) {
+	limits := []string{"session-timeout", "max-sessions", "max-streams", "max-session-calls", "max-body",
+		"max-connections", "read-timeout", "read-header-timeout", "idle-timeout"}
+	for _, c := range commands {
+		fs, _ := c.flagSet()
+		fs.VisitAll(func(f *flag.Flag) {
+			if c.name == "serve" && slices.Contains(limits, f.Name) {
+				assert.Contains(t, c.args, "[limits]")
+				return
+			}
+			assert.Regexp(t, `(\[|\| )--`+regexp.QuoteMeta(f.Name)+`[ \]|]`, c.args, "the usage line of %s names --%s", c.name, f.Name)
+		})
+	}
+	help := cli(t, "", "reply", "--help").stdout
+	assert.Contains(t, help, "Reads a model reply from FILE, or from standard input when FILE is -\nor not given")
 }

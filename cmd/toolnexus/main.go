@@ -5,10 +5,10 @@
 // Usage:
 //
 //	toolnexus tools  [--skills DIR]... [--mcp FILE] [--format openai-chat|openai-responses|anthropic|gemini|mcp] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--indent] [--strict]
-//	toolnexus call   NAME [ARGS_JSON | -] [--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...]
+//	toolnexus call   NAME [ARGS_JSON | -] [--skills DIR]... [--mcp FILE] [--openapi FILE_OR_URL]... [--openapi-base-url URL] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--json] [--save DIR] [--yes]
 //	toolnexus skills [--skills DIR]... [--json] [--prompt] [--strict]
 //	toolnexus serve  [--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...] [--http ADDR [--token-file FILE | --no-auth] [--max-session-calls N] [--allow-origin ORIGIN]... [--allow-host HOST]... [--stateless] [limits]]
-//	toolnexus reply  [FILE | -] [--format openai-chat|openai-responses|anthropic|gemini] [--indent] [--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...]
+//	toolnexus reply  [FILE | -] [--format openai-chat|openai-responses|anthropic|gemini] [--indent] [--skills DIR]... [--mcp FILE] [--openapi FILE_OR_URL]... [--openapi-base-url URL] [--no-builtins] [--disable NAME,...] [--workspace DIR]
 //	toolnexus help   [COMMAND]
 //	toolnexus version
 //
@@ -33,6 +33,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"runtime/debug"
 	"strings"
 
@@ -55,6 +56,7 @@ const (
 
 // env is what a command runs with; tests swap the streams.
 type env struct {
+	cmd    string // the command's name, for its errors
 	ctx    context.Context
 	stdin  io.Reader
 	stdout io.Writer
@@ -125,13 +127,18 @@ var versionCommand = &command{
 	summary: "print the version of toolnexus (also --version)",
 	detail:  "Prints \"toolnexus VERSION\": the module version the binary was built from, or (devel).",
 	run: func(e *env, _ any, _ []string) int {
-		v := "(devel)"
-		if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-			v = bi.Main.Version
-		}
-		fmt.Fprintf(e.stdout, "toolnexus %s\n", v)
+		fmt.Fprintf(e.stdout, "toolnexus %s\n", version())
 		return exitOK
 	},
+}
+
+// version is the module version the binary was built from, "(devel)" for
+// a build inside a clone; serve sends it as the MCP serverInfo.version.
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -157,7 +164,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitOK
 	}
 	if err != nil {
-		hint := ""
+		msg, hint := asTyped(err.Error(), args[1:]), ""
 		if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
 			var names []string
 			fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
@@ -165,14 +172,39 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 				hint = " (did you mean --" + s + "?)"
 			}
 		}
-		fmt.Fprintf(stderr, "toolnexus %s: %v%s\nRun 'toolnexus %s --help' for usage.\n", c.name, err, hint, c.name)
+		fmt.Fprintf(stderr, "toolnexus %s: %s%s\nRun 'toolnexus %s --help' for usage.\n", c.name, msg, hint, c.name)
 		return exitUsage
 	}
 	if len(pos) > c.maxArgs {
 		fmt.Fprintf(stderr, "toolnexus %s: unexpected argument %q%s\nRun 'toolnexus %s --help' for usage.\n", c.name, pos[c.maxArgs], c.argsHint, c.name)
 		return exitUsage
 	}
+	e.cmd = c.name
 	return c.run(e, opts, pos)
+}
+
+// flagInError matches the flag a flag package error names, always with
+// one dash: "flag provided but not defined: -skils", "for flag -http".
+var flagInError = regexp.MustCompile(`(: | for (?:flag )?)-([^\s:=]+)`)
+
+// asTyped is the flag package error msg with its flag written as in args
+// ("--skils", not "-skils").
+func asTyped(msg string, args []string) string {
+	m := flagInError.FindStringSubmatchIndex(msg)
+	if m == nil {
+		return msg
+	}
+	name := msg[m[4]:m[5]]
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		f, _, _ := strings.Cut(a, "=")
+		if strings.HasPrefix(f, "-") && strings.TrimLeft(f, "-") == name {
+			return msg[:m[4]-1] + f + msg[m[5]:]
+		}
+	}
+	return msg
 }
 
 func (c *command) flagSet() (*flag.FlagSet, any) {

@@ -199,9 +199,9 @@ func TestToolsSwitches(t *testing.T) {
 	// toolkit.Config.Builtins is a Build error: "Bash" must not leave bash on.
 	all := "apply_patch, bash, edit, glob, grep, question, read, skill, todowrite, webfetch, write"
 	cli(t, "", "tools", "--no-builtins", "--disable", "skill,typo", "--skills", "examples/skills").expect(t, 2, "",
-		"toolnexus: --disable \"typo\": no tool has that name; tools: "+all+"\n")
+		"toolnexus tools: --disable \"typo\": no tool has that name; tools: "+all+"\n")
 	cli(t, "", "tools", "--disable", "Bash,webfetch,zz", "--skills", "examples/skills").expect(t, 2, "",
-		"toolnexus: --disable \"Bash\": no tool has that name (did you mean \"bash\"?); --disable \"zz\": no tool has that name; tools: "+all+"\n")
+		"toolnexus tools: --disable \"Bash\": no tool has that name (did you mean \"bash\"?); --disable \"zz\": no tool has that name; tools: "+all+"\n")
 }
 
 func TestToolsBadInput(t *testing.T) {
@@ -210,7 +210,7 @@ func TestToolsBadInput(t *testing.T) {
 	cli(t, "", "tools", "--format", "xml").expect(t, 2, "",
 		"toolnexus tools: unknown format \"xml\"; formats: anthropic, gemini, mcp, openai-chat (or openai), openai-responses (or responses)\n")
 	cli(t, "", "tools", "--bogus").expect(t, 2, "",
-		"toolnexus tools: flag provided but not defined: -bogus\nRun 'toolnexus tools --help' for usage.\n")
+		"toolnexus tools: flag provided but not defined: --bogus\nRun 'toolnexus tools --help' for usage.\n")
 	cli(t, "", "tools", "extra").expect(t, 2, "",
 		"toolnexus tools: unexpected argument \"extra\"\nRun 'toolnexus tools --help' for usage.\n")
 	ws := filepath.Join(repoRoot, "no/such/ws")

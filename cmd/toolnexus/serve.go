@@ -2,6 +2,7 @@ package main
 
 import (
 	"crypto/rand"
+	"errors"
 	"flag"
 	"fmt"
 	"net"
@@ -146,13 +147,20 @@ var serveCommand = &command{
 	},
 	run: func(e *env, opts any, args []string) int {
 		o := opts.(*serveOpts)
-		sopts := &mcp.ServerOptions{Name: "toolnexus"}
+		sopts := &mcp.ServerOptions{Name: "toolnexus", Version: version()}
 		generated := false // sopts.BearerToken made up for this run
 		if o.http == "" {
 			if f := o.httpFlagSet(); f != "" {
 				return usageErr(e, "%s applies only with --http", f)
 			}
 		} else {
+			if _, _, err := net.SplitHostPort(o.http); err != nil {
+				var ae *net.AddrError
+				if errors.As(err, &ae) {
+					err = errors.New(ae.Err)
+				}
+				return usageErr(e, "--http %s: %v; ADDR is host:port (e.g. 127.0.0.1:8080)", o.http, err)
+			}
 			tok, err := o.token()
 			if err != nil {
 				return usageErr(e, "%v", err)

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
 )
 
 // mcpConfigFile builds the mcp package's test server and writes an MCP
@@ -63,6 +64,7 @@ func TestServeStdio(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
+	assert.Equal(t, "toolnexus "+cs.InitializeResult().ServerInfo.Version+"\n", cli(t, "", "--version").stdout, "serverInfo.version is what --version prints")
 	if ins := cs.InitializeResult().Instructions; !strings.Contains(ins, "hello-world") {
 		t.Errorf("instructions = %q, want the skills prompt", ins)
 	}
@@ -257,6 +259,8 @@ func TestServeUsageErrors(t *testing.T) {
 		stderr string
 	}{
 		{nil, []string{"--token-file", good}, "toolnexus serve: --token-file applies only with --http\n"},
+		{nil, []string{"--http", "127.0.0.1"}, "toolnexus serve: --http 127.0.0.1: missing port in address; ADDR is host:port (e.g. 127.0.0.1:8080)\n"},
+		{nil, []string{"--http", "::1", "--no-auth"}, "toolnexus serve: --http ::1: too many colons in address; ADDR is host:port (e.g. 127.0.0.1:8080)\n"},
 		{nil, []string{"--stateless"}, "toolnexus serve: --stateless applies only with --http\n"},
 		{nil, []string{"--max-sessions", "5"}, "toolnexus serve: --max-sessions applies only with --http\n"},
 		{nil, []string{"--no-auth"}, "toolnexus serve: --no-auth applies only with --http\n"},
