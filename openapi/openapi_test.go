@@ -495,15 +495,7 @@ func TestCyclicRefSkipsOperation(t *testing.T) {
 					"responses": map[string]any{"200": map[string]any{"description": "ok"}}}},
 				"/ok": map[string]any{"get": op("getOK", map[string]any{"name": "q", "in": "query", "schema": map[string]any{"type": "string"}})},
 			}}
-		var data []byte
-		var err error
-		if format == "json" {
-			data, err = json.Marshal(doc)
-		} else {
-			data, err = yaml.Marshal(doc)
-		}
-		require.NoError(t, err)
-		res, err := Import(data, &Options{BaseURL: "https://x.test"})
+		res, err := Import(encode(t, format, doc), &Options{BaseURL: "https://x.test"})
 		require.NoError(t, err, format)
 		require.Len(t, res.Tools, 1, format)
 		assert.Equal(t, "getOK", res.Tools[0].Name, format)
@@ -543,6 +535,12 @@ func refChainDoc(t *testing.T, format string, n, m int, cyclic bool) []byte {
 	}
 	doc := map[string]any{"openapi": "3.0.3", "info": map[string]any{"title": "t", "version": "1"},
 		"components": map[string]any{"parameters": params}, "paths": paths}
+	return encode(t, format, doc)
+}
+
+// encode is doc as format, "json" or "yaml".
+func encode(t *testing.T, format string, doc any) []byte {
+	t.Helper()
 	var data []byte
 	var err error
 	if format == "json" {
