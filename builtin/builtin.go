@@ -90,7 +90,9 @@ type Options struct {
 	// its RE2 program (about one per literal character, class or
 	// operator; x{n} counts x n times), which the cost of matching each
 	// byte grows with; zero means DefaultMaxPatternSize (2000). A larger
-	// pattern gives an error result.
+	// pattern gives an error result, and so, before it is parsed, does a
+	// pattern longer than 8 bytes per instruction (16,000 bytes by
+	// default).
 	MaxPatternSize int
 
 	// Shell is the shell bash runs commands with, as Shell -c COMMAND. ""

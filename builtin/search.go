@@ -130,12 +130,22 @@ func includeMatcher(include string) (func(rel string) bool, error) {
 	return re.MatchString, nil
 }
 
+// patternBytesPerInst is the bytes of pattern allowed per instruction of
+// Options.MaxPatternSize: 8, room for classes such as [[:alpha:]] and
+// \x{1F600} that compile to one instruction.
+const patternBytesPerInst = 8
+
 // compilePattern compiles grep's pattern and returns its size: the
 // instructions of its RE2 program (about one per literal character, class
 // or operator; x{n} counts x n times), which the cost of matching a byte
-// grows with. Errors: the pattern is not valid RE2, or its size is over
-// Options.MaxPatternSize.
+// grows with. Errors: the pattern is longer than patternBytesPerInst
+// bytes per instruction of Options.MaxPatternSize (checked before
+// parsing, so a refused pattern costs nothing), it is not valid RE2, or
+// its size is over Options.MaxPatternSize.
 func (e *env) compilePattern(pattern string) (*regexp.Regexp, int, error) {
+	if limit := patternBytesPerInst * e.opts.MaxPatternSize; len(pattern) > limit {
+		return nil, 0, fmt.Errorf("pattern is too long: %d bytes, more than the limit of %d; use a shorter pattern", len(pattern), limit)
+	}
 	s, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
 		return nil, 0, fmt.Errorf("pattern is not a valid regular expression: %v", strings.TrimPrefix(err.Error(), "error parsing regexp: "))

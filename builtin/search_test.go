@@ -87,6 +87,8 @@ func TestGrepErrors(t *testing.T) {
 	wantEqual(t, "MaxPatternSize", small.fail("grep", map[string]any{"pattern": "a{10}"}),
 		"pattern is too large: it compiles to 12 instructions, more than the limit of 10; use fewer or smaller repetitions (x{n} counts x n times)")
 	wantEqual(t, "at MaxPatternSize", small.ok("grep", map[string]any{"pattern": "Hello w{1}"}), "notes.txt:1:Hello world")
+	wantEqual(t, "pattern too long", small.fail("grep", map[string]any{"pattern": strings.Repeat("a", 81)}),
+		"pattern is too long: 81 bytes, more than the limit of 80; use a shorter pattern")
 }
 
 // Every built-in but bash and webfetch (which time themselves) has a

@@ -32,7 +32,9 @@
 // listed in Result.Skipped with the reason (a cookie parameter, a body
 // media type other than JSON, form or text, a multipart upload, a $ref
 // outside #/components/schemas, a parameter or request body whose $ref
-// is cyclic, with the cycle). Result.Notes lists what was imported with
+// is cyclic, with the cycle). A document in which a component that is a
+// $ref starts a chain of more than 64 $refs from component to component
+// is an error of Import. Result.Notes lists what was imported with
 // a caveat (schema keywords the engine leaves to the API, security schemes
 // that cannot be sent, a cut description).
 package openapi
@@ -52,6 +54,7 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/httptool"
@@ -182,7 +185,8 @@ var methodOrder = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "P
 
 // Import parses an OpenAPI 3.0 or 3.1 document (JSON or YAML; external
 // $refs are refused) and returns one tool per operation. Errors: a document
-// the parser refuses, no usable base URL (neither Options.BaseURL nor an
+// the parser refuses, a chain of more than 64 $refs from component to
+// component, no usable base URL (neither Options.BaseURL nor an
 // absolute or resolvable server URL), a bad Options.BaseURL. opts nil
 // means the zero Options.
 func Import(data []byte, opts *Options) (*Result, error) {
@@ -236,9 +240,24 @@ func Import(data []byte, opts *Options) (*Result, error) {
 // parser's reference resolution (BenchmarkImport1000: 73 MB allocated per
 // import instead of 117 MB through the YAML path); YAML, and JSON that
 // encoding/json refuses, through the parser's YAML loader.
+//
+// Before the parser resolves $refs, a component that is a $ref starting a
+// chain of more than maxRefChain $refs from component to component is
+// refused: the parser follows such a chain from every component and
+// operation on it, at a cost growing with its length times theirs.
 func parse(data []byte) (*openapi3.T, error) {
 	loader := openapi3.NewLoader()
-	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '{' {
+	var refs componentRefs
+	t := bytes.TrimLeft(data, " \t\r\n")
+	isJSON := len(t) > 0 && t[0] == '{' && json.Unmarshal(data, &refs) == nil
+	if !isJSON {
+		refs = componentRefs{}
+		_ = yaml.Unmarshal(data, &refs) // the parser reports what is wrong
+	}
+	if err := refs.check(); err != nil {
+		return nil, err
+	}
+	if isJSON {
 		doc := &openapi3.T{}
 		if json.Unmarshal(data, doc) == nil {
 			if err := loader.ResolveRefsIn(doc, nil); err != nil {
@@ -653,8 +672,9 @@ const componentPrefix = "#/components/schemas/"
 
 // unresolved says why ref, a $ref to a component of kind "parameters" or
 // "requestBodies", has no value: the cycle of references it starts
-// ("#/components/parameters/A -> ...B -> ...A"), else that it does not
-// resolve.
+// ("#/components/parameters/A -> ...B -> ...A"; a cycle of more than four
+// links as its first three, "… ->", its last and its count of links),
+// else that it does not resolve.
 func (im *importer) unresolved(ref, kind string) string {
 	refOf := func(name string) string {
 		c := im.doc.Components
@@ -667,11 +687,14 @@ func (im *importer) unresolved(ref, kind string) string {
 		return ""
 	}
 	chain := []string{ref}
-	for seen, r := map[string]bool{}, ref; !seen[r]; chain = append(chain, r) {
+	for seen, r := map[string]bool{}, ref; !seen[r] && len(chain) <= maxRefChain+1; chain = append(chain, r) {
 		seen[r] = true
 		if r = refOf(strings.TrimPrefix(r, "#/components/"+kind+"/")); r == "" {
 			return fmt.Sprintf("$ref %q does not resolve", ref)
 		}
+	}
+	if len(chain) > 5 {
+		return fmt.Sprintf("$ref %q is cyclic: %s -> … -> %s (%d links)", ref, strings.Join(chain[:3], " -> "), chain[len(chain)-1], len(chain)-1)
 	}
 	return fmt.Sprintf("$ref %q is cyclic: %s", ref, strings.Join(chain, " -> "))
 }
