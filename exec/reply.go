@@ -212,21 +212,7 @@ func joinProblems(ps ...string) string {
 }
 
 // jsonKind names the JSON type of a valid JSON value, for messages.
-func jsonKind(raw []byte) string {
-	switch firstByte(raw) {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
-}
+func jsonKind(raw []byte) string { return jsonlex.Kind(firstByte(raw)) }
 
 // absent reports whether a field decoded into a json.RawMessage was
 // missing or null (which leave a Go string or bool unchanged).

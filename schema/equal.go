@@ -1,9 +1,10 @@
 package schema
 
 import (
-	"github.com/toolnexus/toolnexus/internal/jsonlex"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/toolnexus/toolnexus/internal/jsonlex"
 )
 
 // JSON equality and hashing on text that is already known to be valid JSON

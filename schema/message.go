@@ -107,22 +107,3 @@ func typeParam(t uint8) string {
 	}
 	return strings.Join(w, " ")
 }
-
-// describe names the JSON type of a value starting with c.
-func describe(c byte) string {
-	switch {
-	case c == '[':
-		return "an array"
-	case c == '"':
-		return "a string"
-	case c == 't' || c == 'f':
-		return "a boolean"
-	case c == '-' || c >= '0' && c <= '9':
-		return "a number"
-	case c == 'n':
-		return "null"
-	case c == '{':
-		return "an object"
-	}
-	return "invalid JSON"
-}

@@ -153,7 +153,7 @@ func (s *state) validateNode(n *node, i int) int {
 		} else {
 			if s.fail() {
 				p := s.pathString()
-				s.add(p, "type", typeParam(n.allowed()), subject(p)+" must be "+typeWords(n.allowed(), len(s.path) == 0)+", got "+describe(c))
+				s.add(p, "type", typeParam(n.allowed()), subject(p)+" must be "+typeWords(n.allowed(), len(s.path) == 0)+", got "+jsonlex.Kind(c))
 			}
 			if end >= 0 {
 				return end
@@ -251,7 +251,7 @@ func (s *state) combine(n *node, i int) bool {
 			p := s.pathString()
 			if t := typeOnly(n.anyOf); t != 0 {
 				// anyOf [{"type":"string"},{"type":"null"}]: say it as a type
-				got := describe(s.data[i])
+				got := jsonlex.Kind(s.data[i])
 				if t&tInteger != 0 && jsonType(s.data[i]) == tNumber {
 					got = cut(string(s.data[i:endT(s.data, i)])) // 1.5 for an integer
 				}

@@ -90,7 +90,7 @@ func (s *scanner) top(spec *valSpec) {
 			return
 		}
 		s.add(&Problem{Rule: "type", Param: "object",
-			Msg: "arguments must be a JSON object, got " + describeStart(c)})
+			Msg: "arguments must be a JSON object, got " + jsonlex.Kind(c)})
 		s.fatal = true
 		return
 	}

@@ -91,24 +91,6 @@ var anySpec = &valSpec{kind: kAny}
 
 var rawObjectSpec = &valSpec{kind: kMap, elem: anySpec}
 
-func describeStart(c byte) string {
-	switch {
-	case c == '[':
-		return "an array"
-	case c == '"':
-		return "a string"
-	case c == 't' || c == 'f':
-		return "a boolean"
-	case c == '-' || c >= '0' && c <= '9':
-		return "a number"
-	case c == 'n':
-		return "null"
-	case c == '{':
-		return "an object"
-	}
-	return "invalid JSON"
-}
-
 func kindParam(k jkind) string {
 	switch k {
 	case kString:

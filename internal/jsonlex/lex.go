@@ -249,3 +249,24 @@ func Lit(d []byte, i int) (end int, err Err) {
 	}
 	return i + len(w), None
 }
+
+// Kind names the JSON type of a value that starts with byte c, as messages
+// say it: "an object", "an array", "a string", "a boolean", "a number",
+// "null", or "invalid JSON" for any other byte.
+func Kind(c byte) string {
+	switch {
+	case c == '{':
+		return "an object"
+	case c == '[':
+		return "an array"
+	case c == '"':
+		return "a string"
+	case c == 't' || c == 'f':
+		return "a boolean"
+	case c == '-' || c >= '0' && c <= '9':
+		return "a number"
+	case c == 'n':
+		return "null"
+	}
+	return "invalid JSON"
+}
