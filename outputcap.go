@@ -82,33 +82,35 @@ func capParts(parts []Part, budget, limit int) []Part {
 	if len(parts) == 0 {
 		return parts
 	}
-	left := budget + 1 // every part costs its text and a "\n"; the first has none
+	left := budget + 1              // every part costs its text and a "\n"; the first has none
+	cost := make([]int, len(parts)) // of a binary part, and a "\n"; -1 once dropped
 	binary, nbinary := 0, 0
-	for _, p := range parts {
+	for i, p := range parts {
 		if p.IsBinary() {
-			binary += shownBytes(p) + 1
+			cost[i] = shownBytes(p) + 1
+			binary += cost[i]
 			nbinary++
 		}
 	}
 	if binary > left { // room for the longest note dropped parts can get
 		left -= len(dropNote(nbinary, limit)) + 1
 	}
-	keep := make([]bool, len(parts))
 	dropped := 0
 	for i, p := range parts {
-		if p.IsBinary() {
-			if c := shownBytes(p) + 1; c <= left {
-				keep[i], left = true, left-c
-			} else {
-				dropped++
-			}
+		switch {
+		case !p.IsBinary():
+		case cost[i] <= left:
+			left -= cost[i]
+		default:
+			cost[i] = -1
+			dropped++
 		}
 	}
 	out := make([]Part, 0, len(parts)-dropped+1)
 	for i, p := range parts {
 		switch {
 		case p.IsBinary():
-			if keep[i] {
+			if cost[i] >= 0 {
 				out = append(out, p)
 			}
 			continue
@@ -127,7 +129,7 @@ func capParts(parts []Part, budget, limit int) []Part {
 			out = append(out, p) // an empty text resource would read as a link
 		}
 		for j := i + 1; j < len(parts); j++ {
-			if keep[j] {
+			if parts[j].IsBinary() && cost[j] >= 0 {
 				out = append(out, parts[j])
 			}
 		}
