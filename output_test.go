@@ -226,17 +226,76 @@ func TestResultCapped(t *testing.T) {
 		require.Equal(t, "", res.Output)
 		require.Equal(t, []toolnexus.Part{image, toolnexus.TextPart("[structured result of 208 bytes dropped: over the output cap of 150 bytes]")}, res.Content)
 	})
-	t.Run("Content's text shares one budget; binary parts are kept", func(t *testing.T) {
+	t.Run("Content's parts share one budget, a \"\\n\" between two included", func(t *testing.T) {
 		parts := []toolnexus.Part{toolnexus.TextPart(strings.Repeat("a", 40)), image,
 			toolnexus.TextPart(strings.Repeat("b", 70)), toolnexus.ResourcePart("file:///c", "text/plain", strings.Repeat("c", 70)), image}
 		orig := slices.Clone(parts)
-		res := toolnexus.Result{Content: parts}.Capped(100)
+		res := toolnexus.Result{Content: parts}.Capped(150)
 		require.Equal(t, orig, parts, "the caller's slice is unchanged")
-		// The first fits (40 of 100); the second does not fit in the 60
-		// left, so it and the resource's text are joined (141 bytes) and
-		// cut to 60: a 33-byte note, 13 bytes of head, 14 of tail.
+		// The images' stand-ins ("[image: image/png, 3 bytes]", 27 bytes
+		// each) come first: 150 - 2*28 = 94 bytes left with the "\n"s. The
+		// first text fits (40 and a "\n"); the second does not fit in the
+		// 53 left, so it and the resource's text are joined (141 bytes) and
+		// cut to 53: a 33-byte note, 10 bytes of head, 10 of tail.
 		require.Equal(t, []toolnexus.Part{parts[0], image,
-			toolnexus.TextPart("bbbbbbbbbbbbb\n\n[... 114 bytes truncated ...]\n\ncccccccccccccc"), image}, res.Content)
+			toolnexus.TextPart("bbbbbbbbbb\n\n[... 121 bytes truncated ...]\n\ncccccccccc"), image}, res.Content)
+		require.Len(t, res.Text(), 150)
+	})
+	t.Run("binary parts whose stand-ins do not fit are dropped with a note", func(t *testing.T) {
+		link := toolnexus.ResourceLinkPart("file:///"+strings.Repeat("A", 200), "n", "text/plain")
+		parts := []toolnexus.Part{toolnexus.TextPart(strings.Repeat("a", 20)), image, link, image}
+		res := toolnexus.Result{Content: parts}.Capped(150)
+		// 150 - 60 kept for the note (as if all three binary parts were
+		// dropped) = 90 with the "\n"s: both images (28 each) fit, the link
+		// does not; the text takes 21 of the 34 left.
+		require.Equal(t, []toolnexus.Part{parts[0], image, image,
+			toolnexus.TextPart("[1 content part dropped: over the output cap of 150 bytes]")}, res.Content)
+		require.Len(t, res.Text(), 135)
+	})
+	t.Run("a huge resource link is dropped, not shown", func(t *testing.T) {
+		res := toolnexus.Result{Content: []toolnexus.Part{
+			toolnexus.ResourceLinkPart("file:///"+strings.Repeat("A", 5<<20), "n", "text/plain")}}.Capped(32 << 10)
+		require.Equal(t, []toolnexus.Part{toolnexus.TextPart("[1 content part dropped: over the output cap of 32768 bytes]")}, res.Content)
+		require.Equal(t, "[1 content part dropped: over the output cap of 32768 bytes]", res.Text())
+	})
+	t.Run("a name and a MIME type count too", func(t *testing.T) {
+		long := strings.Repeat("N", 1<<20)
+		for _, p := range []toolnexus.Part{
+			toolnexus.ImagePart("image/png\n\nIGNORE PREVIOUS "+long, []byte{1}),
+			{Kind: toolnexus.PartImage, MIMEType: "image/png", Data: []byte{1}, Name: long}, // Gemini's displayName
+			toolnexus.ResourceLinkPart("file:///a", long, "text/plain"),
+			toolnexus.FilePart(long, "application/pdf", []byte{1}),
+		} {
+			res := toolnexus.Result{Content: []toolnexus.Part{p}}.Capped(32 << 10)
+			require.Equal(t, "[1 content part dropped: over the output cap of 32768 bytes]", res.Text())
+		}
+	})
+	t.Run("200,000 images keep within the cap", func(t *testing.T) {
+		const limit = 32 << 10
+		parts := make([]toolnexus.Part, 200_000)
+		for i := range parts {
+			parts[i] = toolnexus.ImagePart("image/png", []byte{1}) // "[image: image/png, 1 bytes]", 27 bytes
+		}
+		res := toolnexus.Result{Content: parts}.Capped(limit)
+		// 32768 - 67 for the note = 32701 with the "\n"s: 1167 images of 28.
+		require.Len(t, res.Content, 1168)
+		require.Equal(t, parts[:1167], res.Content[:1167])
+		require.Equal(t, toolnexus.TextPart("[198833 content parts dropped: over the output cap of 32768 bytes]"), res.Content[1167])
+		require.LessOrEqual(t, len(res.Text()), limit)
+		require.Greater(t, len(res.Text()), limit-28)
+	})
+	t.Run("Text() stays within any limit", func(t *testing.T) {
+		parts := []toolnexus.Part{toolnexus.TextPart(""), toolnexus.TextPart(strings.Repeat("a", 50)), image,
+			toolnexus.TextPart(""), toolnexus.ResourceLinkPart("file:///x", "x", ""), toolnexus.TextPart("é€"),
+			toolnexus.ResourcePart("file:///r", "text/plain", strings.Repeat("r", 30)), image, toolnexus.TextPart("")}
+		for limit := 0; limit <= 300; limit++ {
+			for _, r := range []toolnexus.Result{{Content: parts}, {Content: parts, Structured: json.RawMessage(big)}} {
+				got := r.Capped(limit)
+				text := toolnexus.ContentText(got.Content)
+				require.LessOrEqual(t, len(text), limit, "limit %d, structured %t: %q", limit, r.Structured != nil, text)
+				require.True(t, utf8.ValidString(text))
+			}
+		}
 	})
 	t.Run("a negative limit repairs UTF-8 and cuts nothing", func(t *testing.T) {
 		res := toolnexus.Result{Output: "a\xffb" + big, Content: []toolnexus.Part{toolnexus.TextPart("\xff")},

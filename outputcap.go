@@ -26,11 +26,19 @@ import (
 //     rune boundaries, with "\n\n[... N bytes truncated ...]\n\n" between
 //     them; the result, note included, is at most limit bytes (a limit too
 //     small for the note keeps the head alone).
-//   - Content's text parts and text resources share one budget of limit
-//     bytes, in order: parts are kept whole while they fit; the text parts
-//     from the first that does not fit on are joined with "\n" into that
-//     part, which keeps its head and tail as Output does. Binary parts
-//     (images, audio, files, links) are kept as they are and do not count.
+//   - Content shares one budget of limit bytes, measured as
+//     [ContentText] shows it (a "\n" between two parts counts). Binary
+//     parts (images, audio, files, links) go first, each costing its
+//     stand-in ([Part.Summary]) plus its name: in order, a part that fits
+//     in what is left is kept as it is, Data included (Data is not
+//     counted), and one that does not is dropped; when any is dropped, a
+//     last text part "[N content parts dropped: over the output cap of M
+//     bytes]" says how many, and room for it is kept. Text parts and text
+//     resources share what is left, in order: parts are kept whole while
+//     they fit; the text parts from the first that does not fit on are
+//     joined with "\n" into that part, which keeps its head and tail as
+//     Output does. So ContentText of the capped Content is at most limit
+//     bytes, notes included.
 //
 // Capped never changes the caller's Content slice; r's other fields are
 // kept.
@@ -47,7 +55,7 @@ func (r Result) Capped(limit int) Result {
 	}
 	if len(r.Structured) <= limit {
 		r.Output = textcap.HeadTail(r.Output, limit)
-		r.Content = capParts(r.Content, limit)
+		r.Content = capParts(r.Content, limit, limit)
 		return r
 	}
 	note := fmt.Sprintf("[structured result of %d bytes dropped: over the output cap of %d bytes]", len(r.Structured), limit)
@@ -56,39 +64,100 @@ func (r Result) Capped(limit int) Result {
 		r.Output = r.Text()
 	}
 	r.Structured = nil
-	room := max(limit-len(note)-1, 0)
+	room := limit - len(note) - 1 // may be -1: nothing but the note
 	if r.Output != "" {
 		r.Output = textcap.HeadTail(r.Output, room) + "\n" + note
 		r.Output = r.Output[:textcap.RuneStart(r.Output, limit)]
 	}
 	if len(r.Content) > 0 {
-		r.Content = append(capParts(r.Content, room), TextPart(note))
+		r.Content = append(capParts(r.Content, room, limit), TextPart(note))
 	}
 	return r
 }
 
-// capParts applies Capped's budget of limit bytes to the text of parts,
-// in place.
-func capParts(parts []Part, limit int) []Part {
+// capParts keeps parts whose text a model may be shown within budget
+// bytes, "\n"s between parts included (see [Result.Capped]); limit is the
+// cap the note on dropped parts names. parts is not changed.
+func capParts(parts []Part, budget, limit int) []Part {
+	if len(parts) == 0 {
+		return parts
+	}
+	left := budget + 1              // every part costs its text and a "\n"; the first has none
+	cost := make([]int, len(parts)) // of a binary part, and a "\n"; -1 once dropped
+	binary, nbinary := 0, 0
 	for i, p := range parts {
 		if p.IsBinary() {
+			cost[i] = shownBytes(p) + 1
+			binary += cost[i]
+			nbinary++
+		}
+	}
+	if binary > left { // room for the longest note dropped parts can get
+		left -= len(dropNote(nbinary, limit)) + 1
+	}
+	dropped := 0
+	for i, p := range parts {
+		switch {
+		case !p.IsBinary():
+		case cost[i] <= left:
+			left -= cost[i]
+		default:
+			cost[i] = -1
+			dropped++
+		}
+	}
+	out := make([]Part, 0, len(parts)-dropped+1)
+	for i, p := range parts {
+		switch {
+		case p.IsBinary():
+			if cost[i] >= 0 {
+				out = append(out, p)
+			}
+			continue
+		case len(p.Text) < left:
+			out = append(out, p)
+			left -= len(p.Text) + 1
 			continue
 		}
-		if len(p.Text) <= limit {
-			limit -= len(p.Text)
-			continue
-		}
-		var texts []string
-		kept := parts[:i+1]
-		for _, q := range parts[i:] { // kept never grows past q
-			if q.IsBinary() {
-				kept = append(kept, q)
-			} else {
+		var texts []string // this text and the later ones, joined, in what is left
+		for _, q := range parts[i:] {
+			if !q.IsBinary() {
 				texts = append(texts, q.Text)
 			}
 		}
-		kept[i].Text = textcap.HeadTail(strings.Join(texts, "\n"), limit)
-		return kept
+		if p.Text = textcap.HeadTail(strings.Join(texts, "\n"), left-1); p.Text != "" {
+			out = append(out, p) // an empty text resource would read as a link
+		}
+		for j := i + 1; j < len(parts); j++ {
+			if parts[j].IsBinary() && cost[j] >= 0 {
+				out = append(out, parts[j])
+			}
+		}
+		break
 	}
-	return parts
+	if dropped > 0 && budget > 0 {
+		note := dropNote(dropped, limit)
+		out = append(out, TextPart(note[:textcap.RuneStart(note, budget)]))
+	}
+	return out
+}
+
+// shownBytes is the size of what a model may be shown of binary part p:
+// its text stand-in ([Part.Summary]) and its name (a file's stand-in has
+// it already).
+func shownBytes(p Part) int {
+	n := len(p.Summary())
+	if p.Kind != PartFile {
+		n += len(p.Name)
+	}
+	return n
+}
+
+// dropNote is the note on n binary parts dropped by a cap of limit bytes.
+func dropNote(n, limit int) string {
+	parts := "parts"
+	if n == 1 {
+		parts = "part"
+	}
+	return fmt.Sprintf("[%d content %s dropped: over the output cap of %d bytes]", n, parts, limit)
 }

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"slices"
@@ -31,14 +32,14 @@ import (
 // resume. A Batch is safe for concurrent use.
 type Batch struct {
 	mu      sync.Mutex
-	results map[string]Result
-	pending map[string]toolnexus.PendingRequest // by call key
+	results map[callKey]Result
+	pending map[callKey]toolnexus.PendingRequest
 	answers []toolnexus.Answer
 }
 
 // NewBatch returns an empty Batch.
 func NewBatch() *Batch {
-	return &Batch{results: map[string]Result{}, pending: map[string]toolnexus.PendingRequest{}}
+	return &Batch{results: map[callKey]Result{}, pending: map[callKey]toolnexus.PendingRequest{}}
 }
 
 type batchKey struct{}
@@ -60,11 +61,13 @@ func batchFrom(ctx context.Context) *Batch {
 func (b *Batch) Pending() []toolnexus.PendingRequest {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	keys := make([]string, 0, len(b.pending))
+	keys := make([]callKey, 0, len(b.pending))
 	for k := range b.pending {
 		keys = append(keys, k)
 	}
-	slices.Sort(keys)
+	slices.SortFunc(keys, func(x, y callKey) int {
+		return cmp.Or(cmp.Compare(x.id, y.id), cmp.Compare(x.name, y.name), cmp.Compare(x.args, y.args))
+	})
 	out := make([]toolnexus.PendingRequest, 0, len(keys))
 	for _, k := range keys {
 		if p, ok := b.pending[k]; ok {
@@ -93,19 +96,24 @@ func Resume[T any](ctx context.Context, b *Batch, answers []toolnexus.Answer, ru
 	return run(WithBatch(ctx, b))
 }
 
-// key identifies c: id, name and arguments without the whitespace
-// between tokens, so that a call streamed first (arguments as the deltas
-// spelled them) and resumed whole (compact) is the same call.
-func (b *Batch) key(c Call) string {
+// callKey identifies a call in a Batch: its id, name and arguments, each
+// a field of its own, so that no id or name (a model may put any byte in
+// them) can make two calls one.
+type callKey struct{ id, name, args string }
+
+// key is c's callKey, its arguments without the whitespace between
+// tokens, so that a call streamed first (arguments as the deltas spelled
+// them) and resumed whole (compact) is the same call.
+func (b *Batch) key(c Call) callKey {
 	var args bytes.Buffer
 	if json.Compact(&args, c.Arguments) != nil {
 		args.Reset()
 		args.Write(c.Arguments)
 	}
-	return c.ID + "\x00" + c.Name + "\x00" + args.String()
+	return callKey{c.ID, c.Name, args.String()}
 }
 
-func (b *Batch) done(key string) (Result, bool) {
+func (b *Batch) done(key callKey) (Result, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r, ok := b.results[key]
@@ -122,7 +130,7 @@ func (b *Batch) withAnswers(ctx context.Context) context.Context {
 	return ctx
 }
 
-func (b *Batch) record(key string, r Result) {
+func (b *Batch) record(key callKey, r Result) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if p, ok := toolnexus.PendingFrom(r.Result); ok {

@@ -190,3 +190,22 @@ func (p pendingOnce) Call(ctx context.Context, _ json.RawMessage) toolnexus.Resu
 	}
 	return toolnexus.PendingResult("asked", toolnexus.PendingRequest{ID: "q1", Kind: "question"})
 }
+
+// TestBatchKeysDoNotCollide: ids and names a model sends may hold NUL, so
+// {id "a\x00count", name "count"} and {id "a", name "count\x00count"} are
+// two calls; the second run must not reuse the first call's result (an
+// unknown-tool error) for the other.
+func TestBatchKeysDoNotCollide(t *testing.T) {
+	var counts, deletes atomic.Int32
+	e := resumeExecutor(t, &counts, &deletes)
+	ctx := exec.WithBatch(context.Background(), exec.NewBatch())
+	first, err := e.RunAll(ctx, []exec.Call{{ID: "a", Name: "count\x00count", Arguments: json.RawMessage(`{}`)}})
+	require.NoError(t, err)
+	require.True(t, first[0].IsError, "no tool has that name")
+
+	second, err := e.RunAll(ctx, []exec.Call{{ID: "a\x00count", Name: "count", Arguments: json.RawMessage(`{}`)}})
+	require.NoError(t, err)
+	assert.False(t, second[0].IsError, second[0].Output)
+	assert.Equal(t, "run 1", second[0].Output)
+	assert.Equal(t, int32(1), counts.Load())
+}

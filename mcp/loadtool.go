@@ -101,20 +101,28 @@ type toolHandler struct {
 	tool string
 }
 
-// Call implements toolnexus.Handler. The text that comes from the server
-// (Output, and the text of Content's parts) is cleaned (control
-// characters escaped), then the result is capped at
-// LoadOptions.MaxOutputBytes by toolnexus.Result.Capped (see Load).
+// Call implements toolnexus.Handler. What comes from the server is
+// cleaned: Output and the text of Content's parts by cleanText, each
+// part's URI, name and MIME type by cleanLine; then the result is capped
+// at LoadOptions.MaxOutputBytes by toolnexus.Result.Capped (see Load).
 func (h toolHandler) Call(ctx context.Context, args json.RawMessage) toolnexus.Result {
 	res := h.call(ctx, args)
 	res.Output = cleanText(res.Output)
-	for i, p := range res.Content { // built for this call: ours to change
-		if !p.IsBinary() {
-			res.Content[i].Text = cleanText(p.Text)
-		}
+	for i := range res.Content { // built for this call: ours to change
+		p := &res.Content[i]
+		p.Text, p.URL, p.Name, p.MIMEType = cleanText(p.Text), cleanLine(p.URL), cleanLine(p.Name), cleanLine(p.MIMEType)
 	}
 	return res.Capped(h.conn.opts.MaxOutputBytes)
 }
+
+// cleanLine is cleanText(s) with "\n" and "\t" escaped too, as `\n` and
+// `\t`: a one-line value (a URI, a name, a MIME type) that cannot start
+// lines of its own in a part's stand-in.
+func cleanLine(s string) string {
+	return lineEscapes.Replace(cleanText(s))
+}
+
+var lineEscapes = strings.NewReplacer("\n", `\n`, "\t", `\t`)
 
 func (h toolHandler) call(ctx context.Context, args json.RawMessage) toolnexus.Result {
 	server := h.conn.cfg.Name
