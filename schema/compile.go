@@ -83,7 +83,7 @@ func (c *compiler) sitePointer(s site) string {
 func (c *compiler) nerr(n *node, kw, msg string) *SchemaError { return serr(c.pointer(n), kw, msg) }
 
 var (
-	trueNode  = &node{fast: true, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, minContains: -1, maxContains: -1, minProps: -1, maxProps: -1}
+	trueNode  = &node{minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, minContains: -1, maxContains: -1, minProps: -1, maxProps: -1}
 	falseNode = &node{never: true, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, minContains: -1, maxContains: -1, minProps: -1, maxProps: -1}
 )
 

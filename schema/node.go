@@ -99,9 +99,6 @@ type node struct {
 	// as absent (nullabsent.go), a set shared by the subschemas applied in
 	// place together; nil when there are none
 	nullAbsent map[string]bool
-
-	// fast: the fast path (fastpath.go) handles the node itself
-	fast bool
 }
 
 // bound is a numeric keyword's value.

@@ -9,19 +9,9 @@ import (
 
 func appendRune(b []byte, r rune) []byte { return utf8.AppendRune(b, r) }
 
-// run validates the whole instance against the root: on the fast path
-// (fastpath.go) when it can, else, or when the fast path gives up, on the
-// general path, which finds every problem.
+// run validates the whole instance against the root, finding every
+// problem.
 func (s *state) run(n *node) {
-	if n.fast && !s.v.dynamic && s.fastRun(n) {
-		return
-	}
-	s.general(n)
-}
-
-// general validates the whole instance against the root on the general
-// path.
-func (s *state) general(n *node) {
 	i := s.ws(0)
 	if i >= len(s.data) {
 		s.fatal = &Problem{Keyword: "syntax", Message: "arguments are empty"}

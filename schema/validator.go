@@ -36,7 +36,6 @@ func Compile(raw []byte, opts *Options) (*Validator, error) {
 	if v.opts.NullAsAbsent {
 		c.nullAbsent()
 	}
-	buildFast(c.all)
 	v.root, v.hasDefaults, v.dynamic = root, c.hasDefaults, c.dynamic
 	if err := c.checkDefaults(v); err != nil {
 		return nil, err
