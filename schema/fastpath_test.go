@@ -10,6 +10,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // validateGeneral is Validate on the general path only.
@@ -41,12 +44,9 @@ func agree(t *testing.T, v *Validator, schema, instance []byte) (general error, 
 	t.Helper()
 	general = validateGeneral(v, instance)
 	fast = fastAccepts(v, instance)
-	if got := v.Validate(instance); !reflect.DeepEqual(got, general) {
-		t.Fatalf("schema %s\ninstance %q\nValidate: %v\ngeneral path: %v", schema, instance, got, general)
-	}
-	if fast && general != nil {
-		t.Fatalf("schema %s\ninstance %q\nthe fast path accepts what the general path refuses: %v", schema, instance, general)
-	}
+	got := v.Validate(instance)
+	require.True(t, reflect.DeepEqual(got, general), "schema %s\ninstance %q\nValidate: %v\ngeneral path: %v", schema, instance, got, general)
+	require.False(t, fast && general != nil, "schema %s\ninstance %q\nthe fast path accepts what the general path refuses: %v", schema, instance, general)
 	return general, fast
 }
 
@@ -127,9 +127,7 @@ func TestFastPathAgrees(t *testing.T) {
 		v := mustCompile(t, c.schema, c.opts)
 		for _, in := range c.valid {
 			general, fast := agree(t, v, []byte(c.schema), []byte(in))
-			if general != nil || !fast {
-				t.Errorf("schema %s\ninstance %s\ngeneral path: %v; fast path accepts: %v (want valid on the fast path)", c.schema, in, general, fast)
-			}
+			assert.False(t, general != nil || !fast, "schema %s\ninstance %s\ngeneral path: %v; fast path accepts: %v (want valid on the fast path)", c.schema, in, general, fast)
 		}
 		for _, in := range c.other {
 			agree(t, v, []byte(c.schema), []byte(in))
@@ -165,17 +163,11 @@ func TestFastPathSteps(t *testing.T) {
 			putState(s)
 			if complex {
 				refused++
-				if fast {
-					t.Fatalf("%s: the fast path accepts with %d steps, the general path needs more", schema, limit)
-				}
+				require.False(t, fast, "%s: the fast path accepts with %d steps, the general path needs more", schema, limit)
 			}
-			if limit == 2*len(in) && !fast && !strings.Contains(schema, "anyOf") {
-				t.Fatalf("%s: the fast path refuses with %d steps", schema, limit)
-			}
+			require.False(t, limit == 2*len(in) && !fast && !strings.Contains(schema, "anyOf"), "%s: the fast path refuses with %d steps", schema, limit)
 		}
-		if refused == 0 {
-			t.Fatalf("%s: the general path never ran out of steps", schema)
-		}
+		require.NotEqual(t, 0, refused, "%s: the general path never ran out of steps", schema)
 	}
 }
 
@@ -209,9 +201,7 @@ func FuzzFastPath(f *testing.F) {
 			}
 			agree(t, v, schema, ib)
 			general, fast := agree(t, v, schema, gi)
-			if general == nil && !fast && v.root.fast && !v.dynamic && !bytes.Contains(gi, []byte{'\\'}) {
-				t.Fatalf("schema %s\ninstance %q\nvalid, but not on the fast path", schema, gi)
-			}
+			require.False(t, general == nil && !fast && v.root.fast && !v.dynamic && !bytes.Contains(gi, []byte{'\\'}), "schema %s\ninstance %q\nvalid, but not on the fast path", schema, gi)
 		}
 	})
 }
@@ -221,19 +211,13 @@ func FuzzFastPath(f *testing.F) {
 // cases accepted on the fast path.
 func TestFastPathSuite(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(suiteDir(t), "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	fast, valid := 0, 0
 	for _, f := range files {
 		raw, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		var groups []suiteGroup
-		if err := json.Unmarshal(raw, &groups); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, json.Unmarshal(raw, &groups))
 		for _, g := range groups {
 			for _, o := range []*Options{nil, {AssertFormat: true, RejectDuplicateKeys: true, NullAsAbsent: true}} {
 				v, err := Compile(g.Schema, o)
@@ -252,9 +236,7 @@ func TestFastPathSuite(t *testing.T) {
 			}
 		}
 	}
-	if fast == 0 {
-		t.Fatal("no suite case took the fast path")
-	}
+	require.NotEqual(t, 0, fast, "no suite case took the fast path")
 	t.Logf("%d of %d valid suite cases accepted on the fast path", fast, valid)
 }
 
@@ -271,16 +253,12 @@ func TestCompileBooleanSubschemasConcurrently(t *testing.T) {
 			defer wg.Done()
 			for range 20 {
 				v, err := Compile(doc, nil)
-				if err != nil {
-					t.Error(err)
+				if !assert.NoError(t, err) {
 					return
 				}
-				if err := v.Validate([]byte(`{"a":1,"c":[1,"x"],"d":null}`)); err != nil {
-					t.Error(err)
-				}
-				if err := v.Validate([]byte(`{"b":1}`)); err == nil {
-					t.Error(`{"b":1} accepted; b is false`)
-				}
+				assert.NoError(t, v.Validate([]byte(`{"a":1,"c":[1,"x"],"d":null}`)))
+				err = v.Validate([]byte(`{"b":1}`))
+				assert.Error(t, err, `{"b":1} accepted; b is false`)
 			}
 		}()
 	}
