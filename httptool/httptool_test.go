@@ -86,7 +86,9 @@ func TestPlaceholdersQueryAndBody(t *testing.T) {
 	require.Equal(t, "ok", res.Output, "GET: %+v", res)
 	require.Equal(t, 200, res.Metadata["status"], "GET: %+v", res)
 	r := rec.last(t)
-	assert.False(t, r.method != "GET" || r.uri != "/items/a%2Fb%20c?n=3&q=x%26y&tags=p&tags=q" || r.header.Get("Authorization") != "Bearer s3cret", "GET arrived as %s %s, Authorization %q", r.method, r.uri, r.header.Get("Authorization"))
+	assert.Equal(t, "GET", r.method, "GET arrived as %s %s, Authorization %q", r.method, r.uri, r.header.Get("Authorization"))
+	assert.Equal(t, "/items/a%2Fb%20c?n=3&q=x%26y&tags=p&tags=q", r.uri, "GET arrived as %s %s, Authorization %q", r.method, r.uri, r.header.Get("Authorization"))
+	assert.Equal(t, "Bearer s3cret", r.header.Get("Authorization"), "GET arrived as %s %s, Authorization %q", r.method, r.uri, r.header.Get("Authorization"))
 
 	call(t, get, `{"id":".."}`)
 	r = rec.last(t)
@@ -105,12 +107,17 @@ func TestPlaceholdersQueryAndBody(t *testing.T) {
 	res = call(t, post, `{"id":"7","n":3,"q":"hi"}`)
 	require.False(t, res.IsError, "POST: %+v", res)
 	r = rec.last(t)
-	assert.False(t, r.method != "POST" || r.uri != "/items/7" || r.body != `{"n":3,"q":"hi"}` || r.header.Get("Content-Type") != "application/json", "POST arrived as %s %s %q (%s)", r.method, r.uri, r.body, r.header.Get("Content-Type"))
+	assert.Equal(t, "POST", r.method, "POST arrived as %s %s %q (%s)", r.method, r.uri, r.body, r.header.Get("Content-Type"))
+	assert.Equal(t, "/items/7", r.uri, "POST arrived as %s %s %q (%s)", r.method, r.uri, r.body, r.header.Get("Content-Type"))
+	assert.Equal(t, `{"n":3,"q":"hi"}`, r.body, "POST arrived as %s %s %q (%s)", r.method, r.uri, r.body, r.header.Get("Content-Type"))
+	assert.Equal(t, "application/json", r.header.Get("Content-Type"), "POST arrived as %s %s %q (%s)", r.method, r.uri, r.body, r.header.Get("Content-Type"))
 
 	// a wrongly typed argument is refused before any request is sent
 	n := rec.count()
 	res = call(t, post, `{"id":"7","n":"three"}`)
-	assert.False(t, !res.IsError || res.Output != `invalid arguments for "post": "n" must be an integer, got a string` || rec.count() != n, "bad argument: %q, requests %d -> %d", res.Output, n, rec.count())
+	assert.True(t, res.IsError, "bad argument: %q, requests %d -> %d", res.Output, n, rec.count())
+	assert.Equal(t, `invalid arguments for "post": "n" must be an integer, got a string`, res.Output, "bad argument: %q, requests %d -> %d", res.Output, n, rec.count())
+	assert.Equal(t, n, rec.count(), "bad argument: %q, requests %d -> %d", res.Output, n, rec.count())
 }
 
 func TestParamsFormRawAndResultModes(t *testing.T) {
@@ -123,13 +130,19 @@ func TestParamsFormRawAndResultModes(t *testing.T) {
 		Result: ResultJSON}, local(srv))
 	res := call(t, form, `{"pet":5,"trace":"t1","v":null,"body":{"name":"Rex","n":2},"ignored":1}`)
 	r := rec.last(t)
-	assert.False(t, res.IsError || res.Output != `{"ok":true}`, "json result: %+v", res)
-	assert.False(t, r.uri != "/pets/5" || r.header.Get("X-Trace") != "t1" || r.body != "n=2&name=Rex" || r.header.Get("Content-Type") != "application/x-www-form-urlencoded", "form arrived as %s %q %q %q", r.uri, r.header.Get("X-Trace"), r.body, r.header.Get("Content-Type"))
+	assert.False(t, res.IsError, "json result: %+v", res)
+	assert.Equal(t, `{"ok":true}`, res.Output, "json result: %+v", res)
+	assert.Equal(t, "/pets/5", r.uri, "form arrived as %s %q %q %q", r.uri, r.header.Get("X-Trace"), r.body, r.header.Get("Content-Type"))
+	assert.Equal(t, "t1", r.header.Get("X-Trace"), "form arrived as %s %q %q %q", r.uri, r.header.Get("X-Trace"), r.body, r.header.Get("Content-Type"))
+	assert.Equal(t, "n=2&name=Rex", r.body, "form arrived as %s %q %q %q", r.uri, r.header.Get("X-Trace"), r.body, r.header.Get("Content-Type"))
+	assert.Equal(t, "application/x-www-form-urlencoded", r.header.Get("Content-Type"), "form arrived as %s %q %q %q", r.uri, r.header.Get("X-Trace"), r.body, r.header.Get("Content-Type"))
 	raw := mustNew(t, Spec{Name: "raw", Method: "POST", URL: srv.URL + "/notes", Params: []Param{}, BodyArg: "text", Body: BodyRaw,
 		Result: ResultStatusText}, local(srv))
 	res = call(t, raw, `{"text":"line one\nline two"}`)
 	r = rec.last(t)
-	assert.False(t, r.body != "line one\nline two" || !strings.HasPrefix(r.header.Get("Content-Type"), "text/plain") || res.Output != "HTTP 200 OK\n\n{ \"ok\" : true }", "raw: body %q, output %q", r.body, res.Output)
+	assert.Equal(t, "line one\nline two", r.body, "raw: body %q, output %q", r.body, res.Output)
+	assert.True(t, strings.HasPrefix(r.header.Get("Content-Type"), "text/plain"), "raw: body %q, output %q", r.body, res.Output)
+	assert.Equal(t, "HTTP 200 OK\n\n{ \"ok\" : true }", res.Output, "raw: body %q, output %q", r.body, res.Output)
 }
 
 func TestErrorsCapsAndCharset(t *testing.T) {
@@ -173,14 +186,17 @@ func TestGuardAndRedirects(t *testing.T) {
 	// the zero Options refuse the loopback address, without echoing the secret query value
 	res := call(t, mustNew(t, Spec{Name: "g", URL: srv.URL + "/x", Query: map[string]string{"key": "${TOKEN}"}},
 		&Options{Getenv: func(string) string { return "s3cret" }}), `{}`)
-	assert.False(t, !res.IsError || res.Output != "GET "+srv.URL+"/x refused: 127.0.0.1 is a loopback address; requests to the local or private network are not allowed", "guard: %q", res.Output)
+	assert.True(t, res.IsError, "guard: %q", res.Output)
+	assert.Equal(t, "GET "+srv.URL+"/x refused: 127.0.0.1 is a loopback address; requests to the local or private network are not allowed", res.Output, "guard: %q", res.Output)
 	res = call(t, mustNew(t, Spec{Name: "h", URL: srv.URL + "/hop"}, local(srv)), `{}`)
 	assert.False(t, res.Output != "arrived /done", "same-origin redirect: %+v", res)
 	res = call(t, mustNew(t, Spec{Name: "a", URL: srv.URL + "/away"}, local(srv)), `{}`)
 	u, _ := url.Parse(other.URL)
-	assert.False(t, !res.IsError || !strings.HasSuffix(res.Output, "redirect to another origin (http://"+u.Host+") refused"), "cross-origin redirect: %q", res.Output)
+	assert.True(t, res.IsError, "cross-origin redirect: %q", res.Output)
+	assert.True(t, strings.HasSuffix(res.Output, "redirect to another origin (http://"+u.Host+") refused"), "cross-origin redirect: %q", res.Output)
 	res = call(t, mustNew(t, Spec{Name: "l", URL: srv.URL + "/loop"}, local(srv)), `{}`)
-	assert.False(t, !res.IsError || !strings.HasSuffix(res.Output, "stopped after 5 redirects"), "redirect loop: %q", res.Output)
+	assert.True(t, res.IsError, "redirect loop: %q", res.Output)
+	assert.True(t, strings.HasSuffix(res.Output, "stopped after 5 redirects"), "redirect loop: %q", res.Output)
 }
 
 func TestNewErrors(t *testing.T) {
