@@ -44,7 +44,9 @@ func TestParse(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s, err := Parse([]byte(tt.in))
 			require.NoError(t, err, "Parse")
-			assert.False(t, s.Name != tt.wantName || s.Description != tt.wantDsc || s.Content != tt.wantBody, "Parse = {Name:%q Description:%q Content:%q}, want {%q %q %q}", s.Name, s.Description, s.Content, tt.wantName, tt.wantDsc, tt.wantBody)
+			assert.Equal(t, tt.wantName, s.Name, "Parse = {Name:%q Description:%q Content:%q}, want {%q %q %q}", s.Name, s.Description, s.Content, tt.wantName, tt.wantDsc, tt.wantBody)
+			assert.Equal(t, tt.wantDsc, s.Description, "Parse = {Name:%q Description:%q Content:%q}, want {%q %q %q}", s.Name, s.Description, s.Content, tt.wantName, tt.wantDsc, tt.wantBody)
+			assert.Equal(t, tt.wantBody, s.Content, "Parse = {Name:%q Description:%q Content:%q}, want {%q %q %q}", s.Name, s.Description, s.Content, tt.wantName, tt.wantDsc, tt.wantBody)
 		})
 	}
 }
@@ -74,7 +76,8 @@ func TestParseErrors(t *testing.T) {
 			_, err := Parse([]byte(tt.in))
 			var pe *ParseError
 			require.ErrorAs(t, err, &pe, "Parse error = %v, want a *ParseError", err)
-			assert.False(t, pe.Reason != tt.reason || pe.Msg != tt.msg, "Parse error = {%v, %q}, want {%v, %q}", pe.Reason, pe.Msg, tt.reason, tt.msg)
+			assert.Equal(t, tt.reason, pe.Reason, "Parse error = {%v, %q}, want {%v, %q}", pe.Reason, pe.Msg, tt.reason, tt.msg)
+			assert.Equal(t, tt.msg, pe.Msg, "Parse error = {%v, %q}, want {%v, %q}", pe.Reason, pe.Msg, tt.reason, tt.msg)
 			got, want := err.Error(), tt.reason.String()+": "+tt.msg
 			assert.Equal(t, want, got, "Error() = %q, want %q", got, want)
 		})
@@ -255,7 +258,8 @@ func TestSkillToolDefinition(t *testing.T) {
 	set, err := New(nil, &Options{})
 	require.NoError(t, err)
 	tool := set.Tool()
-	assert.False(t, tool.Name != "skill" || tool.Source != "skill", "Name, Source = %q, %q", tool.Name, tool.Source)
+	assert.Equal(t, "skill", tool.Name, "Name, Source = %q, %q", tool.Name, tool.Source)
+	assert.Equal(t, "skill", tool.Source, "Name, Source = %q, %q", tool.Name, tool.Source)
 	want := `{"type":"object","properties":{"name":{"type":"string","description":"The name of the skill to load, exactly as listed under Available Skills in the system prompt."}},"required":["name"],"additionalProperties":false}`
 	assert.Equal(t, want, string(tool.InputSchema), "InputSchema =\n%s\nwant\n%s", tool.InputSchema, want)
 	for _, phrase := range []string{"Available Skills", "system prompt", "matches", "skill's name"} {
@@ -270,11 +274,15 @@ func TestSkillToolErrors(t *testing.T) {
 	require.NoError(t, reg.Add(set.Tool()))
 	ctx := context.Background()
 	res := reg.Execute(ctx, "skill", json.RawMessage(`{"name":"nope"}`))
-	assert.False(t, !res.IsError || res.Output != `unknown skill "nope"; available skills: a, b` || !errors.Is(res.Err, ErrUnknownSkill), "unknown: %+v", res)
+	assert.True(t, res.IsError, "unknown: %+v", res)
+	assert.Equal(t, `unknown skill "nope"; available skills: a, b`, res.Output, "unknown: %+v", res)
+	assert.ErrorIs(t, res.Err, ErrUnknownSkill, "unknown: %+v", res)
 	res = reg.Execute(ctx, "skill", json.RawMessage(`{}`))
-	assert.False(t, !res.IsError || res.Output != `invalid arguments for "skill": "name" is required`, "missing name: %+v", res)
+	assert.True(t, res.IsError, "missing name: %+v", res)
+	assert.Equal(t, `invalid arguments for "skill": "name" is required`, res.Output, "missing name: %+v", res)
 	res = reg.Execute(ctx, "skill", json.RawMessage(`{"name":7}`))
-	assert.False(t, !res.IsError || !strings.Contains(res.Output, `"name" must be a string`), "wrong type: %+v", res)
+	assert.True(t, res.IsError, "wrong type: %+v", res)
+	assert.Contains(t, res.Output, `"name" must be a string`, "wrong type: %+v", res)
 	empty, _ := New(nil, &Options{})
 	_, err = empty.Render("x")
 	assert.EqualError(t, err, `unknown skill "x"; available skills: none`, "empty set: %v", err)
@@ -377,7 +385,8 @@ func TestLoadDataFirst(t *testing.T) {
 	set, err := Load([]string{root}, &Options{Data: []Skill{{Name: "x", Description: "from data"}, {Name: ""}, {Name: "x"}}})
 	require.NoError(t, err)
 	x, _ := set.Get("x")
-	assert.False(t, x.Description != "from data" || x.Dir != "", "x = %+v", x)
+	assert.Equal(t, "from data", x.Description, "x = %+v", x)
+	assert.Equal(t, "", x.Dir, "x = %+v", x)
 	var got []string
 	for _, s := range set.Skipped() {
 		got = append(got, s.String())
