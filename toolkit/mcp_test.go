@@ -55,7 +55,8 @@ func TestBuildMCP(t *testing.T) {
 	require.True(t, ok, "apply_patch = %+v, want the MCP tool", tool)
 	require.Equal(t, "mcp", tool.Source, "apply_patch = %+v, want the MCP tool", tool)
 	res := tk.Execute(ctx, "apply_patch", nil)
-	assert.False(t, res.Output != "mcp patch" || res.IsError, "apply_patch = %+v, want the MCP tool's output", res)
+	assert.Equal(t, "mcp patch", res.Output, "apply_patch = %+v, want the MCP tool's output", res)
+	assert.False(t, res.IsError, "apply_patch = %+v, want the MCP tool's output", res)
 	res = tk.Execute(ctx, "apply_echo", json.RawMessage(`{"text":"via toolkit"}`))
 	assert.Equal(t, "via toolkit", res.Output, "apply_echo = %+v", res)
 	_, ok = tk.Get("read")
@@ -115,7 +116,8 @@ func TestBuildMCPBadToolKeepsTheRest(t *testing.T) {
 	require.NoError(t, err, "Build = %v, want the toolkit without the bad tool", err)
 	defer tk.Close()
 	res := tk.Execute(context.Background(), "bad_good", nil)
-	assert.False(t, res.Output != "ok" || res.IsError, "bad_good = %+v", res)
+	assert.Equal(t, "ok", res.Output, "bad_good = %+v", res)
+	assert.False(t, res.IsError, "bad_good = %+v", res)
 	for _, name := range []string{"read", "bash", "edit"} {
 		_, ok := tk.Get(name)
 		assert.True(t, ok, "built-in %s missing", name)
@@ -170,7 +172,9 @@ func TestToolkitFollowsDeadServer(t *testing.T) {
 		assert.False(t, strings.HasPrefix(name, "apply_") && name != "apply_patch", "tool %s of the dead server still registered", name)
 	}
 	st := tk.MCPStatus()[0]
-	assert.False(t, st.State != mcp.StateFailed || !strings.HasPrefix(st.Reason, "connection closed") || len(st.Tools) != 0, "status = %+v, want failed: connection closed, no tools", st)
+	assert.Equal(t, mcp.StateFailed, st.State, "status = %+v, want failed: connection closed, no tools", st)
+	assert.True(t, strings.HasPrefix(st.Reason, "connection closed"), "status = %+v, want failed: connection closed, no tools", st)
+	assert.Empty(t, st.Tools, "status = %+v, want failed: connection closed, no tools", st)
 	select {
 	case <-listChanged:
 	case <-time.After(30 * time.Second):

@@ -60,14 +60,16 @@ func TestBuildDefaultList(t *testing.T) {
 		assert.Equal(t, wantSrc, tool.Source, "%s: Source = %q, want %q", tool.Name, tool.Source, wantSrc)
 	}
 	res := tk.Execute(context.Background(), "skill", json.RawMessage(`{"name":"hello-world"}`))
-	assert.False(t, res.IsError || !strings.HasPrefix(res.Output, `<skill_content name="hello-world">`), "skill call: %+v", res)
+	assert.False(t, res.IsError, "skill call: %+v", res)
+	assert.True(t, strings.HasPrefix(res.Output, `<skill_content name="hello-world">`), "skill call: %+v", res)
 }
 
 func TestBuildZeroConfigIsBuiltins(t *testing.T) {
 	tk := build(t, Config{})
 	got, want := names(tk.Tools()), strings.Join(builtin.Names(), " ")
 	assert.Equal(t, want, got, "tools = %s, want %s", got, want)
-	assert.False(t, tk.Skills().Len() != 0 || tk.SkillsPrompt() != "No skills are available.", "skills = %v, prompt %q", tk.Skills().Names(), tk.SkillsPrompt())
+	assert.Equal(t, 0, tk.Skills().Len(), "skills = %v, prompt %q", tk.Skills().Names(), tk.SkillsPrompt())
+	assert.Equal(t, "No skills are available.", tk.SkillsPrompt(), "skills = %v, prompt %q", tk.Skills().Names(), tk.SkillsPrompt())
 }
 
 func TestBuildBuiltinSwitches(t *testing.T) {
@@ -228,7 +230,8 @@ func TestBuildSkillDataAndSkipped(t *testing.T) {
 func TestBuildRegistryOptions(t *testing.T) {
 	tk := build(t, Config{Skills: []string{examples}, NoBuiltins: true, Registry: toolnexus.Options{MaxArgumentBytes: 16}})
 	res := tk.Execute(context.Background(), "skill", json.RawMessage(`{"name":"hello-world"}`))
-	assert.False(t, !res.IsError || !strings.Contains(res.Output, "more than the limit of 16 bytes"), "limit not applied: %+v", res)
+	assert.True(t, res.IsError, "limit not applied: %+v", res)
+	assert.Contains(t, res.Output, "more than the limit of 16 bytes", "limit not applied: %+v", res)
 }
 
 func TestClose(t *testing.T) {
