@@ -70,7 +70,8 @@ func TestCompileErrorPaths(t *testing.T) {
 		if !assert.ErrorAs(t, err, &se, "Compile(%s) = %v, want a *SchemaError", tc.schema, err) {
 			continue
 		}
-		assert.False(t, se.Path != tc.path || se.Keyword != tc.keyword, "Compile(%s): error at %q keyword %q, want %q keyword %q (%v)", tc.schema, se.Path, se.Keyword, tc.path, tc.keyword, err)
+		assert.Equal(t, tc.path, se.Path, "Compile(%s): error at %q keyword %q, want %q keyword %q (%v)", tc.schema, se.Path, se.Keyword, tc.path, tc.keyword, err)
+		assert.Equal(t, tc.keyword, se.Keyword, "Compile(%s): error at %q keyword %q, want %q keyword %q (%v)", tc.schema, se.Path, se.Keyword, tc.path, tc.keyword, err)
 	}
 }
 

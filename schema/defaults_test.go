@@ -25,10 +25,12 @@ func TestApplyDefaults(t *testing.T) {
 		out, changed, err := v.ApplyDefaults([]byte(tc.in))
 		require.NoError(t, err)
 		if tc.want == "" {
-			assert.False(t, changed || string(out) != tc.in, "ApplyDefaults(%s) = %s, %v; want unchanged", tc.in, out, changed)
+			assert.False(t, changed, "ApplyDefaults(%s) = %s, %v; want unchanged", tc.in, out, changed)
+			assert.Equal(t, tc.in, string(out), "ApplyDefaults(%s) = %s, %v; want unchanged", tc.in, out, changed)
 			continue
 		}
-		assert.False(t, !changed || string(out) != tc.want, "ApplyDefaults(%s)\n got %s, %v\nwant %s", tc.in, out, changed, tc.want)
+		assert.True(t, changed, "ApplyDefaults(%s)\n got %s, %v\nwant %s", tc.in, out, changed, tc.want)
+		assert.Equal(t, tc.want, string(out), "ApplyDefaults(%s)\n got %s, %v\nwant %s", tc.in, out, changed, tc.want)
 	}
 	_, _, err := v.ApplyDefaults([]byte(`{`))
 	assert.Error(t, err, "no error for invalid JSON")
@@ -44,5 +46,6 @@ func TestApplyDefaults(t *testing.T) {
 	// A default only under a combinator is not applied.
 	v = mustCompile(t, `{"anyOf":[{"properties":{"a":{"default":1}}}]}`, nil)
 	out, changed, _ := v.ApplyDefaults([]byte(`{}`))
-	assert.False(t, changed || string(out) != `{}`, "combinator default applied: %s", out)
+	assert.False(t, changed, "combinator default applied: %s", out)
+	assert.Equal(t, `{}`, string(out), "combinator default applied: %s", out)
 }
