@@ -98,7 +98,9 @@ func TestGeminiHintSentenceCut(t *testing.T) {
 	var o struct{ Description string }
 	require.NoError(t, json.Unmarshal([]byte(got), &o))
 	n := len([]rune(o.Description))
-	assert.False(t, n != hintMax || !strings.HasSuffix(o.Description, "….") || !strings.HasPrefix(o.Description, "If a is given, name__________a, "), "description of %d runes: %q", n, o.Description)
+	assert.Equal(t, hintMax, n, "description of %d runes: %q", n, o.Description)
+	assert.True(t, strings.HasSuffix(o.Description, "…."), "description of %d runes: %q", n, o.Description)
+	assert.True(t, strings.HasPrefix(o.Description, "If a is given, name__________a, "), "description of %d runes: %q", n, o.Description)
 }
 
 func TestCutHint(t *testing.T) {

@@ -133,10 +133,12 @@ func TestStrictNullSpecificCalls(t *testing.T) {
 	} {
 		res := reg.Execute(ctx, c.tool, json.RawMessage(c.args))
 		if c.wantErr == "" {
-			assert.False(t, res.IsError || res.Output != c.wantOut, "%s(%s) = %q (error %v), want %q", c.tool, c.args, res.Output, res.IsError, c.wantOut)
+			assert.False(t, res.IsError, "%s(%s) = %q (error %v), want %q", c.tool, c.args, res.Output, res.IsError, c.wantOut)
+			assert.Equal(t, c.wantOut, res.Output, "%s(%s) = %q (error %v), want %q", c.tool, c.args, res.Output, res.IsError, c.wantOut)
 			continue
 		}
-		assert.False(t, !res.IsError || !strings.Contains(res.Output, c.wantErr), "%s(%s) = %q (error %v), want an error mentioning %q", c.tool, c.args, res.Output, res.IsError, c.wantErr)
+		assert.True(t, res.IsError, "%s(%s) = %q (error %v), want an error mentioning %q", c.tool, c.args, res.Output, res.IsError, c.wantErr)
+		assert.Contains(t, res.Output, c.wantErr, "%s(%s) = %q (error %v), want an error mentioning %q", c.tool, c.args, res.Output, res.IsError, c.wantErr)
 	}
 }
 
@@ -151,7 +153,9 @@ func TestStrictErrors(t *testing.T) {
 	var se *SchemaError
 	require.ErrorAs(t, err, &se, "err = %v, want a *SchemaError wrapping ErrNotStrict", err)
 	require.ErrorIs(t, err, ErrNotStrict, "err = %v, want a *SchemaError wrapping ErrNotStrict", err)
-	assert.False(t, se.Tool != "tag" || se.Path != "/properties/labels/additionalProperties" || se.Renderer != "render.OpenAIStrict", "SchemaError = %+v", se)
+	assert.Equal(t, "tag", se.Tool, "SchemaError = %+v", se)
+	assert.Equal(t, "/properties/labels/additionalProperties", se.Path, "SchemaError = %+v", se)
+	assert.Equal(t, "render.OpenAIStrict", se.Renderer, "SchemaError = %+v", se)
 	want := `render.OpenAIStrict: tool "tag": /properties/labels/additionalProperties: a free-form map (additionalProperties is a schema) cannot be made strict`
 	assert.EqualError(t, err, want, "message\n got %s\nwant %s", err, want)
 	_, err = OpenAIResponsesWith([]toolnexus.Tool{mapTool}, OpenAIOptions{Strict: true})
@@ -435,7 +439,10 @@ func TestStrictRejectsInvalidSchemas(t *testing.T) {
 			var se *SchemaError
 			require.ErrorAs(t, err, &se, "err = %v, want a *SchemaError wrapping %v", err, c.is)
 			require.ErrorIs(t, err, c.is, "err = %v, want a *SchemaError wrapping %v", err, c.is)
-			assert.False(t, se.Tool != "t" || se.Renderer != "render.OpenAIStrict" || se.Path != c.path || !strings.Contains(se.Msg, c.msg), "got  %+v\nwant path %q, message containing %q", se, c.path, c.msg)
+			assert.Equal(t, "t", se.Tool, "got  %+v\nwant path %q, message containing %q", se, c.path, c.msg)
+			assert.Equal(t, "render.OpenAIStrict", se.Renderer, "got  %+v\nwant path %q, message containing %q", se, c.path, c.msg)
+			assert.Equal(t, c.path, se.Path, "got  %+v\nwant path %q, message containing %q", se, c.path, c.msg)
+			assert.Contains(t, se.Msg, c.msg, "got  %+v\nwant path %q, message containing %q", se, c.path, c.msg)
 			assert.False(t, strings.Contains(err.Error(), "[") && strings.Contains(err.Error(), " 97 "), "bytes printed as numbers: %v", err)
 			fb, err := OpenAIWith(oneTool("t", c.schema), OpenAIOptions{Strict: true, Fallback: true})
 			if c.is == ErrUnsupportedSchema {
