@@ -162,7 +162,14 @@ func TestErrorsCapsAndCharset(t *testing.T) {
 	opts.MaxResponseBytes = 10
 	res := call(t, mustNew(t, Spec{Name: "m", URL: srv.URL + "/missing"}, local(srv)), `{}`)
 	se, ok := res.Err.(*StatusError)
-	assert.False(t, !res.IsError || !ok || se.Status != 404 || !strings.HasPrefix(res.Output, "HTTP 404 Not Found: nnn") || len(res.Output) != len("HTTP 404 Not Found: ")+2048+len(" [cut]") || res.Metadata["status"] != 404, "404: %d bytes %q...", len(res.Output), res.Output[:min(40, len(res.Output))])
+	assert.True(t, res.IsError, "404: %d bytes %q...", len(res.Output), res.Output[:min(40, len(res.Output))])
+	if assert.True(t, ok, "404: %d bytes %q...", len(res.Output), res.Output[:min(40, len(res.Output))]) {
+		assert.Equal(t, 404, se.Status, "404: %d bytes %q...", len(res.Output), res.Output[:min(40, len(res.Output))])
+		assert.True(t, strings.HasPrefix(res.Output, "HTTP 404 Not Found: nnn"), "404: %d bytes %q...", len(res.Output), res.Output[:min(40, len(res.Output))])
+		if assert.Len(t, res.Output, len("HTTP 404 Not Found: ")+2048+len(" [cut]"), "404: %d bytes %q...", len(res.Output), res.Output[:min(40, len(res.Output))]) {
+			assert.Equal(t, 404, res.Metadata["status"], "404: %d bytes %q...", len(res.Output), res.Output[:min(40, len(res.Output))])
+		}
+	}
 	res = call(t, mustNew(t, Spec{Name: "b", URL: srv.URL + "/big"}, opts), `{}`)
 	assert.Equal(t, "bbbbbbbbbb\n\n[response cut at 10 bytes]", res.Output, "cap: %q", res.Output)
 	res = call(t, mustNew(t, Spec{Name: "l", URL: srv.URL + "/latin1"}, local(srv)), `{}`)
