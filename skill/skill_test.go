@@ -5,7 +5,6 @@ import (
 
 	"context"
 	"encoding/json"
-	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -159,7 +158,9 @@ func TestDiscover(t *testing.T) {
 		"zbroken/SKILL.md: unreadable: no such file or directory",
 	}
 	assert.Equal(t, strings.Join(wantSkipped, "\n"), strings.Join(skipped, "\n"), "skipped:\n%s\nwant:\n%s", strings.Join(skipped, "\n"), strings.Join(wantSkipped, "\n"))
-	assert.False(t, inv.Skipped[3].Err == nil || !errors.Is(inv.Skipped[3].Err, fs.ErrNotExist), "dangling link: Err = %v, want fs.ErrNotExist", inv.Skipped[3].Err)
+	if assert.False(t, inv.Skipped[3].Err == nil, "dangling link: Err = %v, want fs.ErrNotExist", inv.Skipped[3].Err) {
+		assert.ErrorIs(t, inv.Skipped[3].Err, fs.ErrNotExist, "dangling link: Err = %v, want fs.ErrNotExist", inv.Skipped[3].Err)
+	}
 }
 
 func TestDiscoverSeveralRootsFirstWins(t *testing.T) {
@@ -222,7 +223,11 @@ func TestDiscoverRootErrors(t *testing.T) {
 	want = `skill: skills folder "` + file + `": is not a directory`
 	assert.EqualError(t, err, want, "file root: %v, want %q", err, want)
 	inv, err := Discover()
-	assert.False(t, err != nil || len(inv.Skills) != 0 || len(inv.Skipped) != 0, "no roots: %+v, %v", inv, err)
+	if assert.NoError(t, err, "no roots: %+v", inv) {
+		if assert.Empty(t, inv.Skills, "no roots: %+v, %v", inv, err) {
+			assert.Empty(t, inv.Skipped, "no roots: %+v, %v", inv, err)
+		}
+	}
 }
 
 func examplesRoot(t *testing.T) string {
@@ -433,7 +438,13 @@ func TestSetConcurrentRender(t *testing.T) {
 // nil Options are the zero Options.
 func TestNilOptions(t *testing.T) {
 	s, err := New([]Skill{{Name: "a", Description: "A."}}, nil)
-	assert.False(t, err != nil || s.Len() != 1 || s.max != DefaultMaxFiles, "New(..., nil) = %v, %v", s, err)
+	if assert.NoError(t, err, "New(..., nil) = %v", s) {
+		assert.Equal(t, 1, s.Len(), "New(..., nil) = %v, %v", s, err)
+		assert.Equal(t, DefaultMaxFiles, s.max, "New(..., nil) = %v, %v", s, err)
+	}
 	s, err = Load(nil, nil)
-	assert.False(t, err != nil || s.Len() != 0 || s.max != DefaultMaxFiles, "Load(nil, nil) = %v, %v", s, err)
+	if assert.NoError(t, err, "Load(nil, nil) = %v", s) {
+		assert.Equal(t, 0, s.Len(), "Load(nil, nil) = %v, %v", s, err)
+		assert.Equal(t, DefaultMaxFiles, s.max, "Load(nil, nil) = %v, %v", s, err)
+	}
 }
