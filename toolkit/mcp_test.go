@@ -63,7 +63,15 @@ func TestBuildMCP(t *testing.T) {
 	assert.True(t, ok, "built-in read missing")
 
 	st := tk.MCPStatus()
-	assert.False(t, len(st) != 3 || st[0].Name != "apply" || st[0].State != mcp.StateConnected || st[1].Name != "broken" || st[1].State != mcp.StateFailed || !strings.Contains(st[1].Reason, "permission denied") || st[2].Name != "off" || st[2].State != mcp.StateDisabled, "MCPStatus() = %+v", st)
+	if assert.Len(t, st, 3, "MCPStatus() = %+v", st) {
+		assert.Equal(t, "apply", st[0].Name, "MCPStatus() = %+v", st)
+		assert.Equal(t, mcp.StateConnected, st[0].State, "MCPStatus() = %+v", st)
+		assert.Equal(t, "broken", st[1].Name, "MCPStatus() = %+v", st)
+		assert.Equal(t, mcp.StateFailed, st[1].State, "MCPStatus() = %+v", st)
+		assert.Contains(t, st[1].Reason, "permission denied", "MCPStatus() = %+v", st)
+		assert.Equal(t, "off", st[2].Name, "MCPStatus() = %+v", st)
+		assert.Equal(t, mcp.StateDisabled, st[2].State, "MCPStatus() = %+v", st)
+	}
 
 	res = tk.Execute(ctx, "apply_pid", nil)
 	pid, err := strconv.Atoi(res.Output)
@@ -126,7 +134,9 @@ func TestBuildMCPBadToolKeepsTheRest(t *testing.T) {
 	assert.False(t, ok, "bad_dupkey registered")
 	st := tk.MCPStatus()[0]
 	want := []string{`dupkey: tool "bad_dupkey": invalid input schema: schema has the key "a" twice at /properties`}
-	assert.False(t, st.State != mcp.StateConnected || !slices.Equal(st.Skipped, want) || !slices.Equal(st.Tools, []string{"bad_good", "bad_long"}), "status = %+v, want connected, tools [bad_good bad_long], Skipped %q", st, want)
+	assert.Equal(t, mcp.StateConnected, st.State, "status = %+v, want connected, tools [bad_good bad_long], Skipped %q", st, want)
+	assert.True(t, slices.Equal(st.Skipped, want), "status = %+v, want connected, tools [bad_good bad_long], Skipped %q", st, want)
+	assert.Equal(t, []string{"bad_good", "bad_long"}, st.Tools, "status = %+v, want connected, tools [bad_good bad_long], Skipped %q", st, want)
 }
 
 // TestToolkitFollowsDeadServer: when an MCP server dies, its tools leave

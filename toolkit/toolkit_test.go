@@ -139,7 +139,8 @@ func TestBuildNativeReplacesBuiltin(t *testing.T) {
 	assert.Equal(t, "sandboxed: ls", res.Output, "bash output = %q", res.Output)
 	n := names(tk.Tools())
 	assert.Equal(t, "apply_patch bash edit glob grep mine question read skill todowrite webfetch write", n, "tools = %s", n)
-	assert.False(t, strings.Contains(tk.SkillsPrompt(), "bash") || !strings.Contains(tk.SkillsPrompt(), "- **hello-world**: Greets someone"), "skills prompt:\n%s", tk.SkillsPrompt())
+	assert.NotContains(t, tk.SkillsPrompt(), "bash", "skills prompt:\n%s", tk.SkillsPrompt())
+	assert.Contains(t, tk.SkillsPrompt(), "- **hello-world**: Greets someone", "skills prompt:\n%s", tk.SkillsPrompt())
 }
 
 func TestBuildConflicts(t *testing.T) {
@@ -150,13 +151,17 @@ func TestBuildConflicts(t *testing.T) {
 	}
 	ctx := context.Background()
 	_, err := Build(ctx, &Config{Tools: []toolnexus.Tool{named("skill")}, Skills: []string{examples}, NoBuiltins: true})
-	assert.False(t, !errors.Is(err, toolnexus.ErrDuplicateTool) || !strings.Contains(err.Error(), `"skill" is both in Config.Tools and the name of a skill tool`), "native vs skill: %v", err)
+	if assert.ErrorIs(t, err, toolnexus.ErrDuplicateTool, "native vs skill: %v", err) {
+		assert.Contains(t, err.Error(), `"skill" is both in Config.Tools and the name of a skill tool`, "native vs skill: %v", err)
+	}
 	// without skills the name is free
 	tk := build(t, Config{Tools: []toolnexus.Tool{named("skill")}, NoBuiltins: true})
 	got, _ := tk.Get("skill")
 	assert.Equal(t, "native", got.Source, "skill without skills = %+v", got)
 	_, err = Build(ctx, &Config{Tools: []toolnexus.Tool{named("a"), named("a")}, NoBuiltins: true})
-	assert.False(t, !errors.Is(err, toolnexus.ErrDuplicateTool) || !strings.Contains(err.Error(), `"a" is given twice by Config.Tools`), "two natives: %v", err)
+	if assert.ErrorIs(t, err, toolnexus.ErrDuplicateTool, "two natives: %v", err) {
+		assert.Contains(t, err.Error(), `"a" is given twice by Config.Tools`, "two natives: %v", err)
+	}
 	_, err = Build(ctx, &Config{Tools: []toolnexus.Tool{{Name: "bad name", Handler: toolnexus.HandlerFunc(nil)}}, NoBuiltins: true})
 	assert.ErrorIs(t, err, toolnexus.ErrInvalidName, "invalid name: %v", err)
 }
@@ -184,7 +189,9 @@ func TestPrecedence(t *testing.T) {
 	}
 	assert.Equal(t, "x y z n m", strings.Join(a.order, " "), "order = %v", a.order)
 	err := a.put(tool("m", "mcp"), fromMCP)
-	assert.False(t, !errors.Is(err, toolnexus.ErrDuplicateTool) || err.Error() != `toolkit: duplicate tool: "m" is both in Config.Tools and the name of a MCP tool`, "native vs MCP: %v", err)
+	if assert.ErrorIs(t, err, toolnexus.ErrDuplicateTool, "native vs MCP: %v", err) {
+		assert.EqualError(t, err, `toolkit: duplicate tool: "m" is both in Config.Tools and the name of a MCP tool`, "native vs MCP: %v", err)
+	}
 }
 
 func TestBuildMissingSkillsFolder(t *testing.T) {
@@ -199,7 +206,9 @@ func TestBuildMissingSkillsFolder(t *testing.T) {
 
 func TestBuildMissingWorkspace(t *testing.T) {
 	_, err := Build(context.Background(), &Config{BuiltinOptions: builtin.Options{Workspace: filepath.Join(t.TempDir(), "gone")}})
-	assert.False(t, err == nil || !strings.HasPrefix(err.Error(), "builtin: workspace"), "err = %v", err)
+	if assert.Error(t, err, "err = %v", err) {
+		assert.True(t, strings.HasPrefix(err.Error(), "builtin: workspace"), "err = %v", err)
+	}
 }
 
 func TestBuildCancelled(t *testing.T) {
@@ -221,7 +230,9 @@ func TestBuildSkillDataAndSkipped(t *testing.T) {
 	sk, _ := tk.Skills().Get("hello-world")
 	assert.Equal(t, "data wins", sk.Description, "hello-world = %+v", sk)
 	skipped := tk.Skills().Skipped()
-	assert.False(t, len(skipped) != 1 || skipped[0].Reason != skill.DuplicateName, "skipped = %+v", skipped)
+	if assert.Len(t, skipped, 1, "skipped = %+v", skipped) {
+		assert.Equal(t, skill.DuplicateName, skipped[0].Reason, "skipped = %+v", skipped)
+	}
 	want := "- **hello-world**: data wins"
 	p := tk.SkillsPrompt()
 	assert.True(t, strings.HasSuffix(p, "## Available Skills\n"+want), "prompt:\n%s", p)
@@ -243,7 +254,11 @@ func TestClose(t *testing.T) {
 	err := tk.Close()
 	assert.ErrorIs(t, err, boom, "Close = %v", err)
 	err = tk.Close()
-	assert.False(t, !errors.Is(err, boom) || len(order) != 2 || order[0] != 2, "second Close = %v, order %v", err, order)
+	if assert.ErrorIs(t, err, boom, "second Close = %v, order %v", err, order) {
+		if assert.Len(t, order, 2, "second Close = %v, order %v", err, order) {
+			assert.Equal(t, 2, order[0], "second Close = %v, order %v", err, order)
+		}
+	}
 }
 
 // Build(ctx, nil) is the zero Config: the built-ins, in the current
@@ -326,5 +341,7 @@ func TestSyncLeavesOutNameTakenByCaller(t *testing.T) {
 	res := tk.Execute(context.Background(), "srv_x", nil)
 	assert.Equal(t, "caller", res.Output, "srv_x = %+v, want the caller's tool", res)
 	_, ok := tk.mcpTools["srv_x"]
-	assert.False(t, ok || len(tk.mcpTools) != 1, "MCP tools tracked = %v, want only srv_y", tk.mcpTools)
+	if assert.False(t, ok, "MCP tools tracked = %v, want only srv_y", tk.mcpTools) {
+		assert.Len(t, tk.mcpTools, 1, "MCP tools tracked = %v, want only srv_y", tk.mcpTools)
+	}
 }
