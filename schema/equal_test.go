@@ -35,7 +35,9 @@ func TestEqualAndHash(t *testing.T) {
 		assert.Equal(t, tc.equal, got, "equalT(%s, %s) = %v", tc.a, tc.b, got)
 		ea, ha := hashValue([]byte(tc.a), 0)
 		eb, hb := hashValue([]byte(tc.b), 0)
-		assert.False(t, ea != len(tc.a) || eb != len(tc.b), "hashValue ends at %d/%d, want %d/%d", ea, eb, len(tc.a), len(tc.b))
+		if assert.Equal(t, len(tc.a), ea, "hashValue ends at %d/%d, want %d/%d", ea, eb, len(tc.a), len(tc.b)) {
+			assert.Equal(t, len(tc.b), eb, "hashValue ends at %d/%d, want %d/%d", ea, eb, len(tc.a), len(tc.b))
+		}
 		assert.False(t, tc.equal && ha != hb, "equal values %s and %s hash differently", tc.a, tc.b)
 		assert.False(t, !tc.equal && ha == hb, "different values %s and %s hash the same", tc.a, tc.b)
 	}

@@ -67,6 +67,8 @@ func TestNullAsAbsentDefaults(t *testing.T) {
 	}
 	for _, tc := range tests {
 		out, _, err := mustCompile(t, tc.schema, opts).ApplyDefaults([]byte(tc.in))
-		assert.False(t, err != nil || string(out) != tc.want, "%s: ApplyDefaults(%s) = %s, %v; want %s", tc.schema, tc.in, out, err, tc.want)
+		if assert.NoError(t, err, "%s: ApplyDefaults(%s) = %s, %v; want %s", tc.schema, tc.in, out, err, tc.want) {
+			assert.Equal(t, tc.want, string(out), "%s: ApplyDefaults(%s) = %s, %v; want %s", tc.schema, tc.in, out, err, tc.want)
+		}
 	}
 }

@@ -90,7 +90,10 @@ func TestMultipleOfLongNumber(t *testing.T) {
 	// problem instead.
 	v = mustCompile(t, `{"multipleOf":0.`+strings.Repeat("3", 4000)+`}`, nil)
 	ps := problems(t, v, string(num))
-	assert.False(t, len(ps) != 1 || ps[0].Keyword != "complexity" || !strings.HasPrefix(ps[0].Message, "arguments is too long to check against multipleOf 0.333"), "long multipleOf: %+v", ps)
+	if assert.Len(t, ps, 1, "long multipleOf: %+v", ps) {
+		assert.Equal(t, "complexity", ps[0].Keyword, "long multipleOf: %+v", ps)
+		assert.True(t, strings.HasPrefix(ps[0].Message, "arguments is too long to check against multipleOf 0.333"), "long multipleOf: %+v", ps)
+	}
 }
 
 // TestIsMultipleAgainstRat compares isMultiple with big.Rat arithmetic on

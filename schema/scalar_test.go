@@ -28,5 +28,7 @@ func TestIntBoundsFastPath(t *testing.T) {
 	}
 	v := mustCompile(t, `{"type":"number","maximum":90}`, nil)
 	ps := problems(t, v, `90.5`)
-	assert.False(t, len(ps) != 1 || ps[0].Message != "arguments must be at most 90", "got %+v", ps)
+	if assert.Len(t, ps, 1, "got %+v", ps) {
+		assert.Equal(t, "arguments must be at most 90", ps[0].Message, "got %+v", ps)
+	}
 }

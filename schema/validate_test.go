@@ -63,7 +63,10 @@ func TestProblemFields(t *testing.T) {
 	}
 	v = mustCompile(t, weather, nil)
 	ps = problems(t, v, `{"city":"Paris","days":15,"unit":"x"}`)
-	assert.False(t, ps[0].Keyword != "maximum" || ps[0].Param != "14" || ps[1].Keyword != "enum" || ps[1].Param != "celsius fahrenheit", "got %+v", ps)
+	assert.Equal(t, "maximum", ps[0].Keyword, "got %+v", ps)
+	assert.Equal(t, "14", ps[0].Param, "got %+v", ps)
+	assert.Equal(t, "enum", ps[1].Keyword, "got %+v", ps)
+	assert.Equal(t, "celsius fahrenheit", ps[1].Param, "got %+v", ps)
 }
 
 func TestNewKeywordMessages(t *testing.T) {
@@ -135,7 +138,11 @@ func TestMessagesAreBounded(t *testing.T) {
 func TestOptions(t *testing.T) {
 	v := mustCompile(t, `{"type":"object"}`, &Options{RejectDuplicateKeys: true})
 	ps := problems(t, v, `{"a":1,"b":{"c":1,"c":2},"a":3}`)
-	assert.False(t, len(ps) != 2 || ps[0].Message != `"b.c" is given more than once` || ps[1].Message != `"a" is given more than once` || ps[1].Keyword != "duplicateKey", "duplicates: %+v", ps)
+	if assert.Len(t, ps, 2, "duplicates: %+v", ps) {
+		assert.Equal(t, `"b.c" is given more than once`, ps[0].Message, "duplicates: %+v", ps)
+		assert.Equal(t, `"a" is given more than once`, ps[1].Message, "duplicates: %+v", ps)
+		assert.Equal(t, "duplicateKey", ps[1].Keyword, "duplicates: %+v", ps)
+	}
 	ps = problems(t, mustCompile(t, `{}`, nil), `{"a":1,"a":2}`)
 	assert.False(t, ps != nil, "duplicates allowed by default, got %+v", ps)
 
@@ -143,17 +150,27 @@ func TestOptions(t *testing.T) {
 	ps = problems(t, v, `[[[[[]]]]]`)
 	assert.False(t, ps != nil, "depth 5: %+v", ps)
 	ps = problems(t, v, `[[[[[[]]]]]]`)
-	assert.False(t, len(ps) != 1 || ps[0].Keyword != "depth" || ps[0].Message != "arguments are nested more than 5 levels deep", "depth 6: %+v", ps)
+	if assert.Len(t, ps, 1, "depth 6: %+v", ps) {
+		assert.Equal(t, "depth", ps[0].Keyword, "depth 6: %+v", ps)
+		assert.Equal(t, "arguments are nested more than 5 levels deep", ps[0].Message, "depth 6: %+v", ps)
+	}
 	deep := strings.Repeat("[", 1<<20) + strings.Repeat("]", 1<<20)
 	ps = problems(t, mustCompile(t, `{}`, nil), deep)
-	assert.False(t, len(ps) != 1 || ps[0].Keyword != "depth", "1M levels: %+v", ps)
+	if assert.Len(t, ps, 1, "1M levels: %+v", ps) {
+		assert.Equal(t, "depth", ps[0].Keyword, "1M levels: %+v", ps)
+	}
 
 	s := `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"required":["b"],"minProperties":2}`
 	v = mustCompile(t, s, &Options{NullAsAbsent: true})
 	ps = problems(t, v, `{"a":null,"b":null}`)
-	assert.False(t, len(ps) != 2 || ps[0].Message != `"b" must be a string, got null` || ps[1].Keyword != "minProperties", "NullAsAbsent: %+v", ps)
+	if assert.Len(t, ps, 2, "NullAsAbsent: %+v", ps) {
+		assert.Equal(t, `"b" must be a string, got null`, ps[0].Message, "NullAsAbsent: %+v", ps)
+		assert.Equal(t, "minProperties", ps[1].Keyword, "NullAsAbsent: %+v", ps)
+	}
 	ps = problems(t, mustCompile(t, s, nil), `{"a":null,"b":"x"}`)
-	assert.False(t, len(ps) != 1 || ps[0].Message != `"a" must be a string, got null`, "without NullAsAbsent: %+v", ps)
+	if assert.Len(t, ps, 1, "without NullAsAbsent: %+v", ps) {
+		assert.Equal(t, `"a" must be a string, got null`, ps[0].Message, "without NullAsAbsent: %+v", ps)
+	}
 }
 
 func TestNoAllocOnValid(t *testing.T) {
@@ -185,19 +202,26 @@ func TestComplexityBudget(t *testing.T) {
 	v := mustCompile(t, `{"items":{"allOf":[{"$ref":"#"},{"$ref":"#"}]}}`, nil)
 	in := strings.Repeat("[", 40) + strings.Repeat("]", 40)
 	ps := problems(t, v, in)
-	assert.False(t, len(ps) != 1 || ps[0].Keyword != "complexity", "got %+v", ps)
+	if assert.Len(t, ps, 1, "got %+v", ps) {
+		assert.Equal(t, "complexity", ps[0].Keyword, "got %+v", ps)
+	}
 }
 
 func TestMaxProblems(t *testing.T) {
 	v := mustCompile(t, `{"items":{"type":"string"}}`, nil)
 	in := "[" + strings.Repeat("1,", 150) + "1]"
 	ps := problems(t, v, in)
-	assert.False(t, len(ps) != MaxProblems || ps[99].Path != "[99]", "got %d problems, last %+v", len(ps), ps[len(ps)-1])
+	if assert.Len(t, ps, MaxProblems, "got %d problems, last %+v", len(ps), ps[len(ps)-1]) {
+		assert.Equal(t, "[99]", ps[99].Path, "got %d problems, last %+v", len(ps), ps[len(ps)-1])
+	}
 }
 
 func TestPatternWorkBounded(t *testing.T) {
 	v := mustCompile(t, `{"properties":{"s":{"pattern":"[a-z]{1000}$"}}}`, nil)
 	ps := problems(t, v, `{"s":"`+strings.Repeat("a", 200000)+`"}`)
-	assert.False(t, len(ps) != 1 || ps[0].Keyword != "complexity" || !strings.Contains(ps[0].Message, `"s" is too long to check against the pattern [a-z]{1000}$ (200000 bytes, at most `), "got %+v", ps)
+	if assert.Len(t, ps, 1, "got %+v", ps) {
+		assert.Equal(t, "complexity", ps[0].Keyword, "got %+v", ps)
+		assert.Contains(t, ps[0].Message, `"s" is too long to check against the pattern [a-z]{1000}$ (200000 bytes, at most `, "got %+v", ps)
+	}
 	assert.NoError(t, v.Validate([]byte(`{"s":"`+strings.Repeat("a", 2000)+`"}`)), "short string")
 }
