@@ -49,7 +49,8 @@ func TestAnthropicInputExamplesFromTool(t *testing.T) {
 	wantStrict := `,"input_examples":[{"city":"Paris","days":null,"stops":null,"where":null},` +
 		`{"city":"Oslo","days":3,"stops":[{"name":"a","note":null},{"name":"b","note":"x"}],"where":{"lat":59.91,"lon":null}}]}`
 	got = string(strict[0].AppendJSON(nil))
-	assert.False(t, !strings.HasSuffix(got, wantStrict) || !strict[0].Strict, "strict: %s\nwant suffix %s", got, wantStrict)
+	assert.True(t, strings.HasSuffix(got, wantStrict), "strict: %s\nwant suffix %s", got, wantStrict)
+	assert.True(t, strict[0].Strict, "strict: %s\nwant suffix %s", got, wantStrict)
 
 	// A tool's example that is not a JSON object is an error naming it.
 	tools[0].InputExamples = append(tools[0].InputExamples, json.RawMessage(`[1]`))

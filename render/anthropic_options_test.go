@@ -71,10 +71,14 @@ func TestAnthropicWithStrictErrors(t *testing.T) {
 	require.Contains(t, err.Error(), `render.AnthropicWith: tool "free": /properties/m`, "err = %v, want ErrNotStrict naming tool free and /properties/m", err)
 	// The same violation is reported as OpenAI strict reports it.
 	_, oerr := OpenAIStrict(tools)
-	assert.False(t, oerr == nil || strings.TrimPrefix(err.Error(), "render.AnthropicWith") != strings.TrimPrefix(oerr.Error(), "render.OpenAIStrict"), "Anthropic %q and OpenAI %q strict errors differ", err, oerr)
+	if assert.Error(t, oerr, "Anthropic %q and OpenAI %q strict errors differ", err, oerr) {
+		assert.False(t, strings.TrimPrefix(err.Error(), "render.AnthropicWith") != strings.TrimPrefix(oerr.Error(), "render.OpenAIStrict"), "Anthropic %q and OpenAI %q strict errors differ", err, oerr)
+	}
 	out, err := AnthropicWith(tools, AnthropicOptions{Strict: true, Fallback: true})
 	require.NoError(t, err)
-	assert.False(t, !out[0].Strict || out[2].Strict || !bytes.Equal(out[2].InputSchema, tools[2].InputSchema), "fallback: strict %v %v, schema %s", out[0].Strict, out[2].Strict, out[2].InputSchema)
+	assert.True(t, out[0].Strict, "fallback: strict %v %v, schema %s", out[0].Strict, out[2].Strict, out[2].InputSchema)
+	assert.False(t, out[2].Strict, "fallback: strict %v %v, schema %s", out[0].Strict, out[2].Strict, out[2].InputSchema)
+	assert.True(t, bytes.Equal(out[2].InputSchema, tools[2].InputSchema), "fallback: strict %v %v, schema %s", out[0].Strict, out[2].Strict, out[2].InputSchema)
 	assert.NotContains(t, string(out[2].AppendJSON(nil)), `"strict"`, "fallback tool renders strict: %s", out[2].AppendJSON(nil))
 }
 
@@ -97,5 +101,7 @@ func TestAnthropicWithOptionErrors(t *testing.T) {
 	_, err = AnthropicWith(oneTool("t", `{"type":"string"}`), AnthropicOptions{Strict: true})
 	assert.ErrorIs(t, err, ErrUnsupportedSchema, "non-object root with Strict: %v", err)
 	out, err := AnthropicWith(nil, AnthropicOptions{CacheLast: true})
-	assert.False(t, err != nil || len(out) != 0, "empty list: %v %v", out, err)
+	if assert.NoError(t, err, "empty list: %v", out) {
+		assert.Empty(t, out, "empty list: %v %v", out, err)
+	}
 }

@@ -2,8 +2,6 @@ package render
 
 import (
 	"encoding/json"
-	"errors"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -25,7 +23,9 @@ func TestAnthropicRootRules(t *testing.T) {
 		{`{"type":"object"`, `schema root: the schema is not valid JSON`},
 	} {
 		_, err := Anthropic([]toolnexus.Tool{{Name: "ok"}, {Name: "bad", InputSchema: json.RawMessage(c.schema)}})
-		assert.False(t, !errors.Is(err, ErrUnsupportedSchema) || !strings.Contains(err.Error(), `render.Anthropic: tool "bad": `+c.msg), "%s: err = %v, want %q", c.schema, err, c.msg)
+		if assert.ErrorIs(t, err, ErrUnsupportedSchema, "%s: err = %v, want %q", c.schema, err, c.msg) {
+			assert.Contains(t, err.Error(), `render.Anthropic: tool "bad": `+c.msg, "%s: err = %v, want %q", c.schema, err, c.msg)
+		}
 	}
 	// Nested composition and keys that merely contain the words are fine.
 	ok := `{"type":"object","properties":{"anyOf":{"type":"string"},"x":{"anyOf":[{"type":"string"}]}},"description":"\"anyOf\":"}`

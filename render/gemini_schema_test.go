@@ -213,7 +213,9 @@ func TestGeminiRefuseHidden(t *testing.T) {
 		var se *SchemaError
 		assert.False(t, c.refused != (errors.As(err, &se) && errors.Is(err, ErrHiddenRule) && se.Path == "" && strings.Contains(se.Msg, "the root has no properties")), "%s: err = %v, refused want %v", c.schema, err, c.refused)
 		if !c.refused {
-			assert.False(t, err != nil || out[0].FunctionDeclarations[0].Parameters != nil, "%s: %v, parameters %s", c.schema, err, out[0].FunctionDeclarations[0].Parameters)
+			if assert.NoError(t, err, "%s: %v, parameters %s", c.schema, err, out[0].FunctionDeclarations[0].Parameters) {
+				assert.False(t, out[0].FunctionDeclarations[0].Parameters != nil, "%s: %v, parameters %s", c.schema, err, out[0].FunctionDeclarations[0].Parameters)
+			}
 		}
 	}
 	// JSONSchema sends every keyword: the option has no effect there.

@@ -41,7 +41,9 @@ func TestGeminiPropertyOrderingFromInput(t *testing.T) {
 		})
 	}
 	_, err := Gemini(oneTool("g", `{"type":"object","properties":{"a":{"type":"string"}},"propertyOrdering":"a"}`))
-	assert.False(t, !errors.Is(err, ErrUnsupportedSchema) || !strings.Contains(err.Error(), `/propertyOrdering: propertyOrdering is not an array`), "non-array propertyOrdering: %v", err)
+	if assert.ErrorIs(t, err, ErrUnsupportedSchema, "non-array propertyOrdering: %v", err) {
+		assert.Contains(t, err.Error(), `/propertyOrdering: propertyOrdering is not an array`, "non-array propertyOrdering: %v", err)
+	}
 }
 
 func TestGeminiSchemaMessages(t *testing.T) {
@@ -121,14 +123,19 @@ func TestGeminiErrors(t *testing.T) {
 		{`nope`, `not valid JSON`},
 	} {
 		_, err := Gemini([]toolnexus.Tool{{Name: "g", InputSchema: json.RawMessage(c.schema)}})
-		assert.False(t, !errors.Is(err, ErrUnsupportedSchema) || !strings.Contains(err.Error(), `render.Gemini: tool "g": `) || !strings.Contains(err.Error(), c.msg), "%s: err = %v, want %q", c.schema, err, c.msg)
+		if assert.ErrorIs(t, err, ErrUnsupportedSchema, "%s: err = %v, want %q", c.schema, err, c.msg) {
+			assert.Contains(t, err.Error(), `render.Gemini: tool "g": `, "%s: err = %v, want %q", c.schema, err, c.msg)
+			assert.Contains(t, err.Error(), c.msg, "%s: err = %v, want %q", c.schema, err, c.msg)
+		}
 	}
 }
 
 func TestGeminiNames(t *testing.T) {
 	for _, name := range []string{"1tool", "-x"} {
 		_, err := Gemini([]toolnexus.Tool{{Name: name}})
-		assert.False(t, !errors.Is(err, ErrUnsupportedName) || !strings.Contains(err.Error(), `render.Gemini: tool "`+name+`": Gemini function names must start with a letter or an underscore`), "%s: err = %v", name, err)
+		if assert.ErrorIs(t, err, ErrUnsupportedName, "%s: err = %v", name, err) {
+			assert.Contains(t, err.Error(), `render.Gemini: tool "`+name+`": Gemini function names must start with a letter or an underscore`, "%s: err = %v", name, err)
+		}
 	}
 	_, err := Gemini([]toolnexus.Tool{{Name: "_ok-1"}, {Name: "ok"}})
 	assert.NoError(t, err, "valid names rejected")

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -159,7 +158,9 @@ func TestStrictErrors(t *testing.T) {
 	want := `render.OpenAIStrict: tool "tag": /properties/labels/additionalProperties: a free-form map (additionalProperties is a schema) cannot be made strict`
 	assert.EqualError(t, err, want, "message\n got %s\nwant %s", err, want)
 	_, err = OpenAIResponsesWith([]toolnexus.Tool{mapTool}, OpenAIOptions{Strict: true})
-	assert.False(t, !errors.Is(err, ErrNotStrict) || !strings.Contains(err.Error(), `render.OpenAIResponsesWith: tool "tag"`), "Responses strict: %v", err)
+	if assert.ErrorIs(t, err, ErrNotStrict, "Responses strict: %v", err) {
+		assert.Contains(t, err.Error(), `render.OpenAIResponsesWith: tool "tag"`, "Responses strict: %v", err)
+	}
 
 	raw := func(schema string) []toolnexus.Tool {
 		return []toolnexus.Tool{{Name: "t", InputSchema: json.RawMessage(schema)}}

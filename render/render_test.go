@@ -54,7 +54,9 @@ func TestEmptyLists(t *testing.T) {
 		{"GeminiJSONSchema", must(GeminiWith(nil, GeminiOptions{JSONSchema: true})), `[{"functionDeclarations":[]}]`},
 	} {
 		b, err := json.Marshal(c.got)
-		assert.False(t, err != nil || string(b) != c.want, "%s(nil) = %s, %v; want %s", c.name, b, err, c.want)
+		if assert.NoError(t, err, "%s(nil) = %s, %v; want %s", c.name, b, err, c.want) {
+			assert.Equal(t, c.want, string(b), "%s(nil) = %s, %v; want %s", c.name, b, err, c.want)
+		}
 	}
 }
 
@@ -105,7 +107,9 @@ func TestEntryMarshalJSON(t *testing.T) {
 	check := func(name string, list json.Marshaler, want string) {
 		t.Helper()
 		b, err := json.Marshal(list)
-		assert.False(t, err != nil || string(b) != want, "%s: entries joined differ from the list:\n%s\n%s", name, want, b)
+		if assert.NoError(t, err, "%s: entries joined differ from the list:\n%s\n%s", name, want, b) {
+			assert.Equal(t, want, string(b), "%s: entries joined differ from the list:\n%s\n%s", name, want, b)
+		}
 		parts = parts[:0]
 	}
 	entry := func(v json.Marshaler) {

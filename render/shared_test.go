@@ -3,7 +3,6 @@ package render
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -58,7 +57,11 @@ func TestPassThroughNeverEmitsInvalidJSON(t *testing.T) {
 			"Strict":        second(OpenAIStrict(tools)),
 		} {
 			var se *SchemaError
-			assert.False(t, !errors.As(err, &se) || !errors.Is(err, ErrUnsupportedSchema) || se.Tool != "bad", "%s(%q): err = %v, want a *SchemaError for tool bad", name, bad, err)
+			if assert.ErrorAs(t, err, &se, "%s(%q): err = %v, want a *SchemaError for tool bad", name, bad, err) {
+				if assert.ErrorIs(t, err, ErrUnsupportedSchema, "%s(%q): err = %v, want a *SchemaError for tool bad", name, bad, err) {
+					assert.Equal(t, "bad", se.Tool, "%s(%q): err = %v, want a *SchemaError for tool bad", name, bad, err)
+				}
+			}
 		}
 	}
 	assert.NoError(t, CheckSchemas(rendertest.Tools()), "CheckSchemas refused a case schema")
@@ -84,7 +87,9 @@ func TestProviderNameRules(t *testing.T) {
 	}
 	for _, name := range []string{"", "a b", "na\xffme", long, "1x", "-x", ".x", "é", "a/b"} {
 		_, err := Gemini([]toolnexus.Tool{{Name: name}})
-		assert.False(t, !errors.Is(err, ErrUnsupportedName) || !strings.HasPrefix(err.Error(), "render.Gemini: tool "), "Gemini(%q): err = %v", name, err)
+		if assert.ErrorIs(t, err, ErrUnsupportedName, "Gemini(%q): err = %v", name, err) {
+			assert.True(t, strings.HasPrefix(err.Error(), "render.Gemini: tool "), "Gemini(%q): err = %v", name, err)
+		}
 	}
 	for _, name := range []string{"a.b:c-d_e", "_x", strings.Repeat("a", 64)} {
 		_, err := Gemini([]toolnexus.Tool{{Name: name}})
