@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/toolnexus/toolnexus"
 )
 
@@ -28,9 +30,7 @@ func (r *recorder) last(t *testing.T) seen {
 	t.Helper()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if len(r.reqs) == 0 {
-		t.Fatal("no request arrived")
-	}
+	require.NotEmpty(t, r.reqs, "no request arrived")
 	return r.reqs[len(r.reqs)-1]
 }
 
@@ -67,9 +67,7 @@ func local(srv *httptest.Server) *Options {
 func mustNew(t *testing.T, spec Spec, opts *Options) toolnexus.Tool {
 	t.Helper()
 	tool, _, err := New(spec, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return tool
 }
 
@@ -84,45 +82,42 @@ func TestPlaceholdersQueryAndBody(t *testing.T) {
 	get := mustNew(t, Spec{Name: "get", URL: srv.URL + "/items/{id}", InputSchema: schema,
 		Headers: map[string]string{"Authorization": "Bearer ${TOKEN}"}}, local(srv))
 	res := call(t, get, `{"id":"a/b c","q":"x&y","n":3,"tags":["p","q"]}`)
-	if res.IsError || res.Output != "ok" || res.Metadata["status"] != 200 {
-		t.Fatalf("GET: %+v", res)
-	}
+	require.False(t, res.IsError, "GET: %+v", res)
+	require.Equal(t, "ok", res.Output, "GET: %+v", res)
+	require.Equal(t, 200, res.Metadata["status"], "GET: %+v", res)
 	r := rec.last(t)
-	if r.method != "GET" || r.uri != "/items/a%2Fb%20c?n=3&q=x%26y&tags=p&tags=q" || r.header.Get("Authorization") != "Bearer s3cret" {
-		t.Errorf("GET arrived as %s %s, Authorization %q", r.method, r.uri, r.header.Get("Authorization"))
-	}
+	assert.Equal(t, "GET", r.method, "GET arrived as %s %s, Authorization %q", r.method, r.uri, r.header.Get("Authorization"))
+	assert.Equal(t, "/items/a%2Fb%20c?n=3&q=x%26y&tags=p&tags=q", r.uri, "GET arrived as %s %s, Authorization %q", r.method, r.uri, r.header.Get("Authorization"))
+	assert.Equal(t, "Bearer s3cret", r.header.Get("Authorization"), "GET arrived as %s %s, Authorization %q", r.method, r.uri, r.header.Get("Authorization"))
 
 	call(t, get, `{"id":".."}`)
-	if r := rec.last(t); r.uri != "/items/%2E%2E" {
-		t.Errorf("dot segment arrived as %s", r.uri)
-	}
+	r = rec.last(t)
+	assert.Equal(t, "/items/%2E%2E", r.uri, "dot segment arrived as %s", r.uri)
 
 	// a placeholder in the query stays one value: "&role=admin" cannot add
 	// or override a fixed parameter
 	search := mustNew(t, Spec{Name: "search", URL: srv.URL + "/v1/search?q={term}&role=viewer",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"term":{"type":"string"}},"required":["term"]}`)}, local(srv))
-	if res := call(t, search, `{"term":"x&role=admin=1+2@h:p$"}`); res.IsError {
-		t.Fatalf("search: %+v", res)
-	}
-	if r := rec.last(t); r.uri != "/v1/search?q=x%26role%3Dadmin%3D1%2B2%40h%3Ap%24&role=viewer" {
-		t.Errorf("placeholder in the query arrived as %s", r.uri)
-	}
+	res = call(t, search, `{"term":"x&role=admin=1+2@h:p$"}`)
+	require.False(t, res.IsError, "search: %+v", res)
+	r = rec.last(t)
+	assert.Equal(t, "/v1/search?q=x%26role%3Dadmin%3D1%2B2%40h%3Ap%24&role=viewer", r.uri, "placeholder in the query arrived as %s", r.uri)
 
 	post := mustNew(t, Spec{Name: "post", Method: "post", URL: srv.URL + "/items/{id}", InputSchema: schema}, local(srv))
-	if res := call(t, post, `{"id":"7","n":3,"q":"hi"}`); res.IsError {
-		t.Fatalf("POST: %+v", res)
-	}
+	res = call(t, post, `{"id":"7","n":3,"q":"hi"}`)
+	require.False(t, res.IsError, "POST: %+v", res)
 	r = rec.last(t)
-	if r.method != "POST" || r.uri != "/items/7" || r.body != `{"n":3,"q":"hi"}` || r.header.Get("Content-Type") != "application/json" {
-		t.Errorf("POST arrived as %s %s %q (%s)", r.method, r.uri, r.body, r.header.Get("Content-Type"))
-	}
+	assert.Equal(t, "POST", r.method, "POST arrived as %s %s %q (%s)", r.method, r.uri, r.body, r.header.Get("Content-Type"))
+	assert.Equal(t, "/items/7", r.uri, "POST arrived as %s %s %q (%s)", r.method, r.uri, r.body, r.header.Get("Content-Type"))
+	assert.Equal(t, `{"n":3,"q":"hi"}`, r.body, "POST arrived as %s %s %q (%s)", r.method, r.uri, r.body, r.header.Get("Content-Type"))
+	assert.Equal(t, "application/json", r.header.Get("Content-Type"), "POST arrived as %s %s %q (%s)", r.method, r.uri, r.body, r.header.Get("Content-Type"))
 
 	// a wrongly typed argument is refused before any request is sent
 	n := rec.count()
 	res = call(t, post, `{"id":"7","n":"three"}`)
-	if !res.IsError || res.Output != `invalid arguments for "post": "n" must be an integer, got a string` || rec.count() != n {
-		t.Errorf("bad argument: %q, requests %d -> %d", res.Output, n, rec.count())
-	}
+	assert.True(t, res.IsError, "bad argument: %q, requests %d -> %d", res.Output, n, rec.count())
+	assert.Equal(t, `invalid arguments for "post": "n" must be an integer, got a string`, res.Output, "bad argument: %q, requests %d -> %d", res.Output, n, rec.count())
+	assert.Equal(t, n, rec.count(), "bad argument: %q, requests %d -> %d", res.Output, n, rec.count())
 }
 
 func TestParamsFormRawAndResultModes(t *testing.T) {
@@ -135,19 +130,19 @@ func TestParamsFormRawAndResultModes(t *testing.T) {
 		Result: ResultJSON}, local(srv))
 	res := call(t, form, `{"pet":5,"trace":"t1","v":null,"body":{"name":"Rex","n":2},"ignored":1}`)
 	r := rec.last(t)
-	if res.IsError || res.Output != `{"ok":true}` {
-		t.Errorf("json result: %+v", res)
-	}
-	if r.uri != "/pets/5" || r.header.Get("X-Trace") != "t1" || r.body != "n=2&name=Rex" || r.header.Get("Content-Type") != "application/x-www-form-urlencoded" {
-		t.Errorf("form arrived as %s %q %q %q", r.uri, r.header.Get("X-Trace"), r.body, r.header.Get("Content-Type"))
-	}
+	assert.False(t, res.IsError, "json result: %+v", res)
+	assert.Equal(t, `{"ok":true}`, res.Output, "json result: %+v", res)
+	assert.Equal(t, "/pets/5", r.uri, "form arrived as %s %q %q %q", r.uri, r.header.Get("X-Trace"), r.body, r.header.Get("Content-Type"))
+	assert.Equal(t, "t1", r.header.Get("X-Trace"), "form arrived as %s %q %q %q", r.uri, r.header.Get("X-Trace"), r.body, r.header.Get("Content-Type"))
+	assert.Equal(t, "n=2&name=Rex", r.body, "form arrived as %s %q %q %q", r.uri, r.header.Get("X-Trace"), r.body, r.header.Get("Content-Type"))
+	assert.Equal(t, "application/x-www-form-urlencoded", r.header.Get("Content-Type"), "form arrived as %s %q %q %q", r.uri, r.header.Get("X-Trace"), r.body, r.header.Get("Content-Type"))
 	raw := mustNew(t, Spec{Name: "raw", Method: "POST", URL: srv.URL + "/notes", Params: []Param{}, BodyArg: "text", Body: BodyRaw,
 		Result: ResultStatusText}, local(srv))
 	res = call(t, raw, `{"text":"line one\nline two"}`)
 	r = rec.last(t)
-	if r.body != "line one\nline two" || !strings.HasPrefix(r.header.Get("Content-Type"), "text/plain") || res.Output != "HTTP 200 OK\n\n{ \"ok\" : true }" {
-		t.Errorf("raw: body %q, output %q", r.body, res.Output)
-	}
+	assert.Equal(t, "line one\nline two", r.body, "raw: body %q, output %q", r.body, res.Output)
+	assert.True(t, strings.HasPrefix(r.header.Get("Content-Type"), "text/plain"), "raw: body %q, output %q", r.body, res.Output)
+	assert.Equal(t, "HTTP 200 OK\n\n{ \"ok\" : true }", res.Output, "raw: body %q, output %q", r.body, res.Output)
 }
 
 func TestErrorsCapsAndCharset(t *testing.T) {
@@ -167,18 +162,18 @@ func TestErrorsCapsAndCharset(t *testing.T) {
 	opts.MaxResponseBytes = 10
 	res := call(t, mustNew(t, Spec{Name: "m", URL: srv.URL + "/missing"}, local(srv)), `{}`)
 	se, ok := res.Err.(*StatusError)
-	if !res.IsError || !ok || se.Status != 404 || !strings.HasPrefix(res.Output, "HTTP 404 Not Found: nnn") ||
-		len(res.Output) != len("HTTP 404 Not Found: ")+2048+len(" [cut]") || res.Metadata["status"] != 404 {
-		t.Errorf("404: %d bytes %q...", len(res.Output), res.Output[:min(40, len(res.Output))])
+	assert.True(t, res.IsError, "404: %d bytes %q...", len(res.Output), res.Output[:min(40, len(res.Output))])
+	if assert.True(t, ok, "404: %d bytes %q...", len(res.Output), res.Output[:min(40, len(res.Output))]) {
+		assert.Equal(t, 404, se.Status, "404: %d bytes %q...", len(res.Output), res.Output[:min(40, len(res.Output))])
+		assert.True(t, strings.HasPrefix(res.Output, "HTTP 404 Not Found: nnn"), "404: %d bytes %q...", len(res.Output), res.Output[:min(40, len(res.Output))])
+		if assert.Len(t, res.Output, len("HTTP 404 Not Found: ")+2048+len(" [cut]"), "404: %d bytes %q...", len(res.Output), res.Output[:min(40, len(res.Output))]) {
+			assert.Equal(t, 404, res.Metadata["status"], "404: %d bytes %q...", len(res.Output), res.Output[:min(40, len(res.Output))])
+		}
 	}
 	res = call(t, mustNew(t, Spec{Name: "b", URL: srv.URL + "/big"}, opts), `{}`)
-	if res.Output != "bbbbbbbbbb\n\n[response cut at 10 bytes]" {
-		t.Errorf("cap: %q", res.Output)
-	}
+	assert.Equal(t, "bbbbbbbbbb\n\n[response cut at 10 bytes]", res.Output, "cap: %q", res.Output)
 	res = call(t, mustNew(t, Spec{Name: "l", URL: srv.URL + "/latin1"}, local(srv)), `{}`)
-	if res.Output != "café" {
-		t.Errorf("charset: %q", res.Output)
-	}
+	assert.Equal(t, "café", res.Output, "charset: %q", res.Output)
 }
 
 func TestGuardAndRedirects(t *testing.T) {
@@ -198,21 +193,17 @@ func TestGuardAndRedirects(t *testing.T) {
 	// the zero Options refuse the loopback address, without echoing the secret query value
 	res := call(t, mustNew(t, Spec{Name: "g", URL: srv.URL + "/x", Query: map[string]string{"key": "${TOKEN}"}},
 		&Options{Getenv: func(string) string { return "s3cret" }}), `{}`)
-	if !res.IsError || res.Output != "GET "+srv.URL+"/x refused: 127.0.0.1 is a loopback address; requests to the local or private network are not allowed" {
-		t.Errorf("guard: %q", res.Output)
-	}
-	if res := call(t, mustNew(t, Spec{Name: "h", URL: srv.URL + "/hop"}, local(srv)), `{}`); res.Output != "arrived /done" {
-		t.Errorf("same-origin redirect: %+v", res)
-	}
+	assert.True(t, res.IsError, "guard: %q", res.Output)
+	assert.Equal(t, "GET "+srv.URL+"/x refused: 127.0.0.1 is a loopback address; requests to the local or private network are not allowed", res.Output, "guard: %q", res.Output)
+	res = call(t, mustNew(t, Spec{Name: "h", URL: srv.URL + "/hop"}, local(srv)), `{}`)
+	assert.False(t, res.Output != "arrived /done", "same-origin redirect: %+v", res)
 	res = call(t, mustNew(t, Spec{Name: "a", URL: srv.URL + "/away"}, local(srv)), `{}`)
 	u, _ := url.Parse(other.URL)
-	if !res.IsError || !strings.HasSuffix(res.Output, "redirect to another origin (http://"+u.Host+") refused") {
-		t.Errorf("cross-origin redirect: %q", res.Output)
-	}
+	assert.True(t, res.IsError, "cross-origin redirect: %q", res.Output)
+	assert.True(t, strings.HasSuffix(res.Output, "redirect to another origin (http://"+u.Host+") refused"), "cross-origin redirect: %q", res.Output)
 	res = call(t, mustNew(t, Spec{Name: "l", URL: srv.URL + "/loop"}, local(srv)), `{}`)
-	if !res.IsError || !strings.HasSuffix(res.Output, "stopped after 5 redirects") {
-		t.Errorf("redirect loop: %q", res.Output)
-	}
+	assert.True(t, res.IsError, "redirect loop: %q", res.Output)
+	assert.True(t, strings.HasSuffix(res.Output, "stopped after 5 redirects"), "redirect loop: %q", res.Output)
 }
 
 func TestNewErrors(t *testing.T) {
@@ -228,8 +219,7 @@ func TestNewErrors(t *testing.T) {
 		{Spec{Name: "f", URL: "http://h/{id}", Params: []Param{}}, `httptool "f": URL placeholder {id} has no path Param`},
 		{Spec{Name: "g", URL: "http://h/", Params: []Param{{Arg: "x", In: "cookie"}}}, `httptool "g": Params: "x": In "cookie", want path, query or header`},
 	} {
-		if _, _, err := New(c.spec, nil); err == nil || err.Error() != c.want {
-			t.Errorf("New(%+v) = %v, want %q", c.spec, err, c.want)
-		}
+		_, _, err := New(c.spec, nil)
+		assert.EqualError(t, err, c.want, "New(%+v) = %v, want %q", c.spec, err, c.want)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/toolnexus/toolnexus"
 )
 
@@ -24,57 +26,41 @@ func exampleTools() []toolnexus.Tool {
 func TestAnthropicInputExamplesFromTool(t *testing.T) {
 	tools := exampleTools()
 	plain, err := Anthropic(tools)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	with, err := AnthropicWith(tools, AnthropicOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	wantEx := `,"input_examples":[{"city":"Paris"},{"city":"Oslo","days":3,"where":{"lat":59.91},"stops":[{"name":"a"},{"name":"b","note":"x"}]}]}`
-	if got := string(plain[0].AppendJSON(nil)); !strings.HasSuffix(got, wantEx) {
-		t.Errorf("Anthropic: %s\nwant suffix %s", got, wantEx)
-	}
-	if a, b := mustMarshal(t, plain), mustMarshal(t, with); a != b {
-		t.Errorf("AnthropicWith(tools, {}) differs from Anthropic(tools):\n%s\n%s", b, a)
-	}
-	if strings.Contains(string(plain[1].AppendJSON(nil)), "input_examples") {
-		t.Errorf("a tool without examples got some: %s", plain[1].AppendJSON(nil))
-	}
+	got := string(plain[0].AppendJSON(nil))
+	assert.True(t, strings.HasSuffix(got, wantEx), "Anthropic: %s\nwant suffix %s", got, wantEx)
+	a, b := mustMarshal(t, plain), mustMarshal(t, with)
+	assert.Equal(t, b, a, "AnthropicWith(tools, {}) differs from Anthropic(tools):\n%s\n%s", b, a)
+	assert.NotContains(t, string(plain[1].AppendJSON(nil)), "input_examples", "a tool without examples got some: %s", plain[1].AppendJSON(nil))
 
 	// The option replaces the tool's own examples.
 	over, err := AnthropicWith(tools, AnthropicOptions{InputExamples: map[string][]json.RawMessage{"weather": {json.RawMessage(`{"city":"Rome"}`)}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := string(over[0].AppendJSON(nil)); !strings.HasSuffix(got, `,"input_examples":[{"city":"Rome"}]}`) {
-		t.Errorf("override: %s", got)
-	}
+	require.NoError(t, err)
+	got = string(over[0].AppendJSON(nil))
+	assert.True(t, strings.HasSuffix(got, `,"input_examples":[{"city":"Rome"}]}`), "override: %s", got)
 
 	// Strict: every property the strict schema requires is present, null
 	// where the example leaves it out, at every level.
 	strict, err := AnthropicWith(tools, AnthropicOptions{Strict: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	wantStrict := `,"input_examples":[{"city":"Paris","days":null,"stops":null,"where":null},` +
 		`{"city":"Oslo","days":3,"stops":[{"name":"a","note":null},{"name":"b","note":"x"}],"where":{"lat":59.91,"lon":null}}]}`
-	if got := string(strict[0].AppendJSON(nil)); !strings.HasSuffix(got, wantStrict) || !strict[0].Strict {
-		t.Errorf("strict: %s\nwant suffix %s", got, wantStrict)
-	}
+	got = string(strict[0].AppendJSON(nil))
+	assert.True(t, strings.HasSuffix(got, wantStrict), "strict: %s\nwant suffix %s", got, wantStrict)
+	assert.True(t, strict[0].Strict, "strict: %s\nwant suffix %s", got, wantStrict)
 
 	// A tool's example that is not a JSON object is an error naming it.
 	tools[0].InputExamples = append(tools[0].InputExamples, json.RawMessage(`[1]`))
-	if _, err := Anthropic(tools); err == nil || err.Error() != `render.Anthropic: tool "weather": input_examples[2]: not a JSON object` {
-		t.Errorf("bad example: %v", err)
-	}
+	_, err = Anthropic(tools)
+	assert.EqualError(t, err, `render.Anthropic: tool "weather": input_examples[2]: not a JSON object`, "bad example: %v", err)
 }
 
 func mustMarshal(t *testing.T, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return string(b)
 }

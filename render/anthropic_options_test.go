@@ -3,10 +3,11 @@ package render
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/internal/golden"
 )
@@ -30,23 +31,15 @@ func TestAnthropicWithGolden(t *testing.T) {
 		Defer:         []string{"search"},
 		InputExamples: map[string][]json.RawMessage{"weather": {json.RawMessage(`{ "city": "Paris", "days": 3 }`), json.RawMessage(`{"city":"Oslo","days":null}`)}},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	b, _ := json.Marshal(out)
 	var ind bytes.Buffer
-	if err := json.Indent(&ind, b, "", "  "); err != nil {
-		t.Fatalf("indent: %v\n%s", err, b)
-	}
+	require.NoError(t, json.Indent(&ind, b, "", "  "), "indent:\n%s", b)
 	ind.WriteByte('\n')
 	want := golden.Check(t, "testdata/anthropic_options.json", ind.Bytes())
 	var compact bytes.Buffer
-	if err := json.Compact(&compact, want); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(compact.Bytes(), b) {
-		t.Errorf("compacted golden differs from output:\n%s\n%s", compact.Bytes(), b)
-	}
+	require.NoError(t, json.Compact(&compact, want))
+	assert.Equal(t, string(compact.Bytes()), string(b), "compacted golden differs from output:\n%s\n%s", compact.Bytes(), b)
 	// The fields land on the tools they name, and nowhere else.
 	for _, c := range []struct{ sub, in string }{
 		{`"strict":true`, "both"},
@@ -55,50 +48,38 @@ func TestAnthropicWithGolden(t *testing.T) {
 		{`"cache_control":{"type":"ephemeral"}`, "search"},
 	} {
 		w, s := strings.Contains(string(out[0].AppendJSON(nil)), c.sub), strings.Contains(string(out[1].AppendJSON(nil)), c.sub)
-		if w != (c.in != "search") || s != (c.in != "weather") {
-			t.Errorf("%s: on weather %v, on search %v, want on %s", c.sub, w, s, c.in)
-		}
+		assert.Equal(t, (c.in != "search"), w, "%s: on weather %v, on search %v, want on %s", c.sub, w, s, c.in)
+		assert.Equal(t, (c.in != "weather"), s, "%s: on weather %v, on search %v, want on %s", c.sub, w, s, c.in)
 	}
 }
 
 func TestAnthropicWithNoOptionsEqualsAnthropic(t *testing.T) {
 	plain, err := Anthropic(anthropicOptionTools())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	with, err := AnthropicWith(anthropicOptionTools(), AnthropicOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	a, _ := json.Marshal(plain)
 	b, _ := json.Marshal(with)
-	if !bytes.Equal(a, b) {
-		t.Errorf("AnthropicWith without options:\n%s\nAnthropic:\n%s", b, a)
-	}
+	assert.Equal(t, string(a), string(b), "AnthropicWith without options:\n%s\nAnthropic:\n%s", b, a)
 }
 
 func TestAnthropicWithStrictErrors(t *testing.T) {
 	tools := append(anthropicOptionTools(), toolnexus.Tool{Name: "free",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"string"}}}}`)})
 	_, err := AnthropicWith(tools, AnthropicOptions{Strict: true})
-	if !errors.Is(err, ErrNotStrict) || !strings.Contains(err.Error(), `render.AnthropicWith: tool "free": /properties/m`) {
-		t.Fatalf("err = %v, want ErrNotStrict naming tool free and /properties/m", err)
-	}
+	require.ErrorIs(t, err, ErrNotStrict, "err = %v, want ErrNotStrict naming tool free and /properties/m", err)
+	require.Contains(t, err.Error(), `render.AnthropicWith: tool "free": /properties/m`, "err = %v, want ErrNotStrict naming tool free and /properties/m", err)
 	// The same violation is reported as OpenAI strict reports it.
 	_, oerr := OpenAIStrict(tools)
-	if oerr == nil || strings.TrimPrefix(err.Error(), "render.AnthropicWith") != strings.TrimPrefix(oerr.Error(), "render.OpenAIStrict") {
-		t.Errorf("Anthropic %q and OpenAI %q strict errors differ", err, oerr)
+	if assert.Error(t, oerr, "Anthropic %q and OpenAI %q strict errors differ", err, oerr) {
+		assert.False(t, strings.TrimPrefix(err.Error(), "render.AnthropicWith") != strings.TrimPrefix(oerr.Error(), "render.OpenAIStrict"), "Anthropic %q and OpenAI %q strict errors differ", err, oerr)
 	}
 	out, err := AnthropicWith(tools, AnthropicOptions{Strict: true, Fallback: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !out[0].Strict || out[2].Strict || !bytes.Equal(out[2].InputSchema, tools[2].InputSchema) {
-		t.Errorf("fallback: strict %v %v, schema %s", out[0].Strict, out[2].Strict, out[2].InputSchema)
-	}
-	if strings.Contains(string(out[2].AppendJSON(nil)), `"strict"`) {
-		t.Errorf("fallback tool renders strict: %s", out[2].AppendJSON(nil))
-	}
+	require.NoError(t, err)
+	assert.True(t, out[0].Strict, "fallback: strict %v %v, schema %s", out[0].Strict, out[2].Strict, out[2].InputSchema)
+	assert.False(t, out[2].Strict, "fallback: strict %v %v, schema %s", out[0].Strict, out[2].Strict, out[2].InputSchema)
+	assert.True(t, bytes.Equal(out[2].InputSchema, tools[2].InputSchema), "fallback: strict %v %v, schema %s", out[0].Strict, out[2].Strict, out[2].InputSchema)
+	assert.NotContains(t, string(out[2].AppendJSON(nil)), `"strict"`, "fallback tool renders strict: %s", out[2].AppendJSON(nil))
 }
 
 func TestAnthropicWithOptionErrors(t *testing.T) {
@@ -112,17 +93,15 @@ func TestAnthropicWithOptionErrors(t *testing.T) {
 		{AnthropicOptions{InputExamples: map[string][]json.RawMessage{"search": {json.RawMessage(`{"q":`)}}}, `render.AnthropicWith: tool "search": input_examples[0]: not valid JSON`},
 		{AnthropicOptions{InputExamples: map[string][]json.RawMessage{"search": {json.RawMessage("{\"q\":\"\xff\"}")}}}, `render.AnthropicWith: tool "search": input_examples[0]: not valid UTF-8`},
 	} {
-		if _, err := AnthropicWith(anthropicOptionTools(), c.opts); err == nil || err.Error() != c.want {
-			t.Errorf("err = %v, want %q", err, c.want)
-		}
+		_, err := AnthropicWith(anthropicOptionTools(), c.opts)
+		assert.EqualError(t, err, c.want, "err = %v, want %q", err, c.want)
 	}
-	if _, err := AnthropicWith([]toolnexus.Tool{{Name: "bad name"}}, AnthropicOptions{}); !errors.Is(err, ErrUnsupportedName) {
-		t.Errorf("bad name: %v", err)
-	}
-	if _, err := AnthropicWith(oneTool("t", `{"type":"string"}`), AnthropicOptions{Strict: true}); !errors.Is(err, ErrUnsupportedSchema) {
-		t.Errorf("non-object root with Strict: %v", err)
-	}
-	if out, err := AnthropicWith(nil, AnthropicOptions{CacheLast: true}); err != nil || len(out) != 0 {
-		t.Errorf("empty list: %v %v", out, err)
+	_, err := AnthropicWith([]toolnexus.Tool{{Name: "bad name"}}, AnthropicOptions{})
+	assert.ErrorIs(t, err, ErrUnsupportedName, "bad name: %v", err)
+	_, err = AnthropicWith(oneTool("t", `{"type":"string"}`), AnthropicOptions{Strict: true})
+	assert.ErrorIs(t, err, ErrUnsupportedSchema, "non-object root with Strict: %v", err)
+	out, err := AnthropicWith(nil, AnthropicOptions{CacheLast: true})
+	if assert.NoError(t, err, "empty list: %v", out) {
+		assert.Empty(t, out, "empty list: %v %v", out, err)
 	}
 }

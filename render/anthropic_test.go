@@ -2,10 +2,9 @@ package render
 
 import (
 	"encoding/json"
-	"errors"
-	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolnexus/toolnexus"
@@ -24,15 +23,14 @@ func TestAnthropicRootRules(t *testing.T) {
 		{`{"type":"object"`, `schema root: the schema is not valid JSON`},
 	} {
 		_, err := Anthropic([]toolnexus.Tool{{Name: "ok"}, {Name: "bad", InputSchema: json.RawMessage(c.schema)}})
-		if !errors.Is(err, ErrUnsupportedSchema) || !strings.Contains(err.Error(), `render.Anthropic: tool "bad": `+c.msg) {
-			t.Errorf("%s: err = %v, want %q", c.schema, err, c.msg)
+		if assert.ErrorIs(t, err, ErrUnsupportedSchema, "%s: err = %v, want %q", c.schema, err, c.msg) {
+			assert.Contains(t, err.Error(), `render.Anthropic: tool "bad": `+c.msg, "%s: err = %v, want %q", c.schema, err, c.msg)
 		}
 	}
 	// Nested composition and keys that merely contain the words are fine.
 	ok := `{"type":"object","properties":{"anyOf":{"type":"string"},"x":{"anyOf":[{"type":"string"}]}},"description":"\"anyOf\":"}`
-	if _, err := Anthropic([]toolnexus.Tool{{Name: "t", InputSchema: json.RawMessage(ok)}}); err != nil {
-		t.Errorf("nested anyOf rejected: %v", err)
-	}
+	_, err := Anthropic([]toolnexus.Tool{{Name: "t", InputSchema: json.RawMessage(ok)}})
+	assert.NoError(t, err, "nested anyOf rejected")
 }
 
 // TestAnthropicRootKeysEscaped: the root rules read keys as the API's JSON

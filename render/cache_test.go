@@ -1,7 +1,6 @@
 package render
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -15,14 +14,10 @@ func TestRewriteCacheIsByContent(t *testing.T) {
 	buf := []byte(`{"type":"object","properties":{"a":{"type":"string"}}}`)
 	tools := []toolnexus.Tool{{Name: "t", InputSchema: buf}}
 	first := must(OpenAIStrict(tools))
-	if !strings.Contains(string(first[0].Function.Parameters), `"a"`) {
-		t.Fatal(string(first[0].Function.Parameters))
-	}
+	require.Contains(t, string(first[0].Function.Parameters), `"a"`, string(first[0].Function.Parameters))
 	copy(buf, `{"type":"object","properties":{"b":{"type":"string"}}}`)
 	second := must(OpenAIStrict(tools))
-	if !strings.Contains(string(second[0].Function.Parameters), `"b"`) {
-		t.Fatalf("stale cache entry: %s", second[0].Function.Parameters)
-	}
+	require.Contains(t, string(second[0].Function.Parameters), `"b"`, "stale cache entry: %s", second[0].Function.Parameters)
 }
 
 // TestCacheKeepsNoCallerBuffer: a cached pass-through answer must not be

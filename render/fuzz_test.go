@@ -2,12 +2,12 @@ package render
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/stretchr/testify/require"
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/internal/jsonx"
 	"github.com/toolnexus/toolnexus/render/rendertest"
@@ -21,9 +21,8 @@ func TestGeminiRefBlowup(t *testing.T) {
 	defs = append(defs, `"D30":{"type":"string"}`)
 	s := `{"type":"object","properties":{"x":{"$ref":"#/$defs/D0"}},"$defs":{` + strings.Join(defs, ",") + `}}`
 	_, err := geminiSchema([]byte(s), 3, false, false)
-	if !errors.Is(err, ErrSchemaLimit) || !strings.Contains(err.Error(), "more than 50000 schema nodes") {
-		t.Fatalf("err = %v", err)
-	}
+	require.ErrorIs(t, err, ErrSchemaLimit, "err = %v", err)
+	require.Contains(t, err.Error(), "more than 50000 schema nodes", "err = %v", err)
 }
 
 // FuzzRewrites feeds arbitrary JSON to the schema rewriters: they must
@@ -47,42 +46,34 @@ func FuzzRewrites(f *testing.F) {
 		in := []byte(s)
 		if out, err := strictSchema(in); err == nil {
 			tree, perr := jsonx.Parse(out)
-			if perr != nil || !utf8.Valid(out) {
-				t.Fatalf("strict output is not UTF-8 JSON: %q", out)
-			}
-			if errs := checkStrictNode(tree, "", 0); len(errs) > 0 {
-				t.Fatalf("strict output breaks the rules for %s:\n%s\n%v", s, out, errs)
-			}
-			if p, dup := duplicateKey(tree, ""); dup {
-				t.Fatalf("strict output repeats the key at %s: %s", p, out)
-			}
+			require.NoError(t, perr, "strict output is not UTF-8 JSON: %q", out)
+			require.True(t, utf8.Valid(out), "strict output is not UTF-8 JSON: %q", out)
+			errs := checkStrictNode(tree, "", 0)
+			require.Empty(t, errs, "strict output breaks the rules for %s:\n%s\n%v", s, out, errs)
+			p, dup := duplicateKey(tree, "")
+			require.False(t, dup, "strict output repeats the key at %s: %s", p, out)
 			for _, ref := range findRefs(tree) {
-				if _, err := resolveRef(tree, ref); err != nil {
-					t.Fatalf("strict output $ref %q does not resolve (%v): %s", ref, err, out)
-				}
+				_, err := resolveRef(tree, ref)
+				require.NoError(t, err, "strict output $ref %q does not resolve (%v): %s", ref, err, out)
 			}
 			refsStandAlone(t, out)
 		}
 		if out, err := geminiSchema(in, 2, true, false); err == nil && out != nil {
 			tree, perr := jsonx.Parse(out)
-			if perr != nil || !utf8.Valid(out) {
-				t.Fatalf("gemini output is not UTF-8 JSON: %q", out)
-			}
-			if p, dup := duplicateKey(tree, ""); dup {
-				t.Fatalf("gemini output repeats the key at %s: %s", p, out)
-			}
-			if errs := checkGeminiNode(tree, ""); len(errs) > 0 {
-				t.Fatalf("gemini output breaks the rules for %s:\n%s\n%v", s, out, errs)
-			}
+			require.NoError(t, perr, "gemini output is not UTF-8 JSON: %q", out)
+			require.True(t, utf8.Valid(out), "gemini output is not UTF-8 JSON: %q", out)
+			p, dup := duplicateKey(tree, "")
+			require.False(t, dup, "gemini output repeats the key at %s: %s", p, out)
+			errs := checkGeminiNode(tree, "")
+			require.Empty(t, errs, "gemini output breaks the rules for %s:\n%s\n%v", s, out, errs)
 		}
 		if json.Valid(in) {
 			checkAnthropic(in)
 		}
 		tools := []toolnexus.Tool{{Name: "f", InputSchema: in}}
 		for _, b := range [][]byte{OpenAI(tools).AppendJSON(nil), MCP(tools).AppendJSON(nil), OpenAIResponses(tools).AppendJSON(nil)} {
-			if !utf8.Valid(b) || !json.Valid(b) {
-				t.Fatalf("pass-through output is not UTF-8 JSON: %q", b)
-			}
+			require.True(t, utf8.Valid(b), "pass-through output is not UTF-8 JSON: %q", b)
+			require.True(t, json.Valid(b), "pass-through output is not UTF-8 JSON: %q", b)
 		}
 	})
 }

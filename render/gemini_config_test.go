@@ -1,9 +1,9 @@
 package render
 
 import (
-	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/toolnexus/toolnexus"
 )
 
@@ -24,8 +24,6 @@ func TestGeminiToolConfig(t *testing.T) {
 		if err != nil {
 			got = []byte(err.Error())
 		}
-		if !strings.Contains(string(got), c.want) {
-			t.Errorf("%s: got %s, want %s", c.mode, got, c.want)
-		}
+		assert.Contains(t, string(got), c.want, "%s: got %s, want %s", c.mode, got, c.want)
 	}
 }

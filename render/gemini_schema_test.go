@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +8,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/internal/jsonx"
 	jschema "github.com/toolnexus/toolnexus/schema"
@@ -22,9 +23,7 @@ func prop(t *testing.T, schema string, opts GeminiOptions) string {
 	var p struct {
 		Properties map[string]json.RawMessage `json:"properties"`
 	}
-	if err := json.Unmarshal([]byte(out), &p); err != nil {
-		t.Fatalf("%s: %v", out, err)
-	}
+	require.NoError(t, json.Unmarshal([]byte(out), &p), "%s", out)
 	return string(p.Properties["a"])
 }
 
@@ -64,9 +63,8 @@ func TestGeminiHints(t *testing.T) {
 			`{"type":"OBJECT","properties":{"` + long + `":{"type":"STRING"},"b":{"type":"STRING"}},"description":"If ` + long[:63] + `… is given, b must be given too."}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := prop(t, c.in, GeminiOptions{}); got != c.want {
-				t.Errorf("\n got %s\nwant %s", got, c.want)
-			}
+			got := prop(t, c.in, GeminiOptions{})
+			assert.Equal(t, c.want, got, "\n got %s\nwant %s", got, c.want)
 		})
 	}
 }
@@ -83,9 +81,8 @@ func TestGeminiHintsThroughRef(t *testing.T) {
 		{`{"$ref":"#/$defs/Score","description":""}`, `{"type":"NUMBER","description":"Must be greater than 0."}`},
 	} {
 		got := geminiParams(t, `{"type":"object","properties":{"a":`+c.in+`},`+defs+`}`, GeminiOptions{})
-		if want := `{"type":"OBJECT","properties":{"a":` + c.want + `}}`; got != want {
-			t.Errorf("%s:\n got %s\nwant %s", c.in, got, want)
-		}
+		want := `{"type":"OBJECT","properties":{"a":` + c.want + `}}`
+		assert.Equal(t, want, got, "%s:\n got %s\nwant %s", c.in, got, want)
 	}
 }
 
@@ -99,12 +96,11 @@ func TestGeminiHintSentenceCut(t *testing.T) {
 	}
 	got := prop(t, `{"type":"object","properties":{`+strings.Join(props, ",")+`},"dependentRequired":{"a":[`+strings.Join(names, ",")+`]}}`, GeminiOptions{})
 	var o struct{ Description string }
-	if err := json.Unmarshal([]byte(got), &o); err != nil {
-		t.Fatal(err)
-	}
-	if n := len([]rune(o.Description)); n != hintMax || !strings.HasSuffix(o.Description, "….") || !strings.HasPrefix(o.Description, "If a is given, name__________a, ") {
-		t.Errorf("description of %d runes: %q", n, o.Description)
-	}
+	require.NoError(t, json.Unmarshal([]byte(got), &o))
+	n := len([]rune(o.Description))
+	assert.Equal(t, hintMax, n, "description of %d runes: %q", n, o.Description)
+	assert.True(t, strings.HasSuffix(o.Description, "…."), "description of %d runes: %q", n, o.Description)
+	assert.True(t, strings.HasPrefix(o.Description, "If a is given, name__________a, "), "description of %d runes: %q", n, o.Description)
 }
 
 func TestCutHint(t *testing.T) {
@@ -115,9 +111,8 @@ func TestCutHint(t *testing.T) {
 	}{
 		{"abc", 3, "abc"}, {"abcd", 3, "ab…"}, {"äöüß", 3, "äö…"}, {"", 1, ""},
 	} {
-		if got := cutHint(c.in, c.n); got != c.want {
-			t.Errorf("cutHint(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
-		}
+		got := cutHint(c.in, c.n)
+		assert.Equal(t, c.want, got, "cutHint(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
 	}
 }
 
@@ -127,13 +122,11 @@ func TestCutHint(t *testing.T) {
 func TestGeminiHintFormatsEnforced(t *testing.T) {
 	opts := &jschema.Options{AssertFormat: true, Strict: true}
 	for f := range geminiFormats {
-		if _, err := jschema.Compile([]byte(`{"type":"string","format":"`+f+`"}`), opts); err != nil {
-			t.Errorf("format %q has a hint but Execute does not check it: %v", f, err)
-		}
+		_, err := jschema.Compile([]byte(`{"type":"string","format":"`+f+`"}`), opts)
+		assert.NoError(t, err, "format %q has a hint but Execute does not check it", f)
 	}
-	if _, err := jschema.Compile([]byte(`{"type":"string","format":"int64"}`), opts); err == nil {
-		t.Error(`format "int64" is checked by Execute but gets no hint`)
-	}
+	_, err := jschema.Compile([]byte(`{"type":"string","format":"int64"}`), opts)
+	assert.Error(t, err, `format "int64" is checked by Execute but gets no hint`)
 }
 
 // TestGeminiHintTypedTool: the newcomer's case — validate:"gt=0" is
@@ -145,31 +138,23 @@ func TestGeminiHintTypedTool(t *testing.T) {
 		Mail string   `json:"mail,omitempty" validate:"omitempty,email"`
 	}
 	tool, err := toolnexus.NewTool("count", "Count", func(context.Context, args) (string, error) { return "ok", nil })
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	got := geminiParams(t, string(tool.InputSchema), GeminiOptions{})
 	for _, want := range []string{
 		`"n":{"type":"INTEGER","description":"Must be greater than 0."}`,
 		`"description":"Items must be unique."`,
 		`"mail":{"type":"STRING","description":"Format: email."}`,
 	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("missing %s in\n%s", want, got)
-		}
+		assert.Contains(t, got, want, "missing %s in\n%s", want, got)
 	}
 	reg := toolnexus.NewRegistry()
-	if err := reg.Add(tool); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, reg.Add(tool))
 	for _, a := range []string{`{"n":0}`, `{"n":1,"tags":["x","x"]}`, `{"n":1,"mail":"nope"}`} {
-		if r := reg.Execute(context.Background(), "count", json.RawMessage(a)); !r.IsError {
-			t.Errorf("Execute(%s) accepted what the hint forbids: %s", a, r.Output)
-		}
+		r := reg.Execute(context.Background(), "count", json.RawMessage(a))
+		assert.True(t, r.IsError, "Execute(%s) accepted what the hint forbids: %s", a, r.Output)
 	}
-	if r := reg.Execute(context.Background(), "count", json.RawMessage(`{"n":1,"tags":["x"],"mail":"a@b.c"}`)); r.IsError {
-		t.Errorf("Execute refused valid arguments: %s", r.Output)
-	}
+	r := reg.Execute(context.Background(), "count", json.RawMessage(`{"n":1,"tags":["x"],"mail":"a@b.c"}`))
+	assert.False(t, r.IsError, "Execute refused valid arguments: %s", r.Output)
 }
 
 func TestGeminiRefuseHidden(t *testing.T) {
@@ -192,14 +177,12 @@ func TestGeminiRefuseHidden(t *testing.T) {
 		in := `{"type":"object","properties":{"a":` + c.schema + `}}`
 		_, err := GeminiWith(oneTool("g", in), GeminiOptions{RefuseHidden: true})
 		var se *SchemaError
-		if !errors.As(err, &se) || !errors.Is(err, ErrHiddenRule) || se.Tool != "g" || se.Renderer != "render.Gemini" || se.Path != c.path || !strings.Contains(se.Msg, c.msg) {
-			t.Errorf("%s:\n err = %v\nwant %s: …%s…", c.schema, err, c.path, c.msg)
+		if !assert.False(t, !errors.As(err, &se) || !errors.Is(err, ErrHiddenRule) || se.Tool != "g" || se.Renderer != "render.Gemini" || se.Path != c.path || !strings.Contains(se.Msg, c.msg), "%s:\n err = %v\nwant %s: …%s…", c.schema, err, c.path, c.msg) {
 			continue
 		}
 		// Without the option the same schema renders (cached separately).
-		if _, err := Gemini(oneTool("g", in)); err != nil {
-			t.Errorf("%s without RefuseHidden: %v", c.schema, err)
-		}
+		_, err = Gemini(oneTool("g", in))
+		assert.NoError(t, err, "%s without RefuseHidden", c.schema)
 	}
 	// Hinted, kept or rule-free keywords pass and render as without it.
 	for _, s := range []string{
@@ -211,9 +194,8 @@ func TestGeminiRefuseHidden(t *testing.T) {
 		`{"type":"array","items":{"type":"string"},"minContains":1,"else":{}}`,
 	} {
 		in := `{"type":"object","properties":{"a":` + s + `}}`
-		if got, want := geminiParams(t, in, GeminiOptions{RefuseHidden: true}), geminiParams(t, in, GeminiOptions{}); got != want {
-			t.Errorf("%s: RefuseHidden changed the output:\n got %s\nwant %s", s, got, want)
-		}
+		got, want := geminiParams(t, in, GeminiOptions{RefuseHidden: true}), geminiParams(t, in, GeminiOptions{})
+		assert.Equal(t, want, got, "%s: RefuseHidden changed the output:\n got %s\nwant %s", s, got, want)
 	}
 	// A root without properties gets no "parameters": its rules are refused,
 	// a bare object is not.
@@ -229,17 +211,16 @@ func TestGeminiRefuseHidden(t *testing.T) {
 	} {
 		out, err := GeminiWith(oneTool("g", c.schema), GeminiOptions{RefuseHidden: true})
 		var se *SchemaError
-		if c.refused != (errors.As(err, &se) && errors.Is(err, ErrHiddenRule) && se.Path == "" && strings.Contains(se.Msg, "the root has no properties")) {
-			t.Errorf("%s: err = %v, refused want %v", c.schema, err, c.refused)
-		}
-		if !c.refused && (err != nil || out[0].FunctionDeclarations[0].Parameters != nil) {
-			t.Errorf("%s: %v, parameters %s", c.schema, err, out[0].FunctionDeclarations[0].Parameters)
+		assert.False(t, c.refused != (errors.As(err, &se) && errors.Is(err, ErrHiddenRule) && se.Path == "" && strings.Contains(se.Msg, "the root has no properties")), "%s: err = %v, refused want %v", c.schema, err, c.refused)
+		if !c.refused {
+			if assert.NoError(t, err, "%s: %v, parameters %s", c.schema, err, out[0].FunctionDeclarations[0].Parameters) {
+				assert.False(t, out[0].FunctionDeclarations[0].Parameters != nil, "%s: %v, parameters %s", c.schema, err, out[0].FunctionDeclarations[0].Parameters)
+			}
 		}
 	}
 	// JSONSchema sends every keyword: the option has no effect there.
-	if _, err := GeminiWith(oneTool("g", `{"type":"object","properties":{"a":{"not":{}}}}`), GeminiOptions{JSONSchema: true, RefuseHidden: true}); err != nil {
-		t.Errorf("JSONSchema with RefuseHidden: %v", err)
-	}
+	_, err := GeminiWith(oneTool("g", `{"type":"object","properties":{"a":{"not":{}}}}`), GeminiOptions{JSONSchema: true, RefuseHidden: true})
+	assert.NoError(t, err, "JSONSchema with RefuseHidden")
 }
 
 // FuzzGeminiRefuseHidden: RefuseHidden only ever refuses — whenever it
@@ -259,23 +240,19 @@ func FuzzGeminiRefuseHidden(f *testing.F) {
 		strict, serr := geminiSchema(in, 2, false, true)
 		switch {
 		case serr == nil:
-			if perr != nil || !bytes.Equal(plain, strict) {
-				t.Fatalf("RefuseHidden changed the output of %s:\n%s\n%s (%v)", s, strict, plain, perr)
-			}
+			require.NoError(t, perr, "RefuseHidden changed the output of %s:\n%s\n%s (%v)", s, strict, plain, perr)
+			require.Equal(t, string(plain), string(strict), "RefuseHidden changed the output of %s:\n%s\n%s (%v)", s, strict, plain, perr)
 		case errors.Is(serr, ErrHiddenRule):
 		default:
-			if perr == nil || perr.Error() != serr.Error() {
-				t.Fatalf("%s: error %v with RefuseHidden, %v without", s, serr, perr)
-			}
+			require.Error(t, perr, "%s: error %v with RefuseHidden, %v without", s, serr, perr)
+			require.EqualError(t, perr, serr.Error(), "%s: error %v with RefuseHidden, %v without", s, serr, perr)
 		}
 		if perr == nil && plain != nil {
 			tree, err := jsonx.Parse(plain)
-			if err != nil || !utf8.Valid(plain) {
-				t.Fatalf("output is not UTF-8 JSON: %q", plain)
-			}
-			if errs := checkGeminiNode(tree, ""); len(errs) > 0 {
-				t.Fatalf("output breaks the rules for %s:\n%s\n%v", s, plain, errs)
-			}
+			require.NoError(t, err, "output is not UTF-8 JSON: %q", plain)
+			require.True(t, utf8.Valid(plain), "output is not UTF-8 JSON: %q", plain)
+			errs := checkGeminiNode(tree, "")
+			require.Empty(t, errs, "output breaks the rules for %s:\n%s\n%v", s, plain, errs)
 		}
 	})
 }

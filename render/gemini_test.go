@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/toolnexus/toolnexus"
 )
 
@@ -35,14 +37,12 @@ func TestGeminiPropertyOrderingFromInput(t *testing.T) {
 			if c.want == "" {
 				want = strings.Replace(want, `},,"required"`, `},"required"`, 1)
 			}
-			if got != want {
-				t.Errorf("\n got %s\nwant %s", got, want)
-			}
+			assert.Equal(t, want, got, "\n got %s\nwant %s", got, want)
 		})
 	}
 	_, err := Gemini(oneTool("g", `{"type":"object","properties":{"a":{"type":"string"}},"propertyOrdering":"a"}`))
-	if !errors.Is(err, ErrUnsupportedSchema) || !strings.Contains(err.Error(), `/propertyOrdering: propertyOrdering is not an array`) {
-		t.Errorf("non-array propertyOrdering: %v", err)
+	if assert.ErrorIs(t, err, ErrUnsupportedSchema, "non-array propertyOrdering: %v", err) {
+		assert.Contains(t, err.Error(), `/propertyOrdering: propertyOrdering is not an array`, "non-array propertyOrdering: %v", err)
 	}
 }
 
@@ -56,14 +56,11 @@ func TestGeminiSchemaMessages(t *testing.T) {
 		{`{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},"$defs":{"A":{"$ref":"#/$defs/B"},"B":{"$ref":"#/$defs/A"}}}`, `/properties/a/$ref: the $ref "#/$defs/A" starts a cycle of references that never reaches a schema`},
 	} {
 		_, err := Gemini(oneTool("g", c.schema))
-		if !errors.Is(err, ErrUnsupportedSchema) || !strings.Contains(err.Error(), `render.Gemini: tool "g": `+c.msg) && !strings.Contains(err.Error(), c.msg) {
-			t.Errorf("%s:\n err = %v\nwant %q", c.schema, err, c.msg)
-		}
+		assert.False(t, !errors.Is(err, ErrUnsupportedSchema) || !strings.Contains(err.Error(), `render.Gemini: tool "g": `+c.msg) && !strings.Contains(err.Error(), c.msg), "%s:\n err = %v\nwant %q", c.schema, err, c.msg)
 	}
 	got := geminiParams(t, `{"type":"object","properties":{"a":{"$ref":"#/$defs/a%20b"},"b":{"$ref":"#/$defs/x~1y"}},"$defs":{"a b":{"type":"string"},"x/y":{"type":"integer"}}}`, GeminiOptions{})
-	if want := `{"type":"OBJECT","properties":{"a":{"type":"STRING"},"b":{"type":"INTEGER"}}}`; got != want {
-		t.Errorf("escaped refs:\n got %s\nwant %s", got, want)
-	}
+	want := `{"type":"OBJECT","properties":{"a":{"type":"STRING"},"b":{"type":"INTEGER"}}}`
+	assert.Equal(t, want, got, "escaped refs:\n got %s\nwant %s", got, want)
 }
 
 func TestGeminiRewrites(t *testing.T) {
@@ -93,9 +90,8 @@ func TestGeminiRewrites(t *testing.T) {
 			`{"type":"OBJECT","properties":{"m":{"type":"OBJECT","description":"Each value must be of type integer."}},"required":["m"]}`, GeminiOptions{}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := geminiParams(t, c.in, c.opts); got != c.want {
-				t.Errorf("\n got %s\nwant %s", got, c.want)
-			}
+			got := geminiParams(t, c.in, c.opts)
+			assert.Equal(t, c.want, got, "\n got %s\nwant %s", got, c.want)
 		})
 	}
 }
@@ -103,24 +99,19 @@ func TestGeminiRewrites(t *testing.T) {
 func TestGeminiPropertyOrdering(t *testing.T) {
 	in := `{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"object","properties":{"y":{"type":"integer"},"b":{"type":"integer"}}},"one":{"type":"object","properties":{"x":{"type":"string"}}}},"required":["z"]}`
 	want := `{"type":"OBJECT","properties":{"z":{"type":"STRING"},"a":{"type":"OBJECT","properties":{"y":{"type":"INTEGER"},"b":{"type":"INTEGER"}},"propertyOrdering":["y","b"]},"one":{"type":"OBJECT","properties":{"x":{"type":"STRING"}}}},"propertyOrdering":["z","a","one"],"required":["z"]}`
-	if got := geminiParams(t, in, GeminiOptions{PropertyOrdering: true}); got != want {
-		t.Errorf("\n got %s\nwant %s", got, want)
-	}
-	if got := geminiParams(t, in, GeminiOptions{}); strings.Contains(got, "propertyOrdering") {
-		t.Errorf("propertyOrdering without the option: %s", got)
-	}
+	got := geminiParams(t, in, GeminiOptions{PropertyOrdering: true})
+	assert.Equal(t, want, got, "\n got %s\nwant %s", got, want)
+	got = geminiParams(t, in, GeminiOptions{})
+	assert.NotContains(t, got, "propertyOrdering", "propertyOrdering without the option: %s", got)
 }
 
 func TestGeminiNoParameters(t *testing.T) {
 	for _, s := range []string{``, `{"type":"object"}`, `{"type":"object","properties":{}}`, `{"type":"object","additionalProperties":{"type":"string"}}`} {
 		out, err := Gemini([]toolnexus.Tool{{Name: "t", InputSchema: json.RawMessage(s)}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		b, _ := json.Marshal(out)
-		if want := `[{"functionDeclarations":[{"name":"t","description":""}]}]`; string(b) != want {
-			t.Errorf("%q: %s, want %s", s, b, want)
-		}
+		want := `[{"functionDeclarations":[{"name":"t","description":""}]}]`
+		assert.Equal(t, want, string(b), "%q: %s, want %s", s, b, want)
 	}
 }
 
@@ -132,8 +123,9 @@ func TestGeminiErrors(t *testing.T) {
 		{`nope`, `not valid JSON`},
 	} {
 		_, err := Gemini([]toolnexus.Tool{{Name: "g", InputSchema: json.RawMessage(c.schema)}})
-		if !errors.Is(err, ErrUnsupportedSchema) || !strings.Contains(err.Error(), `render.Gemini: tool "g": `) || !strings.Contains(err.Error(), c.msg) {
-			t.Errorf("%s: err = %v, want %q", c.schema, err, c.msg)
+		if assert.ErrorIs(t, err, ErrUnsupportedSchema, "%s: err = %v, want %q", c.schema, err, c.msg) {
+			assert.Contains(t, err.Error(), `render.Gemini: tool "g": `, "%s: err = %v, want %q", c.schema, err, c.msg)
+			assert.Contains(t, err.Error(), c.msg, "%s: err = %v, want %q", c.schema, err, c.msg)
 		}
 	}
 }
@@ -141,11 +133,10 @@ func TestGeminiErrors(t *testing.T) {
 func TestGeminiNames(t *testing.T) {
 	for _, name := range []string{"1tool", "-x"} {
 		_, err := Gemini([]toolnexus.Tool{{Name: name}})
-		if !errors.Is(err, ErrUnsupportedName) || !strings.Contains(err.Error(), `render.Gemini: tool "`+name+`": Gemini function names must start with a letter or an underscore`) {
-			t.Errorf("%s: err = %v", name, err)
+		if assert.ErrorIs(t, err, ErrUnsupportedName, "%s: err = %v", name, err) {
+			assert.Contains(t, err.Error(), `render.Gemini: tool "`+name+`": Gemini function names must start with a letter or an underscore`, "%s: err = %v", name, err)
 		}
 	}
-	if _, err := Gemini([]toolnexus.Tool{{Name: "_ok-1"}, {Name: "ok"}}); err != nil {
-		t.Errorf("valid names rejected: %v", err)
-	}
+	_, err := Gemini([]toolnexus.Tool{{Name: "_ok-1"}, {Name: "ok"}})
+	assert.NoError(t, err, "valid names rejected")
 }

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/toolnexus/toolnexus/internal/golden"
 
 	"bytes"
@@ -31,23 +33,15 @@ func TestGolden(t *testing.T) {
 		for _, c := range rendertest.Cases() {
 			t.Run(p.dir+"/"+c.Name, func(t *testing.T) {
 				out, err := p.render([]toolnexus.Tool{c.Tool})
-				if err != nil {
-					t.Fatalf("render: %v", err)
-				}
+				require.NoError(t, err, "render")
 				var ind bytes.Buffer
-				if err := json.Indent(&ind, out, "", "  "); err != nil {
-					t.Fatalf("indent: %v (output %s)", err, out)
-				}
+				require.NoError(t, json.Indent(&ind, out, "", "  "), "indent (output %s)", out)
 				ind.WriteByte('\n')
 				file := filepath.Join(goldenRoot, p.dir, c.Name+".json")
 				want := golden.Check(t, file, ind.Bytes())
 				var compact bytes.Buffer
-				if err := json.Compact(&compact, want); err != nil {
-					t.Fatalf("golden file is not JSON: %v", err)
-				}
-				if !bytes.Equal(compact.Bytes(), out) {
-					t.Errorf("compacted %s differs from the rendered bytes:\n%s\n%s", file, compact.Bytes(), out)
-				}
+				require.NoError(t, json.Compact(&compact, want), "golden file is not JSON")
+				assert.Equal(t, string(compact.Bytes()), string(out), "compacted %s differs from the rendered bytes:\n%s\n%s", file, compact.Bytes(), out)
 			})
 		}
 	}
@@ -58,11 +52,7 @@ func TestGolden(t *testing.T) {
 func goldenFiles(t *testing.T, dir string) []string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(goldenRoot, dir, "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) < len(rendertest.Cases()) {
-		t.Fatalf("%s: %d golden files, want at least %d", dir, len(files), len(rendertest.Cases()))
-	}
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(files), len(rendertest.Cases()), "%s: %d golden files, want at least %d", dir, len(files), len(rendertest.Cases()))
 	return files
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/toolnexus/toolnexus"
 )
 
@@ -14,8 +15,7 @@ func TestMCPAnnotationsMatchEncodingJSON(t *testing.T) {
 		{Title: "all", ReadOnlyHint: true, DestructiveHint: &no, IdempotentHint: true, OpenWorldHint: &yes},
 	} {
 		want, _ := json.Marshal(a)
-		if got := appendAnnotations(nil, a); string(got) != string(want) {
-			t.Errorf("annotations %+v: got %s, want %s", a, got, want)
-		}
+		got := appendAnnotations(nil, a)
+		assert.Equal(t, string(want), string(got), "annotations %+v: got %s, want %s", a, got, want)
 	}
 }

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/internal/jsonx"
 	"github.com/toolnexus/toolnexus/render/rendertest"
@@ -22,9 +23,7 @@ func strictInstance(t *testing.T, root *jsonx.Object, v any) any {
 	o := v.(*jsonx.Object)
 	if ref, ok := o.Get("$ref"); ok {
 		target, err := resolveRef(root, ref.(string))
-		if err != nil {
-			t.Fatalf("unresolvable $ref %v: %v", ref, err)
-		}
+		require.NoError(t, err, "unresolvable $ref %v", ref)
 		return strictInstance(t, root, target)
 	}
 	if a, ok := o.Get("anyOf"); ok {
@@ -79,7 +78,7 @@ func strictInstance(t *testing.T, root *jsonx.Object, v any) any {
 	case "boolean":
 		return true
 	}
-	t.Fatalf("strictInstance: unhandled schema %s", jsonx.Marshal(o))
+	require.FailNow(t, "strictInstance: unhandled schema", "%s", jsonx.Marshal(o))
 	return nil
 }
 
@@ -89,40 +88,28 @@ func strictInstance(t *testing.T, root *jsonx.Object, v any) any {
 // call must succeed. It proves strict mode and Execute agree.
 func TestStrictNullsExecute(t *testing.T) {
 	reg := toolnexus.NewRegistry()
-	if err := reg.Add(rendertest.Tools()...); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, reg.Add(rendertest.Tools()...))
 	tools := reg.Tools()
 	rendered, err := OpenAIWith(tools, OpenAIOptions{Strict: true, Fallback: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	nulls := 0
 	for _, r := range rendered {
 		if !*r.Function.Strict {
 			continue
 		}
 		tree, err := jsonx.Parse(r.Function.Parameters)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		args := jsonx.Marshal(strictInstance(t, tree.(*jsonx.Object), tree))
 		nulls += bytes.Count(args, []byte("null"))
 		res := reg.Execute(context.Background(), r.Function.Name, args)
-		if res.IsError {
-			t.Errorf("%s(%s): error result %q", r.Function.Name, args, res.Output)
-		}
+		assert.False(t, res.IsError, "%s(%s): error result %q", r.Function.Name, args, res.Output)
 	}
-	if nulls < 15 {
-		t.Fatalf("only %d null arguments were sent; the test is not exercising optional properties", nulls)
-	}
+	require.GreaterOrEqual(t, nulls, 15, "only %d null arguments were sent; the test is not exercising optional properties", nulls)
 }
 
 func TestStrictNullSpecificCalls(t *testing.T) {
 	reg := toolnexus.NewRegistry()
-	if err := reg.Add(rendertest.Tools()...); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, reg.Add(rendertest.Tools()...))
 	ctx := context.Background()
 	for _, c := range []struct {
 		tool, args string
@@ -145,14 +132,12 @@ func TestStrictNullSpecificCalls(t *testing.T) {
 	} {
 		res := reg.Execute(ctx, c.tool, json.RawMessage(c.args))
 		if c.wantErr == "" {
-			if res.IsError || res.Output != c.wantOut {
-				t.Errorf("%s(%s) = %q (error %v), want %q", c.tool, c.args, res.Output, res.IsError, c.wantOut)
-			}
+			assert.False(t, res.IsError, "%s(%s) = %q (error %v), want %q", c.tool, c.args, res.Output, res.IsError, c.wantOut)
+			assert.Equal(t, c.wantOut, res.Output, "%s(%s) = %q (error %v), want %q", c.tool, c.args, res.Output, res.IsError, c.wantOut)
 			continue
 		}
-		if !res.IsError || !strings.Contains(res.Output, c.wantErr) {
-			t.Errorf("%s(%s) = %q (error %v), want an error mentioning %q", c.tool, c.args, res.Output, res.IsError, c.wantErr)
-		}
+		assert.True(t, res.IsError, "%s(%s) = %q (error %v), want an error mentioning %q", c.tool, c.args, res.Output, res.IsError, c.wantErr)
+		assert.Contains(t, res.Output, c.wantErr, "%s(%s) = %q (error %v), want an error mentioning %q", c.tool, c.args, res.Output, res.IsError, c.wantErr)
 	}
 }
 
@@ -165,19 +150,16 @@ func TestStrictErrors(t *testing.T) {
 	}
 	_, err := OpenAIStrict([]toolnexus.Tool{mapTool})
 	var se *SchemaError
-	if !errors.As(err, &se) || !errors.Is(err, ErrNotStrict) {
-		t.Fatalf("err = %v, want a *SchemaError wrapping ErrNotStrict", err)
-	}
-	if se.Tool != "tag" || se.Path != "/properties/labels/additionalProperties" || se.Renderer != "render.OpenAIStrict" {
-		t.Errorf("SchemaError = %+v", se)
-	}
+	require.ErrorAs(t, err, &se, "err = %v, want a *SchemaError wrapping ErrNotStrict", err)
+	require.ErrorIs(t, err, ErrNotStrict, "err = %v, want a *SchemaError wrapping ErrNotStrict", err)
+	assert.Equal(t, "tag", se.Tool, "SchemaError = %+v", se)
+	assert.Equal(t, "/properties/labels/additionalProperties", se.Path, "SchemaError = %+v", se)
+	assert.Equal(t, "render.OpenAIStrict", se.Renderer, "SchemaError = %+v", se)
 	want := `render.OpenAIStrict: tool "tag": /properties/labels/additionalProperties: a free-form map (additionalProperties is a schema) cannot be made strict`
-	if err.Error() != want {
-		t.Errorf("message\n got %s\nwant %s", err, want)
-	}
-	if _, err := OpenAIResponsesWith([]toolnexus.Tool{mapTool}, OpenAIOptions{Strict: true}); !errors.Is(err, ErrNotStrict) ||
-		!strings.Contains(err.Error(), `render.OpenAIResponsesWith: tool "tag"`) {
-		t.Errorf("Responses strict: %v", err)
+	assert.EqualError(t, err, want, "message\n got %s\nwant %s", err, want)
+	_, err = OpenAIResponsesWith([]toolnexus.Tool{mapTool}, OpenAIOptions{Strict: true})
+	if assert.ErrorIs(t, err, ErrNotStrict, "Responses strict: %v", err) {
+		assert.Contains(t, err.Error(), `render.OpenAIResponsesWith: tool "tag"`, "Responses strict: %v", err)
 	}
 
 	raw := func(schema string) []toolnexus.Tool {
@@ -240,29 +222,23 @@ func TestStrictErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			out, err := OpenAIStrict(raw(c.schema))
 			if c.is == nil {
-				if err != nil {
-					t.Fatalf("unexpected error %v", err)
-				}
-				if !*out[0].Function.Strict {
-					t.Fatal("strict is false")
-				}
+				require.NoError(t, err, "unexpected error")
+				require.True(t, *out[0].Function.Strict, "strict is false")
 				return
 			}
-			if !errors.Is(err, c.is) || !strings.Contains(err.Error(), c.msg) || !strings.Contains(err.Error(), `tool "t"`) {
-				t.Fatalf("err = %v\nwant %v containing %q", err, c.is, c.msg)
-			}
+			require.ErrorIs(t, err, c.is, "err = %v\nwant %v containing %q", err, c.is, c.msg)
+			require.Contains(t, err.Error(), c.msg, "err = %v\nwant %v containing %q", err, c.is, c.msg)
+			require.Contains(t, err.Error(), `tool "t"`, "err = %v\nwant %v containing %q", err, c.is, c.msg)
 			// Fallback renders limit and strictness failures non-strict,
 			// schema unchanged; invalid schemas still fail.
 			fb, err := OpenAIWith(raw(c.schema), OpenAIOptions{Strict: true, Fallback: true})
 			if c.is == ErrUnsupportedSchema {
-				if err == nil {
-					t.Fatal("Fallback accepted an invalid schema")
-				}
+				require.Error(t, err, "Fallback accepted an invalid schema")
 				return
 			}
-			if err != nil || *fb[0].Function.Strict || string(fb[0].Function.Parameters) != c.schema {
-				t.Fatalf("Fallback: %v, %+v", err, fb)
-			}
+			require.NoError(t, err, "Fallback: %v, %+v", err, fb)
+			require.False(t, *fb[0].Function.Strict, "Fallback: %v, %+v", err, fb)
+			require.Equal(t, c.schema, string(fb[0].Function.Parameters), "Fallback: %v, %+v", err, fb)
 		})
 	}
 }
@@ -271,9 +247,8 @@ func TestStrictLongStrings(t *testing.T) {
 	long := strings.Repeat("x", 60001)
 	s := `{"type":"object","properties":{"` + long + `":{"type":"string"},"b":{"type":"string","enum":["` + long + `"]}},"required":["b"]}`
 	_, err := OpenAIStrict([]toolnexus.Tool{{Name: "t", InputSchema: json.RawMessage(s)}})
-	if !errors.Is(err, ErrSchemaLimit) || !strings.Contains(err.Error(), "120003 characters") {
-		t.Fatalf("err = %v", err)
-	}
+	require.ErrorIs(t, err, ErrSchemaLimit, "err = %v", err)
+	require.Contains(t, err.Error(), "120003 characters", "err = %v", err)
 }
 
 // TestStrictRefAndConst covers the nullable forms not in the case list: a
@@ -281,9 +256,7 @@ func TestStrictLongStrings(t *testing.T) {
 func TestStrictRefAndConst(t *testing.T) {
 	s := `{"type":"object","properties":{"n":{"$ref":"#/$defs/N"},"c":{"const":"x"},"u":{"anyOf":[{"type":"string"},{"type":"integer"}]},"k":{"type":"string","default":"a","format":"uri"}},"$defs":{"N":{"type":"object","properties":{"v":{"type":"integer"}}}}}`
 	out, err := OpenAIStrict([]toolnexus.Tool{{Name: "t", InputSchema: json.RawMessage(s)}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := `{"type":"object","properties":{` +
 		`"n":{"anyOf":[{"$ref":"#/$defs/N"},{"type":"null"}]},` +
 		`"c":{"enum":["x",null]},` +
@@ -291,9 +264,8 @@ func TestStrictRefAndConst(t *testing.T) {
 		`"k":{"type":["string","null"]}},` +
 		`"required":["n","c","u","k"],"additionalProperties":false,` +
 		`"$defs":{"N":{"type":"object","properties":{"v":{"type":["integer","null"]}},"required":["v"],"additionalProperties":false}}}`
-	if got := string(out[0].Function.Parameters); got != want {
-		t.Errorf("strict schema\n got %s\nwant %s", got, want)
-	}
+	got := string(out[0].Function.Parameters)
+	assert.Equal(t, want, got, "strict schema\n got %s\nwant %s", got, want)
 }
 
 // refsStandAlone fails when a node of the strict schema b holds "$ref"
@@ -301,16 +273,13 @@ func TestStrictRefAndConst(t *testing.T) {
 func refsStandAlone(t *testing.T, b []byte) {
 	t.Helper()
 	tree, err := jsonx.Parse(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var walk func(v any)
 	walk = func(v any) {
 		switch x := v.(type) {
 		case *jsonx.Object:
-			if _, ok := x.Get("$ref"); ok && len(x.Keys) > 1 {
-				t.Errorf("$ref with siblings %v in %s", x.Keys, b)
-			}
+			_, ok := x.Get("$ref")
+			assert.False(t, ok && len(x.Keys) > 1, "$ref with siblings %v in %s", x.Keys, b)
 			for _, e := range x.Vals {
 				walk(e)
 			}
@@ -326,18 +295,15 @@ func refsStandAlone(t *testing.T, b []byte) {
 func strictParamsOf(t *testing.T, schema string) string {
 	t.Helper()
 	out, err := OpenAIStrict(oneTool("t", schema))
-	if err != nil {
-		t.Fatalf("OpenAIStrict: %v", err)
-	}
+	require.NoError(t, err, "OpenAIStrict")
 	b := out[0].Function.Parameters
 	noDuplicateKeys(t, b)
 	refsStandAlone(t, b)
 	// Every $ref of the output resolves inside the output.
 	root, _ := jsonx.Parse(b)
 	for _, ref := range findRefs(root) {
-		if _, err := resolveRef(root, ref); err != nil {
-			t.Errorf("output $ref %q does not resolve: %v\n%s", ref, err, b)
-		}
+		_, err := resolveRef(root, ref)
+		assert.NoError(t, err, "output $ref %q does not resolve: %v\n%s", ref, err, b)
 	}
 	return string(b)
 }
@@ -398,9 +364,7 @@ func TestStrictRefsAndValues(t *testing.T) {
 				po := p.(*jsonx.Object)
 				got = string(jsonx.Marshal(po.Vals[0]))
 			}
-			if got != c.want {
-				t.Errorf("\n got %s\nwant %s", got, c.want)
-			}
+			assert.Equal(t, c.want, got, "\n got %s\nwant %s", got, c.want)
 		})
 	}
 }
@@ -409,9 +373,7 @@ func TestStrictRefsAndValues(t *testing.T) {
 // with the same output rules as the review cases.
 func TestStrictCasesKeepRefsAlone(t *testing.T) {
 	out, err := OpenAIWith(rendertest.Tools(), OpenAIOptions{Strict: true, Fallback: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	strict := 0
 	for _, tl := range out {
 		if *tl.Function.Strict {
@@ -420,9 +382,7 @@ func TestStrictCasesKeepRefsAlone(t *testing.T) {
 			refsStandAlone(t, tl.Function.Parameters)
 		}
 	}
-	if strict < 5 {
-		t.Fatalf("only %d case tools are strict", strict)
-	}
+	require.GreaterOrEqual(t, strict, 5, "only %d case tools are strict", strict)
 }
 
 func TestStrictRejectsInvalidSchemas(t *testing.T) {
@@ -478,25 +438,21 @@ func TestStrictRejectsInvalidSchemas(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := OpenAIStrict(oneTool("t", c.schema))
 			var se *SchemaError
-			if !errors.As(err, &se) || !errors.Is(err, c.is) {
-				t.Fatalf("err = %v, want a *SchemaError wrapping %v", err, c.is)
-			}
-			if se.Tool != "t" || se.Renderer != "render.OpenAIStrict" || se.Path != c.path || !strings.Contains(se.Msg, c.msg) {
-				t.Errorf("got  %+v\nwant path %q, message containing %q", se, c.path, c.msg)
-			}
-			if strings.Contains(err.Error(), "[") && strings.Contains(err.Error(), " 97 ") {
-				t.Errorf("bytes printed as numbers: %v", err)
-			}
+			require.ErrorAs(t, err, &se, "err = %v, want a *SchemaError wrapping %v", err, c.is)
+			require.ErrorIs(t, err, c.is, "err = %v, want a *SchemaError wrapping %v", err, c.is)
+			assert.Equal(t, "t", se.Tool, "got  %+v\nwant path %q, message containing %q", se, c.path, c.msg)
+			assert.Equal(t, "render.OpenAIStrict", se.Renderer, "got  %+v\nwant path %q, message containing %q", se, c.path, c.msg)
+			assert.Equal(t, c.path, se.Path, "got  %+v\nwant path %q, message containing %q", se, c.path, c.msg)
+			assert.Contains(t, se.Msg, c.msg, "got  %+v\nwant path %q, message containing %q", se, c.path, c.msg)
+			assert.False(t, strings.Contains(err.Error(), "[") && strings.Contains(err.Error(), " 97 "), "bytes printed as numbers: %v", err)
 			fb, err := OpenAIWith(oneTool("t", c.schema), OpenAIOptions{Strict: true, Fallback: true})
 			if c.is == ErrUnsupportedSchema {
-				if err == nil {
-					t.Fatalf("Fallback rendered an invalid schema: %s", fb[0].Function.Parameters)
-				}
+				require.Error(t, err, "Fallback rendered an invalid schema: %+v", fb)
 				return
 			}
-			if err != nil || *fb[0].Function.Strict || string(fb[0].Function.Parameters) != c.schema {
-				t.Fatalf("Fallback: %v", err)
-			}
+			require.NoError(t, err, "Fallback")
+			require.False(t, *fb[0].Function.Strict, "Fallback: %v", err)
+			require.Equal(t, c.schema, string(fb[0].Function.Parameters), "Fallback: %v", err)
 		})
 	}
 }
@@ -508,14 +464,11 @@ func TestStrictRejectsInvalidSchemas(t *testing.T) {
 func TestStrictBase64(t *testing.T) {
 	s := `{"type":"object","properties":{"b":{"type":"string","contentEncoding":"base64"},"d":{"description":"Data","contentEncoding":"base64","type":"string"}}}`
 	out, err := OpenAIStrict([]toolnexus.Tool{{Name: "t", InputSchema: json.RawMessage(s)}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := `{"type":"object","properties":{` +
 		`"b":{"type":["string","null"],"description":"Base64-encoded."},` +
 		`"d":{"description":"Data. Base64-encoded.","type":["string","null"]}},` +
 		`"required":["b","d"],"additionalProperties":false}`
-	if got := string(out[0].Function.Parameters); got != want {
-		t.Errorf("strict schema\n got %s\nwant %s", got, want)
-	}
+	got := string(out[0].Function.Parameters)
+	assert.Equal(t, want, got, "strict schema\n got %s\nwant %s", got, want)
 }

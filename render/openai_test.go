@@ -3,10 +3,10 @@ package render
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/toolnexus/toolnexus"
 )
 
@@ -28,26 +28,18 @@ func TestOpenAIRootGetsProperties(t *testing.T) {
 	chat := OpenAI(tools)
 	resp := OpenAIResponses(tools)
 	chatW, err := OpenAIWith(tools, OpenAIOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	respW, err := OpenAIResponsesWith(tools, OpenAIOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for i, w := range want {
 		for name, got := range map[string]json.RawMessage{
 			"OpenAI": chat[i].Function.Parameters, "OpenAIResponses": resp[i].Parameters,
 			"OpenAIWith": chatW[i].Function.Parameters, "OpenAIResponsesWith": respW[i].Parameters,
 		} {
-			if string(got) != w {
-				t.Errorf("%s %s: got %s, want %s", name, tools[i].Name, got, w)
-			}
+			assert.Equal(t, w, string(got), "%s %s: got %s, want %s", name, tools[i].Name, got, w)
 		}
 	}
-	if string(tools[1].InputSchema) != `{"type":"object"}` {
-		t.Errorf("input modified: %s", tools[1].InputSchema)
-	}
+	assert.Equal(t, `{"type":"object"}`, string(tools[1].InputSchema), "input modified: %s", tools[1].InputSchema)
 }
 
 func TestOpenAIRootCombinatorIsAnError(t *testing.T) {
@@ -60,27 +52,22 @@ func TestOpenAIRootCombinatorIsAnError(t *testing.T) {
 		} {
 			err := render()
 			var se *SchemaError
-			if !errors.As(err, &se) || se.Tool != "pick" || se.Path != "/"+kw || !errors.Is(err, ErrUnsupportedSchema) ||
-				se.Renderer != "render."+name {
-				t.Fatalf("%s %s: got %v", name, kw, err)
-			}
-			if !strings.Contains(err.Error(), "OpenAI refuses "+kw+" at the root of function parameters") {
-				t.Errorf("%s: %v", name, err)
-			}
+			require.ErrorAs(t, err, &se, "%s %s: got %v", name, kw, err)
+			require.Equal(t, "pick", se.Tool, "%s %s: got %v", name, kw, err)
+			require.Equal(t, "/"+kw, se.Path, "%s %s: got %v", name, kw, err)
+			require.ErrorIs(t, err, ErrUnsupportedSchema, "%s %s: got %v", name, kw, err)
+			require.Equal(t, "render."+name, se.Renderer, "%s %s: got %v", name, kw, err)
+			assert.Contains(t, err.Error(), "OpenAI refuses "+kw+" at the root of function parameters", "%s: %v", name, err)
 		}
 		want := `render.CheckSchemas: tool "pick": /` + kw + `: OpenAI refuses ` + kw + ` at the root of function parameters; ` +
 			`make the root one object schema (for example one optional property per alternative, checked by the handler)`
-		if err := CheckSchemas(tools); err == nil || err.Error() != want {
-			t.Errorf("CheckSchemas: %v\nwant %s", err, want)
-		}
+		err := CheckSchemas(tools)
+		assert.EqualError(t, err, want, "CheckSchemas: %v\nwant %s", err, want)
 		first := append(oneTool("pick", `{"type":"object","`+kw+`":[{"required":["a"]}]}`), oneTool("broken", `{"type":`)...)
-		if err := CheckSchemas(first); err == nil || !strings.Contains(err.Error(), `tool "pick": /`+kw) {
-			t.Errorf("CheckSchemas of [root %s, broken bytes] = %v, want the first tool's error", kw, err)
-		}
+		err = CheckSchemas(first)
+		assert.ErrorContains(t, err, `tool "pick": /`+kw, "CheckSchemas of [root %s, broken bytes] = %v, want the first tool's error", kw, err)
 		nested := oneTool("nested", `{"type":"object","properties":{"p":{"`+kw+`":[{"type":"string"},{"type":"integer"}]}}}`)
-		if err := CheckSchemas(nested); err != nil {
-			t.Errorf("CheckSchemas refused %s below the root: %v", kw, err)
-		}
+		assert.NoError(t, CheckSchemas(nested), "CheckSchemas refused %s below the root", kw)
 	}
 }
 
@@ -103,17 +90,12 @@ type genArgsIn struct {
 // every renderer (strict and Gemini rewrite $refs).
 func TestGenericDefsRenderEverywhere(t *testing.T) {
 	tool, err := toolnexus.NewTool("gen", "", func(context.Context, genArgs) (string, error) { return "", nil })
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	tools := []toolnexus.Tool{tool}
-	if _, err := OpenAIStrict(tools); err != nil {
-		t.Errorf("OpenAIStrict: %v", err)
-	}
-	if _, err := Gemini(tools); err != nil {
-		t.Errorf("Gemini: %v", err)
-	}
-	if _, err := Anthropic(tools); err != nil {
-		t.Errorf("Anthropic: %v", err)
-	}
+	_, err = OpenAIStrict(tools)
+	assert.NoError(t, err, "OpenAIStrict")
+	_, err = Gemini(tools)
+	assert.NoError(t, err, "Gemini")
+	_, err = Anthropic(tools)
+	assert.NoError(t, err, "Anthropic")
 }

@@ -2,9 +2,9 @@ package render_test
 
 import (
 	"encoding/json"
-	"errors"
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/render"
 )
@@ -21,36 +21,25 @@ func TestMCPOutputSchema(t *testing.T) {
 		`"outputSchema":{"type":"object","properties":{"sum":{"type":"integer"}},"required":["sum"]}},` +
 		`{"name":"p","description":"","inputSchema":{"type":"object"}},` +
 		`{"name":"b","description":"","inputSchema":{"type":"object"}}]`
-	if string(got) != want {
-		t.Fatalf("got  %s\nwant %s", got, want)
-	}
+	require.Equal(t, want, string(got), "got  %s\nwant %s", got, want)
 }
 
 func TestGeminiResponseJSONSchema(t *testing.T) {
 	ts, err := render.GeminiWith([]toolnexus.Tool{outTool}, render.GeminiOptions{JSONSchema: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	got, _ := json.Marshal(ts)
 	want := `[{"functionDeclarations":[{"name":"sum","description":"adds",` +
 		`"parametersJsonSchema":{"type":"object","properties":{"a":{"type":"integer"}}},` +
 		`"responseJsonSchema":{"type":"object","properties":{"sum":{"type":"integer"}},"required":["sum"]}}]}]`
-	if string(got) != want {
-		t.Fatalf("got  %s\nwant %s", got, want)
-	}
+	require.Equal(t, want, string(got), "got  %s\nwant %s", got, want)
 	// The OpenAPI-subset mode has no place for it.
 	ts, err = render.Gemini([]toolnexus.Tool{outTool})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ts[0].FunctionDeclarations[0].ResponseJSONSchema != nil {
-		t.Fatal("responseJsonSchema set without JSONSchema")
-	}
+	require.NoError(t, err)
+	require.False(t, ts[0].FunctionDeclarations[0].ResponseJSONSchema != nil, "responseJsonSchema set without JSONSchema")
 	bad := outTool
 	bad.OutputSchema = json.RawMessage(`"x"`)
 	_, err = render.GeminiWith([]toolnexus.Tool{bad}, render.GeminiOptions{JSONSchema: true})
 	var se *render.SchemaError
-	if !errors.As(err, &se) || !errors.Is(err, render.ErrUnsupportedSchema) {
-		t.Fatalf("err = %v, want a *SchemaError", err)
-	}
+	require.ErrorAs(t, err, &se, "err = %v, want a *SchemaError", err)
+	require.ErrorIs(t, err, render.ErrUnsupportedSchema, "err = %v, want a *SchemaError", err)
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/render/rendertest"
 )
@@ -15,9 +17,7 @@ import (
 // exactly what they were before.
 func TestRegistryBytesUntouched(t *testing.T) {
 	reg := toolnexus.NewRegistry()
-	if err := reg.Add(rendertest.Tools()...); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, reg.Add(rendertest.Tools()...))
 	before := map[string][]byte{}
 	for _, tl := range reg.Tools() {
 		before[tl.Name] = bytes.Clone(tl.InputSchema)
@@ -26,25 +26,18 @@ func TestRegistryBytesUntouched(t *testing.T) {
 	for _, p := range providers {
 		for range 2 { // the second round is served from the rewrite caches
 			out, err := p.render(tools)
-			if err != nil {
-				t.Fatalf("%s: %v", p.dir, err)
-			}
+			require.NoError(t, err, "%s", p.dir)
 			for i := range out { // scribble: the output must not alias the registry
 				out[i] = 0
 			}
 		}
 	}
-	if _, err := OpenAIWith(tools, OpenAIOptions{Strict: true, Fallback: true}); err != nil {
-		t.Fatal(err)
-	}
+	_, err := OpenAIWith(tools, OpenAIOptions{Strict: true, Fallback: true})
+	require.NoError(t, err)
 	for _, tl := range reg.Tools() {
-		if !bytes.Equal(tl.InputSchema, before[tl.Name]) {
-			t.Errorf("%s: registry schema changed:\nbefore %s\nafter  %s", tl.Name, before[tl.Name], tl.InputSchema)
-		}
+		assert.Equal(t, string(tl.InputSchema), string(before[tl.Name]), "%s: registry schema changed:\nbefore %s\nafter  %s", tl.Name, before[tl.Name], tl.InputSchema)
 	}
-	if len(before) != len(rendertest.Cases()) {
-		t.Fatalf("%d tools in the registry", len(before))
-	}
+	require.Len(t, before, len(rendertest.Cases()), "%d tools in the registry", len(before))
 }
 
 func TestEmptyLists(t *testing.T) {
@@ -61,8 +54,8 @@ func TestEmptyLists(t *testing.T) {
 		{"GeminiJSONSchema", must(GeminiWith(nil, GeminiOptions{JSONSchema: true})), `[{"functionDeclarations":[]}]`},
 	} {
 		b, err := json.Marshal(c.got)
-		if err != nil || string(b) != c.want {
-			t.Errorf("%s(nil) = %s, %v; want %s", c.name, b, err, c.want)
+		if assert.NoError(t, err, "%s(nil) = %s, %v; want %s", c.name, b, err, c.want) {
+			assert.Equal(t, c.want, string(b), "%s(nil) = %s, %v; want %s", c.name, b, err, c.want)
 		}
 	}
 }
@@ -92,22 +85,16 @@ func TestAppendJSONMatchesMarshal(t *testing.T) {
 		"MCP": MCP(tools),
 	} {
 		m, err := json.Marshal(v)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
+		require.NoError(t, err, "%s", name)
 		a := v.AppendJSON([]byte("prefix"))
-		if string(a) != "prefix"+string(m) {
-			t.Errorf("%s: AppendJSON and json.Marshal differ:\n%s\n%s", name, a, m)
-		}
+		assert.Equal(t, "prefix"+string(m), string(a), "%s: AppendJSON and json.Marshal differ:\n%s\n%s", name, a, m)
 	}
 }
 
 func geminiParams(t *testing.T, schema string, opts GeminiOptions) string {
 	t.Helper()
 	out, err := GeminiWith([]toolnexus.Tool{{Name: "t", InputSchema: json.RawMessage(schema)}}, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return string(out[0].FunctionDeclarations[0].Parameters)
 }
 
@@ -120,16 +107,14 @@ func TestEntryMarshalJSON(t *testing.T) {
 	check := func(name string, list json.Marshaler, want string) {
 		t.Helper()
 		b, err := json.Marshal(list)
-		if err != nil || string(b) != want {
-			t.Errorf("%s: entries joined differ from the list:\n%s\n%s", name, want, b)
+		if assert.NoError(t, err, "%s: entries joined differ from the list:\n%s\n%s", name, want, b) {
+			assert.Equal(t, want, string(b), "%s: entries joined differ from the list:\n%s\n%s", name, want, b)
 		}
 		parts = parts[:0]
 	}
 	entry := func(v json.Marshaler) {
 		b, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		parts = append(parts, string(b))
 	}
 	oa := OpenAI(tools)
@@ -158,7 +143,6 @@ func TestEntryMarshalJSON(t *testing.T) {
 	}
 	check("Gemini", ge, join(`[{"functionDeclarations":[`, `]}]`))
 	b, _ := json.Marshal(ge[0])
-	if want, _ := json.Marshal(ge); "["+string(b)+"]" != string(want) {
-		t.Errorf("GeminiTool.MarshalJSON: %s", b)
-	}
+	want, _ := json.Marshal(ge)
+	assert.Equal(t, string(want), "["+string(b)+"]", "GeminiTool.MarshalJSON: %s", b)
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/toolnexus/toolnexus/internal/jsonx"
 )
 
@@ -25,33 +27,22 @@ func TestGeminiGoldenAllowlist(t *testing.T) {
 				FunctionDeclarations []map[string]json.RawMessage `json:"functionDeclarations"`
 			}
 			readJSON(t, file, &v)
-			if len(v) != 1 {
-				t.Fatalf("%d tools, want exactly 1", len(v))
-			}
+			require.Len(t, v, 1, "%d tools, want exactly 1", len(v))
 			for _, d := range v[0].FunctionDeclarations {
 				for k := range d {
-					if k != "name" && k != "description" && k != "parameters" {
-						t.Errorf("declaration key %q", k)
-					}
+					assert.False(t, k != "name" && k != "description" && k != "parameters", "declaration key %q", k)
 				}
 				p, ok := d["parameters"]
 				if !ok {
 					continue
 				}
 				tree, err := jsonx.Parse(p)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				root := tree.(*jsonx.Object)
-				if typ, _ := root.Get("type"); typ != "OBJECT" {
-					t.Errorf("root type %v, want OBJECT", typ)
-				}
-				if !hasKey(root, "properties") {
-					t.Errorf("parameters without properties: a no-argument tool must omit parameters")
-				}
-				for _, e := range checkGeminiNode(root, "") {
-					t.Error(e)
-				}
+				typ, _ := root.Get("type")
+				assert.Equal(t, "OBJECT", typ, "root type %v, want OBJECT", typ)
+				assert.True(t, hasKey(root, "properties"), "parameters without properties: a no-argument tool must omit parameters")
+				assert.Empty(t, checkGeminiNode(root, ""))
 			}
 		})
 	}
@@ -147,30 +138,21 @@ func TestStrictGoldenRules(t *testing.T) {
 						Parameters json.RawMessage `json:"parameters"`
 						Strict     *bool           `json:"strict"`
 					}
-					if err := json.Unmarshal(e, &entry); err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, json.Unmarshal(e, &entry))
 					params, strict := entry.Parameters, entry.Strict
 					if entry.Function != nil {
 						params, strict = entry.Function.Parameters, entry.Function.Strict
 					}
-					if strict == nil {
-						t.Fatal(`no explicit "strict"`)
-					}
+					require.False(t, strict == nil, `no explicit "strict"`)
 					name := strings.TrimSuffix(filepath.Base(file), ".json")
-					if want := !slices.Contains(notStrictable, name); *strict != want {
-						t.Fatalf("strict is %v, want %v", *strict, want)
-					}
+					want := !slices.Contains(notStrictable, name)
+					require.Equal(t, want, *strict, "strict is %v, want %v", *strict, want)
 					if !*strict {
 						continue
 					}
 					tree, err := jsonx.Parse(params)
-					if err != nil {
-						t.Fatal(err)
-					}
-					for _, e := range checkStrictNode(tree, "", 0) {
-						t.Error(e)
-					}
+					require.NoError(t, err)
+					assert.Empty(t, checkStrictNode(tree, "", 0))
 				}
 			})
 		}
@@ -262,10 +244,6 @@ func checkStrictNode(v any, path string, depth int) []string {
 func readJSON(t *testing.T, file string, v any) {
 	t.Helper()
 	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, v), "%s", file)
 }

@@ -3,11 +3,12 @@ package render
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/internal/jsonx"
 	"github.com/toolnexus/toolnexus/render/rendertest"
@@ -21,12 +22,9 @@ func oneTool(name, schema string) []toolnexus.Tool {
 func noDuplicateKeys(t *testing.T, b []byte) {
 	t.Helper()
 	tree, err := jsonx.Parse(b)
-	if err != nil {
-		t.Fatalf("output is not JSON: %v\n%s", err, b)
-	}
-	if p, ok := duplicateKey(tree, ""); ok {
-		t.Fatalf("output repeats the key at %s:\n%s", p, b)
-	}
+	require.NoError(t, err, "output is not JSON: %v\n%s", err, b)
+	p, ok := duplicateKey(tree, "")
+	require.False(t, ok, "output repeats the key at %s:\n%s", p, b)
 }
 
 func TestPassThroughNeverEmitsInvalidJSON(t *testing.T) {
@@ -43,16 +41,12 @@ func TestPassThroughNeverEmitsInvalidJSON(t *testing.T) {
 			"MCP":             MCP(tools).AppendJSON(nil),
 		}
 		for name, b := range outputs {
-			if !utf8.Valid(b) || !json.Valid(b) {
-				t.Errorf("%s(%q) emitted invalid output: %q", name, bad, b)
-			}
-			if bytes.Contains(bytes.ReplaceAll(b, openAIEmptySchema, nil), []byte(bad)) {
-				t.Errorf("%s copied the bad schema %q", name, bad)
-			}
+			assert.True(t, utf8.Valid(b), "%s(%q) emitted invalid output: %q", name, bad, b)
+			assert.True(t, json.Valid(b), "%s(%q) emitted invalid output: %q", name, bad, b)
+			assert.False(t, bytes.Contains(bytes.ReplaceAll(b, openAIEmptySchema, nil), []byte(bad)), "%s copied the bad schema %q", name, bad)
 		}
-		if p := OpenAI(tools)[1].Function.Parameters; string(p) != `{"type":"object","properties":{}}` {
-			t.Errorf("OpenAI substitute = %s", p)
-		}
+		p := OpenAI(tools)[1].Function.Parameters
+		assert.Equal(t, `{"type":"object","properties":{}}`, string(p), "OpenAI substitute = %s", p)
 		for name, err := range map[string]error{
 			"CheckSchemas":  CheckSchemas(tools),
 			"OpenAIWith":    second(OpenAIWith(tools, OpenAIOptions{})),
@@ -63,14 +57,14 @@ func TestPassThroughNeverEmitsInvalidJSON(t *testing.T) {
 			"Strict":        second(OpenAIStrict(tools)),
 		} {
 			var se *SchemaError
-			if !errors.As(err, &se) || !errors.Is(err, ErrUnsupportedSchema) || se.Tool != "bad" {
-				t.Errorf("%s(%q): err = %v, want a *SchemaError for tool bad", name, bad, err)
+			if assert.ErrorAs(t, err, &se, "%s(%q): err = %v, want a *SchemaError for tool bad", name, bad, err) {
+				if assert.ErrorIs(t, err, ErrUnsupportedSchema, "%s(%q): err = %v, want a *SchemaError for tool bad", name, bad, err) {
+					assert.Equal(t, "bad", se.Tool, "%s(%q): err = %v, want a *SchemaError for tool bad", name, bad, err)
+				}
 			}
 		}
 	}
-	if err := CheckSchemas(rendertest.Tools()); err != nil {
-		t.Errorf("CheckSchemas refused a case schema: %v", err)
-	}
+	assert.NoError(t, CheckSchemas(rendertest.Tools()), "CheckSchemas refused a case schema")
 }
 
 func second[T any](_ T, err error) error { return err }
@@ -85,27 +79,22 @@ func TestProviderNameRules(t *testing.T) {
 			"OpenAIWith":    second(OpenAIWith(tools, OpenAIOptions{})),
 			"ResponsesWith": second(OpenAIResponsesWith(tools, OpenAIOptions{Strict: true})),
 		} {
-			if !errors.Is(err, ErrUnsupportedName) {
-				t.Errorf("%s(%q): err = %v, want ErrUnsupportedName", rname, name, err)
-			}
+			assert.ErrorIs(t, err, ErrUnsupportedName, "%s(%q): err = %v, want ErrUnsupportedName", rname, name, err)
 		}
 		b := OpenAI(tools).AppendJSON(nil)
-		if !utf8.Valid(b) || !json.Valid(b) {
-			t.Errorf("OpenAI(%q) emitted %q", name, b)
-		}
+		assert.True(t, utf8.Valid(b), "OpenAI(%q) emitted %q", name, b)
+		assert.True(t, json.Valid(b), "OpenAI(%q) emitted %q", name, b)
 	}
 	for _, name := range []string{"", "a b", "na\xffme", long, "1x", "-x", ".x", "é", "a/b"} {
 		_, err := Gemini([]toolnexus.Tool{{Name: name}})
-		if !errors.Is(err, ErrUnsupportedName) || !strings.HasPrefix(err.Error(), "render.Gemini: tool ") {
-			t.Errorf("Gemini(%q): err = %v", name, err)
+		if assert.ErrorIs(t, err, ErrUnsupportedName, "Gemini(%q): err = %v", name, err) {
+			assert.True(t, strings.HasPrefix(err.Error(), "render.Gemini: tool "), "Gemini(%q): err = %v", name, err)
 		}
 	}
 	for _, name := range []string{"a.b:c-d_e", "_x", strings.Repeat("a", 64)} {
-		if _, err := Gemini([]toolnexus.Tool{{Name: name}}); err != nil {
-			t.Errorf("Gemini(%q) refused a valid name: %v", name, err)
-		}
+		_, err := Gemini([]toolnexus.Tool{{Name: name}})
+		assert.NoError(t, err, "Gemini(%q) refused a valid name", name)
 	}
-	if _, err := Anthropic([]toolnexus.Tool{{Name: "Ab_-9"}}); err != nil {
-		t.Errorf("Anthropic refused a valid name: %v", err)
-	}
+	_, err := Anthropic([]toolnexus.Tool{{Name: "Ab_-9"}})
+	assert.NoError(t, err, "Anthropic refused a valid name")
 }

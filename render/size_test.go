@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolnexus/toolnexus"
@@ -16,13 +17,9 @@ import (
 func TestMarshalJSONSizesOnce(t *testing.T) {
 	tools := rendertest.Tools()
 	anth, err := Anthropic(tools)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	gem, err := Gemini(tools)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ns := OpenAIResponses(tools)
 	ns = append(ns, OpenAIResponsesTool{Type: "namespace", Name: "ns", Description: "grouped", Tools: OpenAIResponses(tools)})
 	for name, v := range map[string]interface {
@@ -33,20 +30,15 @@ func TestMarshalJSONSizesOnce(t *testing.T) {
 		"empty": MCPTools(nil),
 	} {
 		got, err := v.MarshalJSON()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := v.AppendJSON(nil); string(got) != string(want) {
-			t.Errorf("%s: MarshalJSON %s, AppendJSON %s", name, got, want)
-		}
-		if n := testing.AllocsPerRun(10, func() { _, _ = v.MarshalJSON() }); n != 1 {
-			t.Errorf("%s: MarshalJSON made %v allocations, want 1", name, n)
-		}
+		require.NoError(t, err)
+		want := v.AppendJSON(nil)
+		assert.Equal(t, string(want), string(got), "%s: MarshalJSON %s, AppendJSON %s", name, got, want)
+		n := testing.AllocsPerRun(10, func() { _, _ = v.MarshalJSON() })
+		assert.Equal(t, 1.0, n, "%s: MarshalJSON made %v allocations, want 1", name, n)
 	}
 	one := MCP([]toolnexus.Tool{{Name: "t", Title: "T", Description: "d<&>", Annotations: &toolnexus.Annotations{Title: "x"}}})[0]
-	if n := testing.AllocsPerRun(10, func() { _, _ = one.MarshalJSON() }); n != 1 {
-		t.Errorf("MCPTool.MarshalJSON made %v allocations, want 1", n)
-	}
+	n := testing.AllocsPerRun(10, func() { _, _ = one.MarshalJSON() })
+	assert.Equal(t, 1.0, n, "MCPTool.MarshalJSON made %v allocations, want 1", n)
 }
 
 // TestRenderAllocations: with the rewrite caches warm, OpenAI,

@@ -5,6 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const bulkSchema = `{"type":"object","properties":{"items":{"type":"array","maxItems":100,"items":{
@@ -175,14 +178,10 @@ func TestValidateTrip50NoAlloc(t *testing.T) {
 	}
 	v := mustCompile(t, tripSchema, typedOpts)
 	in := tripInstance()
-	if n := testing.AllocsPerRun(50, func() {
-		if err := v.Validate(in); err != nil {
-			t.Fatal(err)
-		}
-	}); n != 0 {
-		t.Errorf("Validate(trip50) allocates %v times", n)
-	}
-	if err := v.Validate([]byte(`{"name":"x","stops":[{"city":"a","lat":1,"lon":2,"lat":3}]}`)); err == nil || !strings.Contains(err.Error(), `"stops[0].lat" is given more than once`) {
-		t.Errorf("a repeated known key: %v", err)
-	}
+	n := testing.AllocsPerRun(50, func() {
+		require.NoError(t, v.Validate(in))
+	})
+	assert.Zero(t, n, "Validate(trip50) allocates %v times", n)
+	err := v.Validate([]byte(`{"name":"x","stops":[{"city":"a","lat":1,"lon":2,"lat":3}]}`))
+	assert.ErrorContains(t, err, `"stops[0].lat" is given more than once`, "a repeated known key: %v", err)
 }

@@ -1,10 +1,11 @@
 package schema
 
 import (
-	"errors"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 func TestCompileErrors(t *testing.T) {
@@ -36,13 +37,10 @@ func TestCompileErrors(t *testing.T) {
 	for _, tc := range tests {
 		_, err := Compile([]byte(tc.schema), tc.opts)
 		var se *SchemaError
-		if !errors.As(err, &se) {
-			t.Errorf("Compile(%.60s) = %v, want a *SchemaError", tc.schema, err)
+		if !assert.ErrorAs(t, err, &se, "Compile(%.60s) = %v, want a *SchemaError", tc.schema, err) {
 			continue
 		}
-		if !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Compile(%.60s)\n got %q\nwant it to contain %q", tc.schema, err, tc.want)
-		}
+		assert.Contains(t, err.Error(), tc.want, "Compile(%.60s)\n got %q\nwant it to contain %q", tc.schema, err, tc.want)
 	}
 	// Non-strict: unknown keywords and annotations are fine.
 	mustCompile(t, `{"x-custom":1,"title":"t","description":"d","examples":[1],"deprecated":true,"$comment":"c","properties":{"d":{"type":"integer","maximum":14,"default":20}}}`, nil)
@@ -69,13 +67,11 @@ func TestCompileErrorPaths(t *testing.T) {
 	for _, tc := range tests {
 		_, err := Compile([]byte(tc.schema), &Options{Strict: true})
 		var se *SchemaError
-		if !errors.As(err, &se) {
-			t.Errorf("Compile(%s) = %v, want a *SchemaError", tc.schema, err)
+		if !assert.ErrorAs(t, err, &se, "Compile(%s) = %v, want a *SchemaError", tc.schema, err) {
 			continue
 		}
-		if se.Path != tc.path || se.Keyword != tc.keyword {
-			t.Errorf("Compile(%s): error at %q keyword %q, want %q keyword %q (%v)", tc.schema, se.Path, se.Keyword, tc.path, tc.keyword, err)
-		}
+		assert.Equal(t, tc.path, se.Path, "Compile(%s): error at %q keyword %q, want %q keyword %q (%v)", tc.schema, se.Path, se.Keyword, tc.path, tc.keyword, err)
+		assert.Equal(t, tc.keyword, se.Keyword, "Compile(%s): error at %q keyword %q, want %q keyword %q (%v)", tc.schema, se.Path, se.Keyword, tc.path, tc.keyword, err)
 	}
 }
 
@@ -87,18 +83,15 @@ func TestCompileBeyondSurvey(t *testing.T) {
 	v := mustCompile(t, `{"x-stash":[{"minimum":5,"maximum":9},{"type":"string","minLength":2}],
 		"properties":{"a":{"$ref":"#/x-stash/0"},"b":{"$ref":"#/x-stash/1"},"c":{"$ref":"#/properties/a"}}}`, nil)
 	for in, want := range map[string]int{`{"a":7,"b":"xy","c":6}`: 0, `{"a":3}`: 1, `{"a":10,"b":"x","c":4}`: 3, `{"c":"s"}`: 0} {
-		if got := problems(t, v, in); len(got) != want {
-			t.Errorf("Validate(%s) = %v, want %d problems", in, got, want)
-		}
+		got := problems(t, v, in)
+		assert.Len(t, got, want, "Validate(%s) = %v, want %d problems", in, got, want)
 	}
 	// "#/properties" is an object whose members are unknown keywords.
 	w := mustCompile(t, `{"properties":{"n":{"type":"integer"}},"items":{"$ref":"#/properties"}}`, nil)
-	if got := problems(t, w, `[{"n":"x"}]`); len(got) != 0 {
-		t.Errorf("items of #/properties: %v, want none", got)
-	}
-	if got := problems(t, w, `{"n":"x"}`); len(got) != 1 {
-		t.Errorf("property n: %v, want 1 problem", got)
-	}
+	got := problems(t, w, `[{"n":"x"}]`)
+	assert.Empty(t, got, "items of #/properties: %v, want none", got)
+	got = problems(t, w, `{"n":"x"}`)
+	assert.Len(t, got, 1, "property n: %v, want 1 problem", got)
 }
 
 // TestCompileConcurrent compiles documents with and without references
@@ -115,12 +108,10 @@ func TestCompileConcurrent(t *testing.T) {
 			for i := 0; i < 50; i++ {
 				for _, s := range schemas {
 					v, err := Compile([]byte(s), typedOpts)
-					if err != nil {
-						t.Error(err)
+					if !assert.NoError(t, err) {
 						return
 					}
-					if v.Validate([]byte(`{"a":"x","b":"yz","name":"","stops":[],"query":"q","window":{"from":"f"}}`)) == nil {
-						t.Errorf("%.40s accepts an invalid instance", s)
+					if !assert.False(t, v.Validate([]byte(`{"a":"x","b":"yz","name":"","stops":[],"query":"q","window":{"from":"f"}}`)) == nil, "%.40s accepts an invalid instance", s) {
 						return
 					}
 				}

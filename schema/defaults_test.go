@@ -2,6 +2,9 @@ package schema
 
 import (
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestApplyDefaults(t *testing.T) {
@@ -20,35 +23,29 @@ func TestApplyDefaults(t *testing.T) {
 	}
 	for _, tc := range tests {
 		out, changed, err := v.ApplyDefaults([]byte(tc.in))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if tc.want == "" {
-			if changed || string(out) != tc.in {
-				t.Errorf("ApplyDefaults(%s) = %s, %v; want unchanged", tc.in, out, changed)
-			}
+			assert.False(t, changed, "ApplyDefaults(%s) = %s, %v; want unchanged", tc.in, out, changed)
+			assert.Equal(t, tc.in, string(out), "ApplyDefaults(%s) = %s, %v; want unchanged", tc.in, out, changed)
 			continue
 		}
-		if !changed || string(out) != tc.want {
-			t.Errorf("ApplyDefaults(%s)\n got %s, %v\nwant %s", tc.in, out, changed, tc.want)
-		}
+		assert.True(t, changed, "ApplyDefaults(%s)\n got %s, %v\nwant %s", tc.in, out, changed, tc.want)
+		assert.Equal(t, tc.want, string(out), "ApplyDefaults(%s)\n got %s, %v\nwant %s", tc.in, out, changed, tc.want)
 	}
-	if _, _, err := v.ApplyDefaults([]byte(`{`)); err == nil {
-		t.Error("no error for invalid JSON")
-	}
+	_, _, err := v.ApplyDefaults([]byte(`{`))
+	assert.Error(t, err, "no error for invalid JSON")
 	plain := mustCompile(t, weather, nil)
 	in := []byte(`{"city":"Paris"}`)
-	if n := testing.AllocsPerRun(100, func() {
+	n := testing.AllocsPerRun(100, func() {
 		out, changed, err := plain.ApplyDefaults(in)
-		if err != nil || changed || &out[0] != &in[0] {
-			t.Fatal("changed")
-		}
-	}); n != 0 {
-		t.Errorf("ApplyDefaults without defaults: %v allocs", n)
-	}
+		require.NoError(t, err, "changed")
+		require.False(t, changed, "changed")
+		require.Same(t, &in[0], &out[0], "changed")
+	})
+	assert.Zero(t, n, "ApplyDefaults without defaults: %v allocs", n)
 	// A default only under a combinator is not applied.
 	v = mustCompile(t, `{"anyOf":[{"properties":{"a":{"default":1}}}]}`, nil)
-	if out, changed, _ := v.ApplyDefaults([]byte(`{}`)); changed || string(out) != `{}` {
-		t.Errorf("combinator default applied: %s", out)
-	}
+	out, changed, _ := v.ApplyDefaults([]byte(`{}`))
+	assert.False(t, changed, "combinator default applied: %s", out)
+	assert.Equal(t, `{}`, string(out), "combinator default applied: %s", out)
 }

@@ -1,6 +1,10 @@
 package schema
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
 
 func TestEqualAndHash(t *testing.T) {
 	tests := []struct {
@@ -27,19 +31,14 @@ func TestEqualAndHash(t *testing.T) {
 		{`null`, `false`, false},
 	}
 	for _, tc := range tests {
-		if got := equalT([]byte(tc.a), 0, []byte(tc.b), 0); got != tc.equal {
-			t.Errorf("equalT(%s, %s) = %v", tc.a, tc.b, got)
-		}
+		got := equalT([]byte(tc.a), 0, []byte(tc.b), 0)
+		assert.Equal(t, tc.equal, got, "equalT(%s, %s) = %v", tc.a, tc.b, got)
 		ea, ha := hashValue([]byte(tc.a), 0)
 		eb, hb := hashValue([]byte(tc.b), 0)
-		if ea != len(tc.a) || eb != len(tc.b) {
-			t.Errorf("hashValue ends at %d/%d, want %d/%d", ea, eb, len(tc.a), len(tc.b))
+		if assert.Equal(t, len(tc.a), ea, "hashValue ends at %d/%d, want %d/%d", ea, eb, len(tc.a), len(tc.b)) {
+			assert.Equal(t, len(tc.b), eb, "hashValue ends at %d/%d, want %d/%d", ea, eb, len(tc.a), len(tc.b))
 		}
-		if tc.equal && ha != hb {
-			t.Errorf("equal values %s and %s hash differently", tc.a, tc.b)
-		}
-		if !tc.equal && ha == hb {
-			t.Errorf("different values %s and %s hash the same", tc.a, tc.b)
-		}
+		assert.False(t, tc.equal && ha != hb, "equal values %s and %s hash differently", tc.a, tc.b)
+		assert.False(t, !tc.equal && ha == hb, "different values %s and %s hash the same", tc.a, tc.b)
 	}
 }

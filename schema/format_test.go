@@ -1,6 +1,10 @@
 package schema
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
 
 func TestFormats(t *testing.T) {
 	tests := []struct {
@@ -37,17 +41,12 @@ func TestFormats(t *testing.T) {
 		{"uuid", "2eb8aa08aa9811eab4aa73b441d16380", false},
 	}
 	for _, tc := range tests {
-		if got := formats[tc.format](tc.value); got != tc.valid {
-			t.Errorf("%s %q: got %v, want %v", tc.format, tc.value, got, tc.valid)
-		}
+		got := formats[tc.format](tc.value)
+		assert.Equal(t, tc.valid, got, "%s %q: got %v, want %v", tc.format, tc.value, got, tc.valid)
 	}
 	// Asserted only with AssertFormat; the message names the format.
 	s := `{"format":"date"}`
-	if err := mustCompile(t, s, nil).Validate([]byte(`"x"`)); err != nil {
-		t.Errorf("format asserted by default: %v", err)
-	}
+	assert.NoError(t, mustCompile(t, s, nil).Validate([]byte(`"x"`)), "format asserted by default")
 	err := mustCompile(t, s, &Options{AssertFormat: true}).Validate([]byte(`"x"`))
-	if err == nil || err.Error() != `arguments must be a date (YYYY-MM-DD), got "x"` {
-		t.Errorf("got %v", err)
-	}
+	assert.EqualError(t, err, `arguments must be a date (YYYY-MM-DD), got "x"`, "got %v", err)
 }

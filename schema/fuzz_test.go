@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	sjs "github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzCompileValidate feeds arbitrary bytes as schema and instance: no
@@ -22,33 +23,23 @@ func FuzzCompileValidate(f *testing.F) {
 		for _, o := range []*Options{nil, {AssertFormat: true, Strict: true, RejectDuplicateKeys: true, NullAsAbsent: true, MaxDepth: 64}} {
 			v, err := Compile(schema, o)
 			if err != nil {
-				if _, ok := err.(*SchemaError); !ok {
-					t.Fatalf("Compile error %T", err)
-				}
+				_, ok := err.(*SchemaError)
+				require.True(t, ok, "Compile error %T", err)
 				continue
 			}
 			verr := v.Validate(instance)
-			if verr == nil && !json.Valid(instance) {
-				t.Fatalf("Validate accepts invalid JSON %q", instance)
-			}
+			require.False(t, verr == nil && !json.Valid(instance), "Validate accepts invalid JSON %q", instance)
 			if verr != nil {
 				ps := verr.(*ValidationError).Problems
-				if len(ps) == 0 {
-					t.Fatal("ValidationError without problems")
-				}
+				require.NotEmpty(t, ps, "ValidationError without problems")
 				for _, p := range ps {
-					if p.Message == "" || p.Keyword == "" {
-						t.Fatalf("empty problem %+v", p)
-					}
+					require.NotEqual(t, "", p.Message, "empty problem %+v", p)
+					require.NotEqual(t, "", p.Keyword, "empty problem %+v", p)
 				}
-				if json.Valid(instance) && ps[0].Keyword == "syntax" {
-					t.Fatalf("syntax problem %q on valid JSON %q", ps[0].Message, instance)
-				}
+				require.False(t, json.Valid(instance) && ps[0].Keyword == "syntax", "syntax problem %q on valid JSON %q", ps[0].Message, instance)
 			}
 			out, changed, err := v.ApplyDefaults(instance)
-			if err == nil && changed && !json.Valid(out) {
-				t.Fatalf("ApplyDefaults made invalid JSON %q", out)
-			}
+			require.False(t, err == nil && changed && !json.Valid(out), "ApplyDefaults made invalid JSON %q", out)
 		}
 	})
 }
@@ -229,33 +220,23 @@ func FuzzDifferential(f *testing.F) {
 		instance, _ := json.Marshal((&gen{b: ib}).value(0))
 
 		ours, err := Compile(schema, nil)
-		if err != nil {
-			if strings.Contains(err.Error(), "loop back") {
-				return // both would loop; santhosh reports it at validation
-			}
-			t.Fatalf("Compile(%s): %v", schema, err)
+		if err != nil && strings.Contains(err.Error(), "loop back") {
+			return // both would loop; santhosh reports it at validation
 		}
+		require.NoError(t, err, "Compile(%s)", schema)
 		doc, err := sjs.UnmarshalJSON(bytes.NewReader(schema))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		c := sjs.NewCompiler()
 		c.DefaultDraft(sjs.Draft2020)
-		if err := c.AddResource("mem://s.json", doc); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, c.AddResource("mem://s.json", doc))
 		theirs, err := c.Compile("mem://s.json")
 		if err != nil {
 			t.Skipf("santhosh refuses %s: %v", schema, err)
 		}
 		inst, err := sjs.UnmarshalJSON(bytes.NewReader(instance))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		want := theirs.Validate(inst)
 		got := ours.Validate(instance)
-		if (got == nil) != (want == nil) {
-			t.Fatalf("schema %s\ninstance %s\nours: %v\nsanthosh: %v", schema, instance, got, want)
-		}
+		require.Equal(t, (want == nil), (got == nil), "schema %s\ninstance %s\nours: %v\nsanthosh: %v", schema, instance, got, want)
 	})
 }

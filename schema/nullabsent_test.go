@@ -3,6 +3,8 @@ package schema
 import (
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // TestNullAsAbsentExact: an explicit null counts as absent only where every
@@ -50,9 +52,8 @@ func TestNullAsAbsentExact(t *testing.T) {
 		for _, p := range problems(t, v, tc.in) {
 			msgs = append(msgs, p.Message)
 		}
-		if got := strings.Join(msgs, "; "); got != tc.want {
-			t.Errorf("%s: Validate(%s)\n got %q\nwant %q", tc.name, tc.in, got, tc.want)
-		}
+		got := strings.Join(msgs, "; ")
+		assert.Equal(t, tc.want, got, "%s: Validate(%s)\n got %q\nwant %q", tc.name, tc.in, got, tc.want)
 	}
 }
 
@@ -66,8 +67,8 @@ func TestNullAsAbsentDefaults(t *testing.T) {
 	}
 	for _, tc := range tests {
 		out, _, err := mustCompile(t, tc.schema, opts).ApplyDefaults([]byte(tc.in))
-		if err != nil || string(out) != tc.want {
-			t.Errorf("%s: ApplyDefaults(%s) = %s, %v; want %s", tc.schema, tc.in, out, err, tc.want)
+		if assert.NoError(t, err, "%s: ApplyDefaults(%s) = %s, %v; want %s", tc.schema, tc.in, out, err, tc.want) {
+			assert.Equal(t, tc.want, string(out), "%s: ApplyDefaults(%s) = %s, %v; want %s", tc.schema, tc.in, out, err, tc.want)
 		}
 	}
 }

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestNumbersExact(t *testing.T) {
@@ -34,9 +37,8 @@ func TestNumbersExact(t *testing.T) {
 	}
 	for _, tc := range tests {
 		v := mustCompile(t, tc.schema, nil)
-		if err := v.Validate([]byte(tc.in)); (err == nil) != tc.valid {
-			t.Errorf("%s on %s: valid=%v, got %v", tc.schema, tc.in, tc.valid, err)
-		}
+		err := v.Validate([]byte(tc.in))
+		assert.False(t, (err == nil) != tc.valid, "%s on %s: valid=%v, got %v", tc.schema, tc.in, tc.valid, err)
 	}
 }
 
@@ -68,9 +70,8 @@ func TestMultipleOfExact(t *testing.T) {
 	}
 	for _, tc := range tests {
 		v := mustCompile(t, tc.schema, nil)
-		if err := v.Validate([]byte(tc.in)); (err == nil) != tc.valid {
-			t.Errorf("%s on %.40s: valid=%v, got %v", tc.schema, tc.in, tc.valid, err)
-		}
+		err := v.Validate([]byte(tc.in))
+		assert.False(t, (err == nil) != tc.valid, "%s on %.40s: valid=%v, got %v", tc.schema, tc.in, tc.valid, err)
 	}
 }
 
@@ -81,20 +82,17 @@ func TestMultipleOfLongNumber(t *testing.T) {
 	v := mustCompile(t, `{"multipleOf":0.5}`, nil)
 	start := time.Now()
 	err := v.Validate(num)
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("2 MB number against multipleOf 0.5 took %v", d)
-	}
-	if err != nil {
-		t.Errorf("valid number refused: %v", err)
-	}
+	d := time.Since(start)
+	assert.LessOrEqual(t, d, 5*time.Second, "2 MB number against multipleOf 0.5 took %v", d)
+	assert.NoError(t, err, "valid number refused")
 	// A multipleOf with more than 19 significant digits bounds the work
 	// (digits of the instance × digits of multipleOf) with a "complexity"
 	// problem instead.
 	v = mustCompile(t, `{"multipleOf":0.`+strings.Repeat("3", 4000)+`}`, nil)
 	ps := problems(t, v, string(num))
-	if len(ps) != 1 || ps[0].Keyword != "complexity" ||
-		!strings.HasPrefix(ps[0].Message, "arguments is too long to check against multipleOf 0.333") {
-		t.Errorf("long multipleOf: %+v", ps)
+	if assert.Len(t, ps, 1, "long multipleOf: %+v", ps) {
+		assert.Equal(t, "complexity", ps[0].Keyword, "long multipleOf: %+v", ps)
+		assert.True(t, strings.HasPrefix(ps[0].Message, "arguments is too long to check against multipleOf 0.333"), "long multipleOf: %+v", ps)
 	}
 }
 
@@ -140,11 +138,9 @@ func TestIsMultipleAgainstRat(t *testing.T) {
 			multiples++
 		}
 		got, ok := isMultiple(&x, &y)
-		if !ok || got != want {
-			t.Fatalf("isMultiple(%s, %s) = %v, %v; want %v", xs, ys, got, ok, want)
-		}
+		require.True(t, ok, "isMultiple(%s, %s) = %v, %v; want %v", xs, ys, got, ok, want)
+		require.Equal(t, want, got, "isMultiple(%s, %s) = %v, %v; want %v", xs, ys, got, ok, want)
 	}
-	if multiples < 5000 || multiples > 15000 {
-		t.Errorf("%d multiples in 20000 cases: the generator is off", multiples)
-	}
+	assert.GreaterOrEqual(t, multiples, 5000, "%d multiples in 20000 cases: the generator is off", multiples)
+	assert.LessOrEqual(t, multiples, 15000, "%d multiples in 20000 cases: the generator is off", multiples)
 }

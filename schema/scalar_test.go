@@ -3,6 +3,9 @@ package schema
 import (
 	"fmt"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestIntBoundsFastPath: numbers with a fraction checked against integer
@@ -16,18 +19,16 @@ func TestIntBoundsFastPath(t *testing.T) {
 	} {
 		fast := mustCompile(t, fmt.Sprintf(`{"type":"number","%s":%s}`, kw.name, kw.a), nil)
 		exact := mustCompile(t, fmt.Sprintf(`{"type":"number","%s":%s}`, kw.name, kw.b), nil)
-		if !fast.root.intBounds || exact.root.intBounds {
-			t.Fatalf("%s: intBounds %v and %v", kw.name, fast.root.intBounds, exact.root.intBounds)
-		}
+		require.True(t, fast.root.intBounds, "%s: intBounds %v and %v", kw.name, fast.root.intBounds, exact.root.intBounds)
+		require.False(t, exact.root.intBounds, "%s: intBounds %v and %v", kw.name, fast.root.intBounds, exact.root.intBounds)
 		for _, v := range values {
 			ef, ee := fast.Validate([]byte(v)), exact.Validate([]byte(v))
-			if (ef == nil) != (ee == nil) {
-				t.Errorf("%s %s, value %s: %v, exact comparison: %v", kw.name, kw.a, v, ef, ee)
-			}
+			assert.Equal(t, (ee == nil), (ef == nil), "%s %s, value %s: %v, exact comparison: %v", kw.name, kw.a, v, ef, ee)
 		}
 	}
 	v := mustCompile(t, `{"type":"number","maximum":90}`, nil)
-	if ps := problems(t, v, `90.5`); len(ps) != 1 || ps[0].Message != "arguments must be at most 90" {
-		t.Errorf("got %+v", ps)
+	ps := problems(t, v, `90.5`)
+	if assert.Len(t, ps, 1, "got %+v", ps) {
+		assert.Equal(t, "arguments must be at most 90", ps[0].Message, "got %+v", ps)
 	}
 }

@@ -1,9 +1,11 @@
 package schema
 
 import (
-	"errors"
 	"sync"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const weather = `{"type":"object","properties":{
@@ -15,9 +17,7 @@ const weather = `{"type":"object","properties":{
 func mustCompile(t testing.TB, schema string, opts *Options) *Validator {
 	t.Helper()
 	v, err := Compile([]byte(schema), opts)
-	if err != nil {
-		t.Fatalf("Compile(%s): %v", schema, err)
-	}
+	require.NoError(t, err, "Compile(%s)", schema)
 	return v
 }
 
@@ -29,12 +29,8 @@ func problems(t testing.TB, v *Validator, instance string) []Problem {
 		return nil
 	}
 	var ve *ValidationError
-	if !errors.As(err, &ve) {
-		t.Fatalf("Validate(%s) = %T %v, want *ValidationError", instance, err, err)
-	}
-	if ve.Error() == "" {
-		t.Fatalf("empty error text")
-	}
+	require.ErrorAs(t, err, &ve, "Validate(%s) = %T %v, want *ValidationError", instance, err, err)
+	require.False(t, ve.Error() == "", "empty error text")
 	return ve.Problems
 }
 
@@ -46,13 +42,11 @@ func TestConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < 500; i++ {
-				if err := v.Validate([]byte(`{"city":"Paris","days":3}`)); err != nil {
-					t.Error(err)
+				if err := v.Validate([]byte(`{"city":"Paris","days":3}`)); !assert.NoError(t, err) {
 					return
 				}
 				ps := problems(t, v, `{"days":15}`)
-				if len(ps) != 2 {
-					t.Errorf("got %+v", ps)
+				if !assert.Len(t, ps, 2, "got %+v", ps) {
 					return
 				}
 			}

@@ -9,6 +9,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The official JSON-Schema-Test-Suite (draft 2020-12) lives beside the
@@ -44,24 +47,18 @@ type suiteGroup struct {
 // module root (the first parent holding go.mod).
 func suiteDir(t *testing.T) string {
 	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
 			break
 		}
 		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the package directory")
-		}
+		require.NotEqual(t, dir, parent, "no go.mod above the package directory")
 		dir = parent
 	}
 	d := filepath.Join(dir, "..", "shared", "json-schema-test-suite", "draft2020-12")
 	if _, err := os.Stat(d); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("JSON-Schema-Test-Suite not found at %s (CI=true: it must be there)", d)
-		}
+		require.NotEqual(t, "true", os.Getenv("CI"), "JSON-Schema-Test-Suite not found at %s (CI=true: it must be there)", d)
 		t.Skipf("JSON-Schema-Test-Suite not found at %s; skipping (clone it there to run)", d)
 	}
 	return d
@@ -97,13 +94,9 @@ type suiteScore struct {
 func runSuiteFile(t *testing.T, path, name string, opts *Options, required bool) suiteScore {
 	sc := suiteScore{file: name}
 	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var groups []suiteGroup
-	if err := json.Unmarshal(raw, &groups); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
+	require.NoError(t, json.Unmarshal(raw, &groups), "%s", name)
 	for _, g := range groups {
 		var sv any
 		_ = json.Unmarshal(g.Schema, &sv)
@@ -118,9 +111,7 @@ func runSuiteFile(t *testing.T, path, name string, opts *Options, required bool)
 		}
 		if err != nil {
 			sc.fail += len(g.Tests)
-			if required {
-				t.Errorf("%s / %s: Compile: %v", name, g.Description, err)
-			}
+			assert.False(t, required, "%s / %s: Compile: %v", name, g.Description, err)
 			continue
 		}
 		for _, tc := range g.Tests {
@@ -130,9 +121,7 @@ func runSuiteFile(t *testing.T, path, name string, opts *Options, required bool)
 				continue
 			}
 			sc.fail++
-			if required {
-				t.Errorf("%s / %s / %s: valid=%v, got %v", name, g.Description, tc.Description, tc.Valid, err)
-			}
+			assert.False(t, required, "%s / %s / %s: valid=%v, got %v", name, g.Description, tc.Description, tc.Valid, err)
 		}
 	}
 	return sc
@@ -141,9 +130,7 @@ func runSuiteFile(t *testing.T, path, name string, opts *Options, required bool)
 func TestSuite(t *testing.T) {
 	dir := suiteDir(t)
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var scores []suiteScore
 	for _, f := range files {
 		name := filepath.Base(f)
@@ -159,8 +146,7 @@ func TestSuite(t *testing.T) {
 	}
 	for _, name := range assertedFormats() {
 		f := filepath.Join(dir, "optional", "format", name+".json")
-		if _, err := os.Stat(f); err != nil {
-			t.Errorf("asserted format %s has no suite file", name)
+		if _, err := os.Stat(f); !assert.NoError(t, err, "asserted format %s has no suite file", name) {
 			continue
 		}
 		scores = append(scores, runSuiteFile(t, f, "optional/format/"+name+".json", &Options{AssertFormat: true}, true))

@@ -3,6 +3,9 @@ package schema
 import (
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestMessages(t *testing.T) {
@@ -41,9 +44,8 @@ func TestMessages(t *testing.T) {
 		for _, p := range problems(t, v, tc.in) {
 			msgs = append(msgs, p.Message)
 		}
-		if got := strings.Join(msgs, "; "); got != tc.want {
-			t.Errorf("Validate(%s)\n got %q\nwant %q", tc.in, got, tc.want)
-		}
+		got := strings.Join(msgs, "; ")
+		assert.Equal(t, tc.want, got, "Validate(%s)\n got %q\nwant %q", tc.in, got, tc.want)
 	}
 }
 
@@ -55,19 +57,16 @@ func TestProblemFields(t *testing.T) {
 		{Path: "stops[2].city", Keyword: "required", Param: "city", Message: `"stops[2].city" is required`},
 		{Path: "stops[3].city", Keyword: "type", Param: "string", Message: `"stops[3].city" must be a string, got a number`},
 	}
-	if len(ps) != len(want) {
-		t.Fatalf("got %+v", ps)
-	}
+	require.Len(t, ps, len(want), "got %+v", ps)
 	for i := range want {
-		if ps[i] != want[i] {
-			t.Errorf("problem %d = %+v, want %+v", i, ps[i], want[i])
-		}
+		assert.Equal(t, want[i], ps[i], "problem %d = %+v, want %+v", i, ps[i], want[i])
 	}
 	v = mustCompile(t, weather, nil)
 	ps = problems(t, v, `{"city":"Paris","days":15,"unit":"x"}`)
-	if ps[0].Keyword != "maximum" || ps[0].Param != "14" || ps[1].Keyword != "enum" || ps[1].Param != "celsius fahrenheit" {
-		t.Errorf("got %+v", ps)
-	}
+	assert.Equal(t, "maximum", ps[0].Keyword, "got %+v", ps)
+	assert.Equal(t, "14", ps[0].Param, "got %+v", ps)
+	assert.Equal(t, "enum", ps[1].Keyword, "got %+v", ps)
+	assert.Equal(t, "celsius fahrenheit", ps[1].Param, "got %+v", ps)
 }
 
 func TestNewKeywordMessages(t *testing.T) {
@@ -119,9 +118,8 @@ func TestNewKeywordMessages(t *testing.T) {
 		for _, p := range problems(t, v, tc.in) {
 			msgs = append(msgs, p.Message)
 		}
-		if got := strings.Join(msgs, "; "); got != tc.want {
-			t.Errorf("%s on %s\n got %q\nwant %q", tc.schema, tc.in, got, tc.want)
-		}
+		got := strings.Join(msgs, "; ")
+		assert.Equal(t, tc.want, got, "%s on %s\n got %q\nwant %q", tc.schema, tc.in, got, tc.want)
 	}
 }
 
@@ -129,50 +127,49 @@ func TestMessagesAreBounded(t *testing.T) {
 	big := strings.Repeat("9", 512<<10)
 	v := mustCompile(t, `{"properties":{"n":{"type":"integer","maximum":1},"s":{"format":"email"},"k":{"const":"`+strings.Repeat("x", 1000)+`"}},"additionalProperties":false}`, &Options{AssertFormat: true})
 	err := v.Validate([]byte(`{"n":` + big + `.5,"s":"` + big + `","k":"y","` + big + `":1}`))
-	if err == nil {
-		t.Fatal("no error")
-	}
+	require.Error(t, err, "no error")
 	for _, p := range err.(*ValidationError).Problems {
-		if len(p.Message) > 200 {
-			t.Errorf("%s message is %d bytes: %.100s", p.Keyword, len(p.Message), p.Message)
-		}
+		assert.LessOrEqual(t, len(p.Message), 200, "%s message is %d bytes: %.100s", p.Keyword, len(p.Message), p.Message)
 	}
-	if n := len(err.(*ValidationError).Problems); n != 4 {
-		t.Errorf("got %d problems: %v", n, err)
-	}
+	n := len(err.(*ValidationError).Problems)
+	assert.Equal(t, 4, n, "got %d problems: %v", n, err)
 }
 
 func TestOptions(t *testing.T) {
 	v := mustCompile(t, `{"type":"object"}`, &Options{RejectDuplicateKeys: true})
 	ps := problems(t, v, `{"a":1,"b":{"c":1,"c":2},"a":3}`)
-	if len(ps) != 2 || ps[0].Message != `"b.c" is given more than once` || ps[1].Message != `"a" is given more than once` || ps[1].Keyword != "duplicateKey" {
-		t.Errorf("duplicates: %+v", ps)
+	if assert.Len(t, ps, 2, "duplicates: %+v", ps) {
+		assert.Equal(t, `"b.c" is given more than once`, ps[0].Message, "duplicates: %+v", ps)
+		assert.Equal(t, `"a" is given more than once`, ps[1].Message, "duplicates: %+v", ps)
+		assert.Equal(t, "duplicateKey", ps[1].Keyword, "duplicates: %+v", ps)
 	}
-	if ps := problems(t, mustCompile(t, `{}`, nil), `{"a":1,"a":2}`); ps != nil {
-		t.Errorf("duplicates allowed by default, got %+v", ps)
-	}
+	ps = problems(t, mustCompile(t, `{}`, nil), `{"a":1,"a":2}`)
+	assert.False(t, ps != nil, "duplicates allowed by default, got %+v", ps)
 
 	v = mustCompile(t, `{"items":{"$ref":"#"}}`, &Options{MaxDepth: 5})
-	if ps := problems(t, v, `[[[[[]]]]]`); ps != nil {
-		t.Errorf("depth 5: %+v", ps)
-	}
+	ps = problems(t, v, `[[[[[]]]]]`)
+	assert.False(t, ps != nil, "depth 5: %+v", ps)
 	ps = problems(t, v, `[[[[[[]]]]]]`)
-	if len(ps) != 1 || ps[0].Keyword != "depth" || ps[0].Message != "arguments are nested more than 5 levels deep" {
-		t.Errorf("depth 6: %+v", ps)
+	if assert.Len(t, ps, 1, "depth 6: %+v", ps) {
+		assert.Equal(t, "depth", ps[0].Keyword, "depth 6: %+v", ps)
+		assert.Equal(t, "arguments are nested more than 5 levels deep", ps[0].Message, "depth 6: %+v", ps)
 	}
 	deep := strings.Repeat("[", 1<<20) + strings.Repeat("]", 1<<20)
-	if ps := problems(t, mustCompile(t, `{}`, nil), deep); len(ps) != 1 || ps[0].Keyword != "depth" {
-		t.Errorf("1M levels: %+v", ps)
+	ps = problems(t, mustCompile(t, `{}`, nil), deep)
+	if assert.Len(t, ps, 1, "1M levels: %+v", ps) {
+		assert.Equal(t, "depth", ps[0].Keyword, "1M levels: %+v", ps)
 	}
 
 	s := `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"required":["b"],"minProperties":2}`
 	v = mustCompile(t, s, &Options{NullAsAbsent: true})
 	ps = problems(t, v, `{"a":null,"b":null}`)
-	if len(ps) != 2 || ps[0].Message != `"b" must be a string, got null` || ps[1].Keyword != "minProperties" {
-		t.Errorf("NullAsAbsent: %+v", ps)
+	if assert.Len(t, ps, 2, "NullAsAbsent: %+v", ps) {
+		assert.Equal(t, `"b" must be a string, got null`, ps[0].Message, "NullAsAbsent: %+v", ps)
+		assert.Equal(t, "minProperties", ps[1].Keyword, "NullAsAbsent: %+v", ps)
 	}
-	if ps := problems(t, mustCompile(t, s, nil), `{"a":null,"b":"x"}`); len(ps) != 1 || ps[0].Message != `"a" must be a string, got null` {
-		t.Errorf("without NullAsAbsent: %+v", ps)
+	ps = problems(t, mustCompile(t, s, nil), `{"a":null,"b":"x"}`)
+	if assert.Len(t, ps, 1, "without NullAsAbsent: %+v", ps) {
+		assert.Equal(t, `"a" must be a string, got null`, ps[0].Message, "without NullAsAbsent: %+v", ps)
 	}
 }
 
@@ -182,31 +179,22 @@ func TestNoAllocOnValid(t *testing.T) {
 	}
 	v := mustCompile(t, weather, &Options{RejectDuplicateKeys: true, AssertFormat: true})
 	in := []byte(`{"city":"Par\u00eds","days":3,"unit":"celsius"}`)
-	if n := testing.AllocsPerRun(200, func() {
-		if err := v.Validate(in); err != nil {
-			t.Fatal(err)
-		}
-	}); n != 0 {
-		t.Errorf("Validate(valid) allocates %v times", n)
-	}
+	n := testing.AllocsPerRun(200, func() {
+		require.NoError(t, v.Validate(in))
+	})
+	assert.Zero(t, n, "Validate(valid) allocates %v times", n)
 	fv := mustCompile(t, `{"properties":{"h":{"format":"hostname"},"e":{"format":"email"},"u":{"format":"uri"},"d":{"format":"date-time"},"p":{"format":"duration"},"i":{"format":"ipv6"},"q":{"format":"uuid"}}}`, &Options{AssertFormat: true})
 	fin := []byte(`{"h":"www.example.com","e":"joe@example.com","u":"https://example.com/a?b#c","d":"2026-01-02T15:04:05Z","p":"P1DT2H","i":"::1","q":"2eb8aa08-aa98-11ea-b4aa-73b441d16380"}`)
-	if n := testing.AllocsPerRun(100, func() {
-		if err := fv.Validate(fin); err != nil {
-			t.Fatal(err)
-		}
-	}); n != 0 {
-		t.Errorf("Validate(formats) allocates %v times", n)
-	}
+	n = testing.AllocsPerRun(100, func() {
+		require.NoError(t, fv.Validate(fin))
+	})
+	assert.Zero(t, n, "Validate(formats) allocates %v times", n)
 	bv := mustCompile(t, bulkSchema, &Options{AssertFormat: true})
 	bin := bulkInstance()
-	if n := testing.AllocsPerRun(50, func() {
-		if err := bv.Validate(bin); err != nil {
-			t.Fatal(err)
-		}
-	}); n != 0 {
-		t.Errorf("Validate(bulk) allocates %v times", n)
-	}
+	n = testing.AllocsPerRun(50, func() {
+		require.NoError(t, bv.Validate(bin))
+	})
+	assert.Zero(t, n, "Validate(bulk) allocates %v times", n)
 }
 
 func TestComplexityBudget(t *testing.T) {
@@ -214,8 +202,8 @@ func TestComplexityBudget(t *testing.T) {
 	v := mustCompile(t, `{"items":{"allOf":[{"$ref":"#"},{"$ref":"#"}]}}`, nil)
 	in := strings.Repeat("[", 40) + strings.Repeat("]", 40)
 	ps := problems(t, v, in)
-	if len(ps) != 1 || ps[0].Keyword != "complexity" {
-		t.Errorf("got %+v", ps)
+	if assert.Len(t, ps, 1, "got %+v", ps) {
+		assert.Equal(t, "complexity", ps[0].Keyword, "got %+v", ps)
 	}
 }
 
@@ -223,18 +211,17 @@ func TestMaxProblems(t *testing.T) {
 	v := mustCompile(t, `{"items":{"type":"string"}}`, nil)
 	in := "[" + strings.Repeat("1,", 150) + "1]"
 	ps := problems(t, v, in)
-	if len(ps) != MaxProblems || ps[99].Path != "[99]" {
-		t.Errorf("got %d problems, last %+v", len(ps), ps[len(ps)-1])
+	if assert.Len(t, ps, MaxProblems, "got %d problems, last %+v", len(ps), ps[len(ps)-1]) {
+		assert.Equal(t, "[99]", ps[99].Path, "got %d problems, last %+v", len(ps), ps[len(ps)-1])
 	}
 }
 
 func TestPatternWorkBounded(t *testing.T) {
 	v := mustCompile(t, `{"properties":{"s":{"pattern":"[a-z]{1000}$"}}}`, nil)
 	ps := problems(t, v, `{"s":"`+strings.Repeat("a", 200000)+`"}`)
-	if len(ps) != 1 || ps[0].Keyword != "complexity" || !strings.Contains(ps[0].Message, `"s" is too long to check against the pattern [a-z]{1000}$ (200000 bytes, at most `) {
-		t.Errorf("got %+v", ps)
+	if assert.Len(t, ps, 1, "got %+v", ps) {
+		assert.Equal(t, "complexity", ps[0].Keyword, "got %+v", ps)
+		assert.Contains(t, ps[0].Message, `"s" is too long to check against the pattern [a-z]{1000}$ (200000 bytes, at most `, "got %+v", ps)
 	}
-	if err := v.Validate([]byte(`{"s":"` + strings.Repeat("a", 2000) + `"}`)); err != nil {
-		t.Errorf("short string: %v", err)
-	}
+	assert.NoError(t, v.Validate([]byte(`{"s":"`+strings.Repeat("a", 2000)+`"}`)), "short string")
 }

@@ -5,7 +5,6 @@ import (
 
 	"context"
 	"encoding/json"
-	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -43,13 +42,10 @@ func TestParse(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, err := Parse([]byte(tt.in))
-			if err != nil {
-				t.Fatalf("Parse: %v", err)
-			}
-			if s.Name != tt.wantName || s.Description != tt.wantDsc || s.Content != tt.wantBody {
-				t.Errorf("Parse = {Name:%q Description:%q Content:%q}, want {%q %q %q}",
-					s.Name, s.Description, s.Content, tt.wantName, tt.wantDsc, tt.wantBody)
-			}
+			require.NoError(t, err, "Parse")
+			assert.Equal(t, tt.wantName, s.Name, "Parse = {Name:%q Description:%q Content:%q}, want {%q %q %q}", s.Name, s.Description, s.Content, tt.wantName, tt.wantDsc, tt.wantBody)
+			assert.Equal(t, tt.wantDsc, s.Description, "Parse = {Name:%q Description:%q Content:%q}, want {%q %q %q}", s.Name, s.Description, s.Content, tt.wantName, tt.wantDsc, tt.wantBody)
+			assert.Equal(t, tt.wantBody, s.Content, "Parse = {Name:%q Description:%q Content:%q}, want {%q %q %q}", s.Name, s.Description, s.Content, tt.wantName, tt.wantDsc, tt.wantBody)
 		})
 	}
 }
@@ -78,27 +74,19 @@ func TestParseErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse([]byte(tt.in))
 			var pe *ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("Parse error = %v, want a *ParseError", err)
-			}
-			if pe.Reason != tt.reason || pe.Msg != tt.msg {
-				t.Errorf("Parse error = {%v, %q}, want {%v, %q}", pe.Reason, pe.Msg, tt.reason, tt.msg)
-			}
-			if got, want := err.Error(), tt.reason.String()+": "+tt.msg; got != want {
-				t.Errorf("Error() = %q, want %q", got, want)
-			}
+			require.ErrorAs(t, err, &pe, "Parse error = %v, want a *ParseError", err)
+			assert.Equal(t, tt.reason, pe.Reason, "Parse error = {%v, %q}, want {%v, %q}", pe.Reason, pe.Msg, tt.reason, tt.msg)
+			assert.Equal(t, tt.msg, pe.Msg, "Parse error = {%v, %q}, want {%v, %q}", pe.Reason, pe.Msg, tt.reason, tt.msg)
+			got, want := err.Error(), tt.reason.String()+": "+tt.msg
+			assert.Equal(t, want, got, "Error() = %q, want %q", got, want)
 		})
 	}
 }
 
 func write(t *testing.T, path, content string) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
 }
 
 func symlink(t *testing.T, target, link string) {
@@ -129,17 +117,13 @@ func tree(t *testing.T) (root, outside string) {
 	symlink(t, outside, filepath.Join(root, "linked"))
 	// a symlinked SKILL.md file
 	write(t, filepath.Join(outside, "files", "delta.md"), skillMD("delta", "linked file"))
-	if err := os.MkdirAll(filepath.Join(root, "delta"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "delta"), 0o755))
 	symlink(t, filepath.Join(outside, "files", "delta.md"), filepath.Join(root, "delta", "SKILL.md"))
 	// cycles: a link back to the root and a link to itself's parent
 	symlink(t, root, filepath.Join(root, "group", "loop"))
 	symlink(t, filepath.Join(outside, "gamma"), filepath.Join(outside, "gamma", "self"))
 	// a dangling SKILL.md link
-	if err := os.MkdirAll(filepath.Join(root, "zbroken"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "zbroken"), 0o755))
 	symlink(t, filepath.Join(base, "missing.md"), filepath.Join(root, "zbroken", "SKILL.md"))
 	return root, outside
 }
@@ -147,19 +131,13 @@ func tree(t *testing.T) (root, outside string) {
 func TestDiscover(t *testing.T) {
 	root, _ := tree(t)
 	inv, err := Discover(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var got []string
 	for _, s := range inv.Skills {
 		rel, _ := filepath.Rel(root, s.Path)
 		got = append(got, s.Name+" "+rel+" desc="+s.Description)
-		if s.Dir != filepath.Dir(s.Path) {
-			t.Errorf("%s: Dir = %q, want the directory of %q", s.Name, s.Dir, s.Path)
-		}
-		if s.Content != "Body of "+s.Name+".\n" {
-			t.Errorf("%s: Content = %q", s.Name, s.Content)
-		}
+		assert.Equal(t, filepath.Dir(s.Path), s.Dir, "%s: Dir = %q, want the directory of %q", s.Name, s.Dir, s.Path)
+		assert.Equal(t, "Body of "+s.Name+".\n", s.Content, "%s: Content = %q", s.Name, s.Content)
 	}
 	want := []string{
 		"alpha alpha/SKILL.md desc=first skill",
@@ -167,9 +145,7 @@ func TestDiscover(t *testing.T) {
 		"beta group/beta/SKILL.md desc=nested two levels",
 		"gamma linked/gamma/SKILL.md desc=through a linked dir",
 	}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("skills:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	assert.Equal(t, strings.Join(want, "\n"), strings.Join(got, "\n"), "skills:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	var skipped []string
 	for _, s := range inv.Skipped {
 		rel, _ := filepath.Rel(root, s.Path)
@@ -181,11 +157,9 @@ func TestDiscover(t *testing.T) {
 		"noname/SKILL.md: missing name: the frontmatter has no name",
 		"zbroken/SKILL.md: unreadable: no such file or directory",
 	}
-	if strings.Join(skipped, "\n") != strings.Join(wantSkipped, "\n") {
-		t.Errorf("skipped:\n%s\nwant:\n%s", strings.Join(skipped, "\n"), strings.Join(wantSkipped, "\n"))
-	}
-	if inv.Skipped[3].Err == nil || !errors.Is(inv.Skipped[3].Err, fs.ErrNotExist) {
-		t.Errorf("dangling link: Err = %v, want fs.ErrNotExist", inv.Skipped[3].Err)
+	assert.Equal(t, strings.Join(wantSkipped, "\n"), strings.Join(skipped, "\n"), "skipped:\n%s\nwant:\n%s", strings.Join(skipped, "\n"), strings.Join(wantSkipped, "\n"))
+	if assert.False(t, inv.Skipped[3].Err == nil, "dangling link: Err = %v, want fs.ErrNotExist", inv.Skipped[3].Err) {
+		assert.ErrorIs(t, inv.Skipped[3].Err, fs.ErrNotExist, "dangling link: Err = %v, want fs.ErrNotExist", inv.Skipped[3].Err)
 	}
 }
 
@@ -195,33 +169,27 @@ func TestDiscoverSeveralRootsFirstWins(t *testing.T) {
 	write(t, filepath.Join(b, "y", "SKILL.md"), skillMD("shared", "from b"))
 	write(t, filepath.Join(b, "z", "SKILL.md"), skillMD("only-b", "from b"))
 	inv, err := Discover(a, b, a) // a root given twice is read once
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(inv.Skills) != 2 || inv.Skills[0].Description != "from a" || inv.Skills[1].Name != "only-b" {
-		t.Fatalf("skills = %+v", inv.Skills)
-	}
-	if len(inv.Skipped) != 1 || inv.Skipped[0].Reason != DuplicateName || inv.Skipped[0].Path != filepath.Join(b, "y", "SKILL.md") {
-		t.Fatalf("skipped = %+v", inv.Skipped)
-	}
+	require.NoError(t, err)
+	require.Len(t, inv.Skills, 2, "skills = %+v", inv.Skills)
+	require.Equal(t, "from a", inv.Skills[0].Description, "skills = %+v", inv.Skills)
+	require.Equal(t, "only-b", inv.Skills[1].Name, "skills = %+v", inv.Skills)
+	require.Len(t, inv.Skipped, 1, "skipped = %+v", inv.Skipped)
+	require.Equal(t, DuplicateName, inv.Skipped[0].Reason, "skipped = %+v", inv.Skipped)
+	require.Equal(t, filepath.Join(b, "y", "SKILL.md"), inv.Skipped[0].Path, "skipped = %+v", inv.Skipped)
 }
 
 func TestDiscoverSkillFileIsNotRegular(t *testing.T) {
 	root := t.TempDir()
 	fifo := filepath.Join(root, "pipe", "SKILL.md")
-	if err := os.MkdirAll(filepath.Dir(fifo), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.MkdirAll(filepath.Dir(fifo), 0o755))
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
 	inv, err := Discover(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(inv.Skipped) != 1 || inv.Skipped[0].Reason != Unreadable || inv.Skipped[0].Detail != "not a regular file" {
-		t.Fatalf("skipped = %+v", inv.Skipped)
-	}
+	require.NoError(t, err)
+	require.Len(t, inv.Skipped, 1, "skipped = %+v", inv.Skipped)
+	require.Equal(t, Unreadable, inv.Skipped[0].Reason, "skipped = %+v", inv.Skipped)
+	require.Equal(t, "not a regular file", inv.Skipped[0].Detail, "skipped = %+v", inv.Skipped)
 }
 
 // A SKILL.md over MaxFileBytes is skipped, naming the file and the limit,
@@ -246,27 +214,25 @@ func TestDiscoverRootErrors(t *testing.T) {
 	missing := filepath.Join(dir, "nope")
 	_, err := Discover(missing)
 	var re *RootError
-	if !errors.As(err, &re) || re.Root != missing || !errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("missing root: err = %v", err)
-	}
-	if want := `skill: skills folder "` + missing + `": does not exist`; err.Error() != want {
-		t.Errorf("missing root: %q, want %q", err.Error(), want)
-	}
+	require.ErrorAs(t, err, &re, "missing root: err = %v", err)
+	require.Equal(t, missing, re.Root, "missing root: err = %v", err)
+	require.ErrorIs(t, err, fs.ErrNotExist, "missing root: err = %v", err)
+	want := `skill: skills folder "` + missing + `": does not exist`
+	assert.EqualError(t, err, want, "missing root: %q, want %q", err.Error(), want)
 	_, err = Discover(file)
-	if want := `skill: skills folder "` + file + `": is not a directory`; err == nil || err.Error() != want {
-		t.Errorf("file root: %v, want %q", err, want)
-	}
+	want = `skill: skills folder "` + file + `": is not a directory`
+	assert.EqualError(t, err, want, "file root: %v, want %q", err, want)
 	inv, err := Discover()
-	if err != nil || len(inv.Skills) != 0 || len(inv.Skipped) != 0 {
-		t.Errorf("no roots: %+v, %v", inv, err)
+	if assert.NoError(t, err, "no roots: %+v", inv) {
+		if assert.Empty(t, inv.Skills, "no roots: %+v, %v", inv, err) {
+			assert.Empty(t, inv.Skipped, "no roots: %+v, %v", inv, err)
+		}
 	}
 }
 
 func examplesRoot(t *testing.T) string {
 	abs, err := filepath.Abs(filepath.Join("..", "examples", "skills"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return abs
 }
 
@@ -284,69 +250,47 @@ func checkGolden(t *testing.T, name, got string) {
 func TestSkillToolGolden(t *testing.T) {
 	root := examplesRoot(t)
 	set, err := Load([]string{root}, &Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	reg := toolnexus.NewRegistry()
-	if err := reg.Add(set.Tool()); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, reg.Add(set.Tool()))
 	res := reg.Execute(context.Background(), "skill", json.RawMessage(`{"name":"hello-world"}`))
-	if res.IsError {
-		t.Fatalf("skill tool failed: %s", res.Output)
-	}
-	if !strings.Contains(res.Output, "<file>"+filepath.Join(root, "hello-world", "hello.sh")+"</file>") {
-		t.Errorf("output does not list the absolute path of hello.sh:\n%s", res.Output)
-	}
+	require.False(t, res.IsError, "skill tool failed: %s", res.Output)
+	assert.Contains(t, res.Output, "<file>"+filepath.Join(root, "hello-world", "hello.sh")+"</file>", "output does not list the absolute path of hello.sh:\n%s", res.Output)
 	checkGolden(t, "hello-world.txt", normalize(res.Output, root))
 }
 
 func TestSkillToolDefinition(t *testing.T) {
 	set, err := New(nil, &Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	tool := set.Tool()
-	if tool.Name != "skill" || tool.Source != "skill" {
-		t.Errorf("Name, Source = %q, %q", tool.Name, tool.Source)
-	}
+	assert.Equal(t, "skill", tool.Name, "Name, Source = %q, %q", tool.Name, tool.Source)
+	assert.Equal(t, "skill", tool.Source, "Name, Source = %q, %q", tool.Name, tool.Source)
 	want := `{"type":"object","properties":{"name":{"type":"string","description":"The name of the skill to load, exactly as listed under Available Skills in the system prompt."}},"required":["name"],"additionalProperties":false}`
-	if string(tool.InputSchema) != want {
-		t.Errorf("InputSchema =\n%s\nwant\n%s", tool.InputSchema, want)
-	}
+	assert.Equal(t, want, string(tool.InputSchema), "InputSchema =\n%s\nwant\n%s", tool.InputSchema, want)
 	for _, phrase := range []string{"Available Skills", "system prompt", "matches", "skill's name"} {
-		if !strings.Contains(tool.Description, phrase) {
-			t.Errorf("description lacks %q: %s", phrase, tool.Description)
-		}
+		assert.Contains(t, tool.Description, phrase, "description lacks %q: %s", phrase, tool.Description)
 	}
 }
 
 func TestSkillToolErrors(t *testing.T) {
 	set, err := New([]Skill{{Name: "b", Description: "B"}, {Name: "a", Description: "A"}}, &Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	reg := toolnexus.NewRegistry()
-	if err := reg.Add(set.Tool()); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, reg.Add(set.Tool()))
 	ctx := context.Background()
 	res := reg.Execute(ctx, "skill", json.RawMessage(`{"name":"nope"}`))
-	if !res.IsError || res.Output != `unknown skill "nope"; available skills: a, b` || !errors.Is(res.Err, ErrUnknownSkill) {
-		t.Errorf("unknown: %+v", res)
-	}
+	assert.True(t, res.IsError, "unknown: %+v", res)
+	assert.Equal(t, `unknown skill "nope"; available skills: a, b`, res.Output, "unknown: %+v", res)
+	assert.ErrorIs(t, res.Err, ErrUnknownSkill, "unknown: %+v", res)
 	res = reg.Execute(ctx, "skill", json.RawMessage(`{}`))
-	if !res.IsError || res.Output != `invalid arguments for "skill": "name" is required` {
-		t.Errorf("missing name: %+v", res)
-	}
+	assert.True(t, res.IsError, "missing name: %+v", res)
+	assert.Equal(t, `invalid arguments for "skill": "name" is required`, res.Output, "missing name: %+v", res)
 	res = reg.Execute(ctx, "skill", json.RawMessage(`{"name":7}`))
-	if !res.IsError || !strings.Contains(res.Output, `"name" must be a string`) {
-		t.Errorf("wrong type: %+v", res)
-	}
+	assert.True(t, res.IsError, "wrong type: %+v", res)
+	assert.Contains(t, res.Output, `"name" must be a string`, "wrong type: %+v", res)
 	empty, _ := New(nil, &Options{})
-	if _, err := empty.Render("x"); err == nil || err.Error() != `unknown skill "x"; available skills: none` {
-		t.Errorf("empty set: %v", err)
-	}
+	_, err = empty.Render("x")
+	assert.EqualError(t, err, `unknown skill "x"; available skills: none`, "empty set: %v", err)
 }
 
 func TestRenderDataSkill(t *testing.T) {
@@ -355,25 +299,17 @@ func TestRenderDataSkill(t *testing.T) {
 		Resources: []string{"scripts/b.py", "a.md", "scripts/a.py"},
 	}}, &Options{MaxFiles: 2})
 
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	out, err := set.Render("pdf")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := "<skill_content name=\"pdf\">\n# Skill: pdf\n\nUse the scripts.\n\n" +
 		"Note: the file list is sampled; it shows the first 2 files in path order.\n\n" +
 		"<skill_files>\n<file>a.md</file>\n<file>scripts/a.py</file>\n</skill_files>\n</skill_content>"
-	if out != want {
-		t.Errorf("Render =\n%s\nwant\n%s", out, want)
-	}
+	assert.Equal(t, want, out, "Render =\n%s\nwant\n%s", out, want)
 	set, _ = New([]Skill{{Name: `a"<b>`, Content: ""}}, &Options{})
 	out, _ = set.Render(`a"<b>`)
 	want = "<skill_content name=\"a&quot;&lt;b&gt;\">\n# Skill: a\"<b>\n\n<skill_files>\n</skill_files>\n</skill_content>"
-	if out != want {
-		t.Errorf("Render =\n%q\nwant\n%q", out, want)
-	}
+	assert.Equal(t, want, out, "Render =\n%q\nwant\n%q", out, want)
 }
 
 func TestRenderFileSampling(t *testing.T) {
@@ -389,16 +325,10 @@ func TestRenderFileSampling(t *testing.T) {
 
 	list := func(max int) string {
 		set, err := Load([]string{root}, &Options{MaxFiles: max})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if set.Len() != 2 {
-			t.Fatalf("skills = %v", set.Names())
-		}
+		require.NoError(t, err)
+		require.Equal(t, 2, set.Len(), "skills = %v", set.Names())
 		out, err := set.Render("big")
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return normalize(out[strings.Index(out, "Base directory"):], dir)
 	}
 	want := "Base directory for this skill: file://$ROOT\n" +
@@ -406,26 +336,22 @@ func TestRenderFileSampling(t *testing.T) {
 		"<skill_files>\n<file>$ROOT/a.txt</file>\n<file>$ROOT/m.txt</file>\n" +
 		"<file>$ROOT/scripts/lib/util.sh</file>\n<file>$ROOT/scripts/run.sh</file>\n<file>$ROOT/z.txt</file>\n" +
 		"</skill_files>\n</skill_content>"
-	if got := list(0); got != want {
-		t.Errorf("all files:\n%s\nwant\n%s", got, want)
-	}
+	got := list(0)
+	assert.Equal(t, want, got, "all files:\n%s\nwant\n%s", got, want)
 	want = "Base directory for this skill: file://$ROOT\n" +
 		"Relative paths in this skill (for example scripts/ or reference/) resolve against this base directory.\n" +
 		"Note: the file list is sampled; it shows the first 3 files in path order.\n\n" +
 		"<skill_files>\n<file>$ROOT/a.txt</file>\n<file>$ROOT/m.txt</file>\n<file>$ROOT/scripts/lib/util.sh</file>\n" +
 		"</skill_files>\n</skill_content>"
-	if got := list(3); got != want {
-		t.Errorf("three files:\n%s\nwant\n%s", got, want)
-	}
-	if got := list(-1); !strings.Contains(got, "<skill_files>\n</skill_files>") {
-		t.Errorf("no files:\n%s", got)
-	}
+	got = list(3)
+	assert.Equal(t, want, got, "three files:\n%s\nwant\n%s", got, want)
+	got = list(-1)
+	assert.Contains(t, got, "<skill_files>\n</skill_files>", "no files:\n%s", got)
 }
 
 func TestFileURL(t *testing.T) {
-	if got := fileURL("/a b/c#d%"); got != "file:///a%20b/c%23d%25" {
-		t.Errorf("fileURL = %q", got)
-	}
+	got := fileURL("/a b/c#d%")
+	assert.Equal(t, "file:///a%20b/c%23d%25", got, "fileURL = %q", got)
 }
 
 func TestSkillsPrompt(t *testing.T) {
@@ -435,33 +361,26 @@ func TestSkillsPrompt(t *testing.T) {
 		{Name: "alpha", Description: "Line one\nline two\n\n  spaced"},
 	}, &Options{})
 
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := "Skills are folders of instructions, scripts and reference files for specific tasks. " +
 		"When a task matches one of the skills below, call the `skill` tool with its name to load it before you start, " +
 		"then follow the instructions it returns.\n\n## Available Skills\n" +
 		"- **alpha**: Line one line two spaced\n- **zeta**: Last one."
-	if got := set.SkillsPrompt(); got != want {
-		t.Errorf("SkillsPrompt =\n%s\nwant\n%s", got, want)
-	}
+	got := set.SkillsPrompt()
+	assert.Equal(t, want, got, "SkillsPrompt =\n%s\nwant\n%s", got, want)
 	none, _ := New([]Skill{{Name: "hidden"}}, &Options{})
-	if got := none.SkillsPrompt(); got != "No skills are available." {
-		t.Errorf("no described skills: %q", got)
-	}
+	got = none.SkillsPrompt()
+	assert.Equal(t, "No skills are available.", got, "no described skills: %q", got)
 	empty, _ := New(nil, &Options{})
-	if got := empty.SkillsPrompt(); got != "No skills are available." {
-		t.Errorf("empty: %q", got)
-	}
+	got = empty.SkillsPrompt()
+	assert.Equal(t, "No skills are available.", got, "empty: %q", got)
 }
 
 func TestNewErrors(t *testing.T) {
-	if _, err := New([]Skill{{Name: " "}}, &Options{}); err == nil || err.Error() != "skill: New: a skill has no name" {
-		t.Errorf("blank name: %v", err)
-	}
-	if _, err := New([]Skill{{Name: "a"}}, &Options{Data: []Skill{{Name: " a "}}}); err == nil || err.Error() != `skill: New: skill "a" is given twice` {
-		t.Errorf("duplicate: %v", err)
-	}
+	_, err := New([]Skill{{Name: " "}}, &Options{})
+	assert.EqualError(t, err, "skill: New: a skill has no name", "blank name: %v", err)
+	_, err = New([]Skill{{Name: "a"}}, &Options{Data: []Skill{{Name: " a "}}})
+	assert.EqualError(t, err, `skill: New: skill "a" is given twice`, "duplicate: %v", err)
 }
 
 func TestLoadDataFirst(t *testing.T) {
@@ -469,12 +388,10 @@ func TestLoadDataFirst(t *testing.T) {
 	write(t, filepath.Join(root, "x", "SKILL.md"), skillMD("x", "from disk"))
 	write(t, filepath.Join(root, "y", "SKILL.md"), skillMD("y", "from disk"))
 	set, err := Load([]string{root}, &Options{Data: []Skill{{Name: "x", Description: "from data"}, {Name: ""}, {Name: "x"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if x, _ := set.Get("x"); x.Description != "from data" || x.Dir != "" {
-		t.Errorf("x = %+v", x)
-	}
+	require.NoError(t, err)
+	x, _ := set.Get("x")
+	assert.Equal(t, "from data", x.Description, "x = %+v", x)
+	assert.Equal(t, "", x.Dir, "x = %+v", x)
 	var got []string
 	for _, s := range set.Skipped() {
 		got = append(got, s.String())
@@ -484,12 +401,9 @@ func TestLoadDataFirst(t *testing.T) {
 		`Options.Data[2]: duplicate name: skill "x" is given twice`,
 		filepath.Join(root, "x", "SKILL.md") + `: duplicate name: skill "x" is already given as data`,
 	}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("skipped:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-	if _, err := Load([]string{filepath.Join(root, "missing")}, &Options{}); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("missing root: %v", err)
-	}
+	assert.Equal(t, strings.Join(want, "\n"), strings.Join(got, "\n"), "skipped:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	_, err = Load([]string{filepath.Join(root, "missing")}, &Options{})
+	assert.ErrorIs(t, err, fs.ErrNotExist, "missing root: %v", err)
 }
 
 func TestInventoryJSON(t *testing.T) {
@@ -498,20 +412,14 @@ func TestInventoryJSON(t *testing.T) {
 		Skipped: []Skipped{{Path: "/s/b/SKILL.md", Reason: MissingName, Detail: "the frontmatter has no name"}},
 	}
 	b, err := json.Marshal(inv)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := `{"skills":[{"name":"a","description":"A","path":"/s/a/SKILL.md","dir":"/s/a"}],"skipped":[{"path":"/s/b/SKILL.md","reason":"missing name","detail":"the frontmatter has no name"}]}`
-	if string(b) != want {
-		t.Errorf("JSON =\n%s\nwant\n%s", b, want)
-	}
+	assert.Equal(t, want, string(b), "JSON =\n%s\nwant\n%s", b, want)
 }
 
 func TestSetConcurrentRender(t *testing.T) {
 	set, err := Load([]string{examplesRoot(t)}, &Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	tool := set.Tool()
 	done := make(chan string, 8)
 	for range 8 {
@@ -522,20 +430,21 @@ func TestSetConcurrentRender(t *testing.T) {
 	}
 	first := <-done
 	for range 7 {
-		if got := <-done; got != first {
-			t.Fatal("concurrent renders differ")
-		}
+		got := <-done
+		require.Equal(t, first, got, "concurrent renders differ")
 	}
 }
 
 // nil Options are the zero Options.
 func TestNilOptions(t *testing.T) {
 	s, err := New([]Skill{{Name: "a", Description: "A."}}, nil)
-	if err != nil || s.Len() != 1 || s.max != DefaultMaxFiles {
-		t.Errorf("New(..., nil) = %v, %v", s, err)
+	if assert.NoError(t, err, "New(..., nil) = %v", s) {
+		assert.Equal(t, 1, s.Len(), "New(..., nil) = %v, %v", s, err)
+		assert.Equal(t, DefaultMaxFiles, s.max, "New(..., nil) = %v, %v", s, err)
 	}
 	s, err = Load(nil, nil)
-	if err != nil || s.Len() != 0 || s.max != DefaultMaxFiles {
-		t.Errorf("Load(nil, nil) = %v, %v", s, err)
+	if assert.NoError(t, err, "Load(nil, nil) = %v", s) {
+		assert.Equal(t, 0, s.Len(), "Load(nil, nil) = %v, %v", s, err)
+		assert.Equal(t, DefaultMaxFiles, s.max, "Load(nil, nil) = %v, %v", s, err)
 	}
 }

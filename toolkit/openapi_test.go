@@ -7,6 +7,9 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestBuildOpenAPI(t *testing.T) {
@@ -17,25 +20,25 @@ func TestBuildOpenAPI(t *testing.T) {
 	}))
 	defer srv.Close()
 	tk, err := Build(t.Context(), &Config{NoBuiltins: true, OpenAPI: []string{"../openapi/testdata/petstore.yaml"}, OpenAPIBaseURL: srv.URL + "/v3"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer tk.Close()
-	if n := len(tk.Tools()); n != 11 {
-		t.Errorf("%d tools, want 11", n)
-	}
+	n := len(tk.Tools())
+	assert.Equal(t, 11, n, "%d tools, want 11", n)
 	reports := tk.OpenAPI()
-	if len(reports) != 1 || reports[0].Document != "../openapi/testdata/petstore.yaml" || len(reports[0].Skipped) != 3 || len(reports[0].Notes) != 1 {
-		t.Errorf("reports %+v", reports)
+	if assert.Len(t, reports, 1, "reports %+v", reports) {
+		assert.Equal(t, "../openapi/testdata/petstore.yaml", reports[0].Document, "reports %+v", reports)
+		if assert.Len(t, reports[0].Skipped, 3, "reports %+v", reports) {
+			assert.Len(t, reports[0].Notes, 1, "reports %+v", reports)
+		}
 	}
 	res := tk.Execute(t.Context(), "getPetById", json.RawMessage(`{"petId":7}`))
-	if res.IsError || res.Output != "pet 7" || strings.Join(got, ",") != "GET /v3/pet/7" {
-		t.Errorf("getPetById: %+v, server saw %v", res, got)
-	}
+	assert.False(t, res.IsError, "getPetById: %+v, server saw %v", res, got)
+	assert.Equal(t, "pet 7", res.Output, "getPetById: %+v, server saw %v", res, got)
+	assert.Equal(t, "GET /v3/pet/7", strings.Join(got, ","), "getPetById: %+v, server saw %v", res, got)
 
 	// a missing document is a Build error
-	if _, err := Build(t.Context(), &Config{NoBuiltins: true, OpenAPI: []string{"no-such.yaml"}}); err == nil ||
-		!strings.HasPrefix(err.Error(), "openapi: open no-such.yaml") {
-		t.Errorf("missing document: %v", err)
+	_, err = Build(t.Context(), &Config{NoBuiltins: true, OpenAPI: []string{"no-such.yaml"}})
+	if assert.Error(t, err, "missing document: %v", err) {
+		assert.True(t, strings.HasPrefix(err.Error(), "openapi: open no-such.yaml"), "missing document: %v", err)
 	}
 }

@@ -6,12 +6,13 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/builtin"
 	"github.com/toolnexus/toolnexus/render"
@@ -34,9 +35,7 @@ func build(t *testing.T, cfg Config) *Toolkit {
 		cfg.BuiltinOptions.Workspace = t.TempDir()
 	}
 	tk, err := Build(context.Background(), &cfg)
-	if err != nil {
-		t.Fatalf("Build: %v", err)
-	}
+	require.NoError(t, err, "Build")
 	t.Cleanup(func() { tk.Close() })
 	return tk
 }
@@ -46,63 +45,48 @@ func TestBuildDefaultList(t *testing.T) {
 	var rendered []struct {
 		Function struct{ Name string } `json:"function"`
 	}
-	if err := json.Unmarshal(render.OpenAI(tk.Tools()).AppendJSON(nil), &rendered); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, json.Unmarshal(render.OpenAI(tk.Tools()).AppendJSON(nil), &rendered))
 	var got []string
 	for _, r := range rendered {
 		got = append(got, r.Function.Name)
 	}
 	want := "apply_patch bash edit glob grep question read skill todowrite webfetch write"
-	if strings.Join(got, " ") != want {
-		t.Errorf("rendered names = %s\nwant             %s", strings.Join(got, " "), want)
-	}
+	assert.Equal(t, want, strings.Join(got, " "), "rendered names = %s\nwant             %s", strings.Join(got, " "), want)
 	for _, tool := range tk.Tools() {
 		wantSrc := builtin.Source
 		if tool.Name == "skill" {
 			wantSrc = "skill"
 		}
-		if tool.Source != wantSrc {
-			t.Errorf("%s: Source = %q, want %q", tool.Name, tool.Source, wantSrc)
-		}
+		assert.Equal(t, wantSrc, tool.Source, "%s: Source = %q, want %q", tool.Name, tool.Source, wantSrc)
 	}
 	res := tk.Execute(context.Background(), "skill", json.RawMessage(`{"name":"hello-world"}`))
-	if res.IsError || !strings.HasPrefix(res.Output, `<skill_content name="hello-world">`) {
-		t.Errorf("skill call: %+v", res)
-	}
+	assert.False(t, res.IsError, "skill call: %+v", res)
+	assert.True(t, strings.HasPrefix(res.Output, `<skill_content name="hello-world">`), "skill call: %+v", res)
 }
 
 func TestBuildZeroConfigIsBuiltins(t *testing.T) {
 	tk := build(t, Config{})
-	if got, want := names(tk.Tools()), strings.Join(builtin.Names(), " "); got != want {
-		t.Errorf("tools = %s, want %s", got, want)
-	}
-	if tk.Skills().Len() != 0 || tk.SkillsPrompt() != "No skills are available." {
-		t.Errorf("skills = %v, prompt %q", tk.Skills().Names(), tk.SkillsPrompt())
-	}
+	got, want := names(tk.Tools()), strings.Join(builtin.Names(), " ")
+	assert.Equal(t, want, got, "tools = %s, want %s", got, want)
+	assert.Equal(t, 0, tk.Skills().Len(), "skills = %v, prompt %q", tk.Skills().Names(), tk.SkillsPrompt())
+	assert.Equal(t, "No skills are available.", tk.SkillsPrompt(), "skills = %v, prompt %q", tk.Skills().Names(), tk.SkillsPrompt())
 }
 
 func TestBuildBuiltinSwitches(t *testing.T) {
 	tk := build(t, Config{Skills: []string{examples}, NoBuiltins: true})
-	if got := names(tk.Tools()); got != "skill" {
-		t.Errorf("NoBuiltins: %s", got)
-	}
+	got := names(tk.Tools())
+	assert.Equal(t, "skill", got, "NoBuiltins: %s", got)
 	tk = build(t, Config{NoBuiltins: true})
-	if tk.Len() != 0 {
-		t.Errorf("NoBuiltins, no skills: %s", names(tk.Tools()))
-	}
+	assert.Equal(t, 0, tk.Len(), "NoBuiltins, no skills: %s", names(tk.Tools()))
 	tk = build(t, Config{Builtins: map[string]bool{"bash": false, "webfetch": false, "read": true}})
-	if got := names(tk.Tools()); got != "apply_patch edit glob grep question read todowrite write" {
-		t.Errorf("Builtins map: %s", got)
-	}
+	got = names(tk.Tools())
+	assert.Equal(t, "apply_patch edit glob grep question read todowrite write", got, "Builtins map: %s", got)
 	off := map[string]bool{}
 	for _, n := range builtin.Names() {
 		off[n] = false
 	}
 	tk = build(t, Config{Builtins: off, BuiltinOptions: builtin.Options{Workspace: filepath.Join(t.TempDir(), "missing")}})
-	if tk.Len() != 0 {
-		t.Errorf("all off: %s", names(tk.Tools()))
-	}
+	assert.Equal(t, 0, tk.Len(), "all off: %s", names(tk.Tools()))
 }
 
 // An unknown key in Config.Builtins would leave the tool it meant on
@@ -128,15 +112,11 @@ func TestBuildUnknownBuiltinName(t *testing.T) {
 		tk, err := Build(context.Background(), &tc.cfg)
 		if err == nil {
 			tk.Close()
-			t.Errorf("Builtins %v: no error; tools %s", tc.cfg.Builtins, names(tk.Tools()))
+			assert.Fail(t, "Build returned no error", "Builtins %v: no error; tools %s", tc.cfg.Builtins, names(tk.Tools()))
 			continue
 		}
-		if err.Error() != tc.want {
-			t.Errorf("Builtins %v:\n got %s\nwant %s", tc.cfg.Builtins, err, tc.want)
-		}
-		if !errors.Is(err, toolnexus.ErrUnknownTool) {
-			t.Errorf("Builtins %v: %v does not wrap ErrUnknownTool", tc.cfg.Builtins, err)
-		}
+		assert.EqualError(t, err, tc.want, "Builtins %v:\n got %s\nwant %s", tc.cfg.Builtins, err, tc.want)
+		assert.ErrorIs(t, err, toolnexus.ErrUnknownTool, "Builtins %v: %v does not wrap ErrUnknownTool", tc.cfg.Builtins, err)
 	}
 }
 
@@ -148,53 +128,42 @@ func TestBuildNativeReplacesBuiltin(t *testing.T) {
 	sandboxed, err := toolnexus.NewTool("bash", "Run a command in the sandbox.", func(_ context.Context, a cmdArgs) (string, error) {
 		return "sandboxed: " + a.Command, nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	extra, _ := toolnexus.NewTool("mine", "My tool.", func(context.Context, cmdArgs) (string, error) { return "", nil })
 	tk := build(t, Config{Tools: []toolnexus.Tool{sandboxed, extra}, Skills: []string{examples}})
 	got, ok := tk.Get("bash")
-	if !ok || got.Source != "native" || got.Description != "Run a command in the sandbox." {
-		t.Fatalf("bash = %+v", got)
-	}
+	require.True(t, ok, "bash = %+v", got)
+	require.Equal(t, "native", got.Source, "bash = %+v", got)
+	require.Equal(t, "Run a command in the sandbox.", got.Description, "bash = %+v", got)
 	res := tk.Execute(context.Background(), "bash", json.RawMessage(`{"command":"ls"}`))
-	if res.Output != "sandboxed: ls" {
-		t.Errorf("bash output = %q", res.Output)
-	}
-	if n := names(tk.Tools()); n != "apply_patch bash edit glob grep mine question read skill todowrite webfetch write" {
-		t.Errorf("tools = %s", n)
-	}
-	if strings.Contains(tk.SkillsPrompt(), "bash") || !strings.Contains(tk.SkillsPrompt(), "- **hello-world**: Greets someone") {
-		t.Errorf("skills prompt:\n%s", tk.SkillsPrompt())
-	}
+	assert.Equal(t, "sandboxed: ls", res.Output, "bash output = %q", res.Output)
+	n := names(tk.Tools())
+	assert.Equal(t, "apply_patch bash edit glob grep mine question read skill todowrite webfetch write", n, "tools = %s", n)
+	assert.NotContains(t, tk.SkillsPrompt(), "bash", "skills prompt:\n%s", tk.SkillsPrompt())
+	assert.Contains(t, tk.SkillsPrompt(), "- **hello-world**: Greets someone", "skills prompt:\n%s", tk.SkillsPrompt())
 }
 
 func TestBuildConflicts(t *testing.T) {
 	named := func(name string) toolnexus.Tool {
 		tool, err := toolnexus.NewTool(name, "x", func(context.Context, cmdArgs) (string, error) { return "", nil })
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return tool
 	}
 	ctx := context.Background()
 	_, err := Build(ctx, &Config{Tools: []toolnexus.Tool{named("skill")}, Skills: []string{examples}, NoBuiltins: true})
-	if !errors.Is(err, toolnexus.ErrDuplicateTool) || !strings.Contains(err.Error(), `"skill" is both in Config.Tools and the name of a skill tool`) {
-		t.Errorf("native vs skill: %v", err)
+	if assert.ErrorIs(t, err, toolnexus.ErrDuplicateTool, "native vs skill: %v", err) {
+		assert.Contains(t, err.Error(), `"skill" is both in Config.Tools and the name of a skill tool`, "native vs skill: %v", err)
 	}
 	// without skills the name is free
 	tk := build(t, Config{Tools: []toolnexus.Tool{named("skill")}, NoBuiltins: true})
-	if got, _ := tk.Get("skill"); got.Source != "native" {
-		t.Errorf("skill without skills = %+v", got)
-	}
+	got, _ := tk.Get("skill")
+	assert.Equal(t, "native", got.Source, "skill without skills = %+v", got)
 	_, err = Build(ctx, &Config{Tools: []toolnexus.Tool{named("a"), named("a")}, NoBuiltins: true})
-	if !errors.Is(err, toolnexus.ErrDuplicateTool) || !strings.Contains(err.Error(), `"a" is given twice by Config.Tools`) {
-		t.Errorf("two natives: %v", err)
+	if assert.ErrorIs(t, err, toolnexus.ErrDuplicateTool, "two natives: %v", err) {
+		assert.Contains(t, err.Error(), `"a" is given twice by Config.Tools`, "two natives: %v", err)
 	}
 	_, err = Build(ctx, &Config{Tools: []toolnexus.Tool{{Name: "bad name", Handler: toolnexus.HandlerFunc(nil)}}, NoBuiltins: true})
-	if !errors.Is(err, toolnexus.ErrInvalidName) {
-		t.Errorf("invalid name: %v", err)
-	}
+	assert.ErrorIs(t, err, toolnexus.ErrInvalidName, "invalid name: %v", err)
 }
 
 func TestPrecedence(t *testing.T) {
@@ -211,22 +180,17 @@ func TestPrecedence(t *testing.T) {
 		{tool("m", "native"), fromNative}, {tool("m", "builtin"), fromBuiltin},
 	}
 	for _, s := range steps {
-		if err := a.put(s.t, s.src); err != nil {
-			t.Fatalf("put %s from %s: %v", s.t.Name, s.src, err)
-		}
+		require.NoError(t, a.put(s.t, s.src), "put %s from %s", s.t.Name, s.src)
 	}
 	want := map[string]string{"x": "mcp", "y": "mcp", "z": "skill", "n": "native", "m": "native"}
 	for name, src := range want {
-		if got := a.byName[name].tool.Source; got != src {
-			t.Errorf("%s: winner from %q, want %q", name, got, src)
-		}
+		got := a.byName[name].tool.Source
+		assert.Equal(t, src, got, "%s: winner from %q, want %q", name, got, src)
 	}
-	if strings.Join(a.order, " ") != "x y z n m" {
-		t.Errorf("order = %v", a.order)
-	}
-	if err := a.put(tool("m", "mcp"), fromMCP); !errors.Is(err, toolnexus.ErrDuplicateTool) ||
-		err.Error() != `toolkit: duplicate tool: "m" is both in Config.Tools and the name of a MCP tool` {
-		t.Errorf("native vs MCP: %v", err)
+	assert.Equal(t, "x y z n m", strings.Join(a.order, " "), "order = %v", a.order)
+	err := a.put(tool("m", "mcp"), fromMCP)
+	if assert.ErrorIs(t, err, toolnexus.ErrDuplicateTool, "native vs MCP: %v", err) {
+		assert.EqualError(t, err, `toolkit: duplicate tool: "m" is both in Config.Tools and the name of a MCP tool`, "native vs MCP: %v", err)
 	}
 }
 
@@ -234,27 +198,24 @@ func TestBuildMissingSkillsFolder(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "nope")
 	_, err := Build(context.Background(), &Config{Skills: []string{examples, missing}})
 	var re *skill.RootError
-	if !errors.As(err, &re) || !errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("err = %v", err)
-	}
-	if want := `skill: skills folder "` + missing + `": does not exist`; err.Error() != want {
-		t.Errorf("err = %q, want %q", err, want)
-	}
+	require.ErrorAs(t, err, &re, "err = %v", err)
+	require.ErrorIs(t, err, fs.ErrNotExist, "err = %v", err)
+	want := `skill: skills folder "` + missing + `": does not exist`
+	assert.EqualError(t, err, want, "err = %q, want %q", err, want)
 }
 
 func TestBuildMissingWorkspace(t *testing.T) {
 	_, err := Build(context.Background(), &Config{BuiltinOptions: builtin.Options{Workspace: filepath.Join(t.TempDir(), "gone")}})
-	if err == nil || !strings.HasPrefix(err.Error(), "builtin: workspace") {
-		t.Errorf("err = %v", err)
+	if assert.Error(t, err, "err = %v", err) {
+		assert.True(t, strings.HasPrefix(err.Error(), "builtin: workspace"), "err = %v", err)
 	}
 }
 
 func TestBuildCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Build(ctx, &Config{}); !errors.Is(err, context.Canceled) {
-		t.Errorf("err = %v", err)
-	}
+	_, err := Build(ctx, &Config{})
+	assert.ErrorIs(t, err, context.Canceled, "err = %v", err)
 }
 
 func TestBuildSkillDataAndSkipped(t *testing.T) {
@@ -264,29 +225,24 @@ func TestBuildSkillDataAndSkipped(t *testing.T) {
 		SkillData:  []skill.Skill{{Name: "hello-world", Description: "data wins"}, {Name: "notes", Resources: []string{"a.md"}}},
 		SkillFiles: 1,
 	})
-	if got := tk.Skills().Names(); strings.Join(got, " ") != "hello-world notes" {
-		t.Errorf("skills = %v", got)
-	}
+	got := tk.Skills().Names()
+	assert.Equal(t, "hello-world notes", strings.Join(got, " "), "skills = %v", got)
 	sk, _ := tk.Skills().Get("hello-world")
-	if sk.Description != "data wins" {
-		t.Errorf("hello-world = %+v", sk)
-	}
+	assert.Equal(t, "data wins", sk.Description, "hello-world = %+v", sk)
 	skipped := tk.Skills().Skipped()
-	if len(skipped) != 1 || skipped[0].Reason != skill.DuplicateName {
-		t.Errorf("skipped = %+v", skipped)
+	if assert.Len(t, skipped, 1, "skipped = %+v", skipped) {
+		assert.Equal(t, skill.DuplicateName, skipped[0].Reason, "skipped = %+v", skipped)
 	}
 	want := "- **hello-world**: data wins"
-	if p := tk.SkillsPrompt(); !strings.HasSuffix(p, "## Available Skills\n"+want) {
-		t.Errorf("prompt:\n%s", p)
-	}
+	p := tk.SkillsPrompt()
+	assert.True(t, strings.HasSuffix(p, "## Available Skills\n"+want), "prompt:\n%s", p)
 }
 
 func TestBuildRegistryOptions(t *testing.T) {
 	tk := build(t, Config{Skills: []string{examples}, NoBuiltins: true, Registry: toolnexus.Options{MaxArgumentBytes: 16}})
 	res := tk.Execute(context.Background(), "skill", json.RawMessage(`{"name":"hello-world"}`))
-	if !res.IsError || !strings.Contains(res.Output, "more than the limit of 16 bytes") {
-		t.Errorf("limit not applied: %+v", res)
-	}
+	assert.True(t, res.IsError, "limit not applied: %+v", res)
+	assert.Contains(t, res.Output, "more than the limit of 16 bytes", "limit not applied: %+v", res)
 }
 
 func TestClose(t *testing.T) {
@@ -295,11 +251,13 @@ func TestClose(t *testing.T) {
 	boom := errors.New("boom")
 	tk.onClose(func() error { order = append(order, 1); return nil })
 	tk.onClose(func() error { order = append(order, 2); return boom })
-	if err := tk.Close(); !errors.Is(err, boom) {
-		t.Errorf("Close = %v", err)
-	}
-	if err := tk.Close(); !errors.Is(err, boom) || len(order) != 2 || order[0] != 2 {
-		t.Errorf("second Close = %v, order %v", err, order)
+	err := tk.Close()
+	assert.ErrorIs(t, err, boom, "Close = %v", err)
+	err = tk.Close()
+	if assert.ErrorIs(t, err, boom, "second Close = %v, order %v", err, order) {
+		if assert.Len(t, order, 2, "second Close = %v, order %v", err, order) {
+			assert.Equal(t, 2, order[0], "second Close = %v, order %v", err, order)
+		}
 	}
 }
 
@@ -307,13 +265,10 @@ func TestClose(t *testing.T) {
 // directory.
 func TestBuildNilConfig(t *testing.T) {
 	tk, err := Build(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer tk.Close()
-	if got, want := names(tk.Tools()), strings.Join(builtin.Names(), " "); got != want {
-		t.Errorf("tools = %s, want %s", got, want)
-	}
+	got, want := names(tk.Tools()), strings.Join(builtin.Names(), " ")
+	assert.Equal(t, want, got, "tools = %s, want %s", got, want)
 }
 
 // A tool that changes (an MCP server relisted it differently) or trades
@@ -327,9 +282,7 @@ func TestSyncSwapsToolsAtomically(t *testing.T) {
 	lowPatch := mk("apply_patch", builtin.Source, "built-in")
 	tk := &Toolkit{Registry: toolnexus.NewRegistry(), native: map[string]bool{},
 		lower: map[string]toolnexus.Tool{"apply_patch": lowPatch}, mcpTools: map[string]toolnexus.Tool{}}
-	if err := tk.Add(lowPatch); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, tk.Add(lowPatch))
 	versions := [][]toolnexus.Tool{
 		{mk("srv_echo", "mcp", "a")},
 		{mk("srv_echo", "mcp", "b"), mk("apply_patch", "mcp", "mcp patch")},
@@ -365,12 +318,10 @@ func TestSyncSwapsToolsAtomically(t *testing.T) {
 	}
 	close(stop)
 	wg.Wait()
-	if m := missing.Load(); m != nil {
-		t.Errorf("during %d swaps, %d calls: a call found its tool missing: %s", swaps, calls.Load(), m)
-	}
-	if got := tk.Names(); !slices.Equal(got, []string{"apply_patch", "srv_echo"}) {
-		t.Errorf("tools after the swaps = %v, want [apply_patch srv_echo]", got)
-	}
+	m := missing.Load()
+	assert.False(t, m != nil, "during %d swaps, %d calls: a call found its tool missing: %s", swaps, calls.Load(), m)
+	got := tk.Names()
+	assert.Equal(t, []string{"apply_patch", "srv_echo"}, got, "tools after the swaps = %v, want [apply_patch srv_echo]", got)
 }
 
 // An MCP tool whose name the caller took after Build is left out; the
@@ -383,17 +334,14 @@ func TestSyncLeavesOutNameTakenByCaller(t *testing.T) {
 	tk := &Toolkit{Registry: toolnexus.NewRegistry(), native: map[string]bool{}, lower: map[string]toolnexus.Tool{},
 		mcpTools: map[string]toolnexus.Tool{}}
 	tk.syncTools([]toolnexus.Tool{answer("srv_old", "mcp")})
-	if err := tk.Add(answer("srv_x", "caller")); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, tk.Add(answer("srv_x", "caller")))
 	tk.syncTools([]toolnexus.Tool{answer("srv_x", "mcp"), answer("srv_y", "mcp")})
-	if got := tk.Names(); !slices.Equal(got, []string{"srv_x", "srv_y"}) {
-		t.Errorf("tools = %v, want [srv_x srv_y]", got)
-	}
-	if res := tk.Execute(context.Background(), "srv_x", nil); res.Output != "caller" {
-		t.Errorf("srv_x = %+v, want the caller's tool", res)
-	}
-	if _, ok := tk.mcpTools["srv_x"]; ok || len(tk.mcpTools) != 1 {
-		t.Errorf("MCP tools tracked = %v, want only srv_y", tk.mcpTools)
+	got := tk.Names()
+	assert.Equal(t, []string{"srv_x", "srv_y"}, got, "tools = %v, want [srv_x srv_y]", got)
+	res := tk.Execute(context.Background(), "srv_x", nil)
+	assert.Equal(t, "caller", res.Output, "srv_x = %+v, want the caller's tool", res)
+	_, ok := tk.mcpTools["srv_x"]
+	if assert.False(t, ok, "MCP tools tracked = %v, want only srv_y", tk.mcpTools) {
+		assert.Len(t, tk.mcpTools, 1, "MCP tools tracked = %v, want only srv_y", tk.mcpTools)
 	}
 }

@@ -20,6 +20,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Snippet conventions (docs/development.md says the same for writers):
@@ -387,13 +390,10 @@ func checkAll(root string, files map[string][]byte) ([]string, int) {
 func repoRoot(t *testing.T) string {
 	t.Helper()
 	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
-	if err != nil || !bytes.HasPrefix(mod, []byte("module github.com/toolnexus/toolnexus\n")) {
-		t.Fatalf("%s is not the toolnexus module root: %v", root, err)
-	}
+	require.NoError(t, err, "%s is not the toolnexus module root", root)
+	require.True(t, bytes.HasPrefix(mod, []byte("module github.com/toolnexus/toolnexus\n")), "%s is not the toolnexus module root", root)
 	return root
 }
 
@@ -402,25 +402,17 @@ func TestDocSnippets(t *testing.T) {
 	root := repoRoot(t)
 	files := map[string][]byte{}
 	mds, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	mds = append(mds, filepath.Join(root, "README.md"))
 	for _, p := range mds {
 		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		rel, _ := filepath.Rel(root, p)
 		files[filepath.ToSlash(rel)] = data
 	}
 	problems, n := checkAll(root, files)
-	for _, p := range problems {
-		t.Error(p)
-	}
-	if n < 10 {
-		t.Errorf("found %d Go snippets in %d files; the extraction is broken", n, len(files))
-	}
+	assert.Empty(t, problems, strings.Join(problems, "\n"))
+	assert.GreaterOrEqual(t, n, 10, "found %d Go snippets in %d files; the extraction is broken", n, len(files))
 	t.Logf("%d Go snippets in %d Markdown files", n, len(files))
 }
 
@@ -464,9 +456,7 @@ func TestDocCheckReportsPlace(t *testing.T) {
 		"```",
 	}, "\n")
 	problems, n := checkAll(root, map[string][]byte{"broken.md": []byte(md)})
-	if n != 7 {
-		t.Errorf("found %d snippets, want 7 (the indented block is not one)", n)
-	}
+	assert.Equal(t, 7, n, "found %d snippets, want 7 (the indented block is not one)", n)
 	want := []string{"broken.md:5: reg.Nope undefined", "broken.md:11: declared and not used: x",
 		`broken.md:15: line "not in the example()" is not in exec/example_test.go ExampleExecutor_Run`,
 		"broken.md:17: a Go block must open with exactly ```go at column 0",
@@ -474,13 +464,9 @@ func TestDocCheckReportsPlace(t *testing.T) {
 		"broken.md:28: declared and not used: unused",
 		`broken.md:31: "/path/to/project" does not exist`}
 	for _, w := range want {
-		if !slices.ContainsFunc(problems, func(p string) bool { return strings.HasPrefix(p, w) }) {
-			t.Errorf("no problem starting with %q in:\n%s", w, strings.Join(problems, "\n"))
-		}
+		assert.True(t, slices.ContainsFunc(problems, func(p string) bool { return strings.HasPrefix(p, w) }), "no problem starting with %q in:\n%s", w, strings.Join(problems, "\n"))
 	}
-	if len(problems) != len(want) {
-		t.Errorf("got %d problems, want %d:\n%s", len(problems), len(want), strings.Join(problems, "\n"))
-	}
+	assert.Len(t, problems, len(want), "got %d problems, want %d:\n%s", len(problems), len(want), strings.Join(problems, "\n"))
 }
 
 // TestDocExampleNames wants every Example function or Test named in
@@ -511,31 +497,23 @@ func TestDocExampleNames(t *testing.T) {
 		}
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	mds, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	mds = append(mds, filepath.Join(root, "README.md"))
 	checked := 0
 	for _, p := range mds {
 		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		rel, _ := filepath.Rel(root, p)
 		for i, line := range strings.Split(string(data), "\n") {
 			for _, name := range testNames(line) {
 				checked++
-				if !defined[name] {
-					t.Errorf("%s:%d: %s is named but no _test.go file defines it", filepath.ToSlash(rel), i+1, name)
-				}
+				assert.True(t, defined[name], "%s:%d: %s is named but no _test.go file defines it", filepath.ToSlash(rel), i+1, name)
 			}
 		}
 	}
 	t.Logf("%d names checked", checked)
-	if checked < 20 {
-		t.Errorf("checked %d names; the scan is broken", checked)
-	}
+	assert.GreaterOrEqual(t, checked, 20, "checked %d names; the scan is broken", checked)
 }
 
 // testNames returns the identifiers in backquotes on line that name an

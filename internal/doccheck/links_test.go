@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 var (
@@ -59,9 +62,7 @@ func TestDocLinks(t *testing.T) {
 	links := 0
 	for _, p := range mds {
 		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		rel, _ := filepath.Rel(root, p)
 		rel = filepath.ToSlash(rel)
 		inFence := false
@@ -86,17 +87,12 @@ func TestDocLinks(t *testing.T) {
 				}
 				where := rel + ":" + strconv.Itoa(i+1)
 				destData, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(dest)))
-				if err != nil {
-					t.Errorf("%s: link %q: %s does not exist", where, target, dest)
+				if !assert.NoError(t, err, "%s: link %q: %s does not exist", where, target, dest) {
 					continue
 				}
-				if frag != "" && strings.HasSuffix(dest, ".md") && !anchors(string(destData))[frag] {
-					t.Errorf("%s: link %q: %s has no heading with anchor #%s", where, target, dest, frag)
-				}
+				assert.False(t, frag != "" && strings.HasSuffix(dest, ".md") && !anchors(string(destData))[frag], "%s: link %q: %s has no heading with anchor #%s", where, target, dest, frag)
 			}
 		}
 	}
-	if links < 30 {
-		t.Errorf("found %d relative links; the scan is broken", links)
-	}
+	assert.GreaterOrEqual(t, links, 30, "found %d relative links; the scan is broken", links)
 }

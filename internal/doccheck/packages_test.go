@@ -10,6 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const modulePath = "github.com/toolnexus/toolnexus"
@@ -24,9 +27,7 @@ func moduleDeps(t *testing.T, root, pkg string) map[string]bool {
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go list -deps %s: %v\n%s", pkg, err, stderr.Bytes())
-	}
+	require.NoError(t, err, "go list -deps %s: %v\n%s", pkg, err, stderr.Bytes())
 	mods := map[string]bool{}
 	for _, m := range strings.Fields(string(out)) {
 		if m != modulePath {
@@ -40,9 +41,7 @@ func moduleDeps(t *testing.T, root, pkg string) map[string]bool {
 func directRequirements(t *testing.T, root string) map[string]bool {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	direct := map[string]bool{}
 	inBlock := false
 	sc := bufio.NewScanner(bytes.NewReader(data))
@@ -81,9 +80,7 @@ func matches(name, m string) bool {
 func TestPackagesTable(t *testing.T) {
 	root := repoRoot(t)
 	data, err := os.ReadFile(filepath.Join(root, "docs", "packages.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	direct := directRequirements(t, root)
 	var rootDeps map[string]bool
 	seen := map[string]bool{} // every module added by a row so far
@@ -111,9 +108,7 @@ func TestPackagesTable(t *testing.T) {
 			deps := moduleDeps(t, root, pkg)
 			added := deps
 			if pkg != modulePath {
-				if rootDeps == nil {
-					t.Fatalf("%s: the root package's row must come first", where)
-				}
+				require.False(t, rootDeps == nil, "%s: the root package's row must come first", where)
 				added = map[string]bool{}
 				for m := range deps {
 					if !rootDeps[m] {
@@ -125,9 +120,7 @@ func TestPackagesTable(t *testing.T) {
 			}
 			if listed == "all of the above" {
 				for m := range added {
-					if !seen[m] {
-						t.Errorf("%s: %s adds %s, which no row above lists", where, pkg, m)
-					}
+					assert.True(t, seen[m], "%s: %s adds %s, which no row above lists", where, pkg, m)
 				}
 				continue
 			}
@@ -136,25 +129,17 @@ func TestPackagesTable(t *testing.T) {
 				if !direct[m] {
 					continue
 				}
-				if !slices.ContainsFunc(names, func(n string) bool { return matches(n, m) }) {
-					t.Errorf("%s: %s adds %s (a direct requirement in go.mod), not listed", where, pkg, m)
-				}
+				assert.True(t, slices.ContainsFunc(names, func(n string) bool { return matches(n, m) }), "%s: %s adds %s (a direct requirement in go.mod), not listed", where, pkg, m)
 			}
 			for _, n := range names {
 				found := false
 				for m := range added {
 					found = found || matches(n, m)
 				}
-				if !found {
-					t.Errorf("%s: %s is listed for %s, which does not add it", where, n, pkg)
-				}
+				assert.True(t, found, "%s: %s is listed for %s, which does not add it", where, n, pkg)
 			}
-			if listed == "nothing more" && len(added) > 0 {
-				t.Errorf("%s: %s says nothing more but adds %v", where, pkg, added)
-			}
+			assert.False(t, listed == "nothing more" && len(added) > 0, "%s: %s says nothing more but adds %v", where, pkg, added)
 		}
 	}
-	if rows < 8 {
-		t.Errorf("found %d table rows in docs/packages.md; the parse is broken", rows)
-	}
+	assert.GreaterOrEqual(t, rows, 8, "found %d table rows in docs/packages.md; the parse is broken", rows)
 }
