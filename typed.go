@@ -191,9 +191,9 @@ func (h *typedHandler[A]) fullPath(args json.RawMessage, a *A) (target any, errs
 	target = h.target(a)
 	derr := json.Unmarshal(args, target)
 	if derr == nil {
-		if len(errs) > 0 {
-			errs, _ = info.Diagnose(args, errs)
-		}
+		// also when the engine found nothing: the decoder's tables see a
+		// key that encoding/json matched to a field ignoring case
+		errs, _ = info.Diagnose(args, errs)
 		return target, errs, true
 	}
 	errs, rewritten := info.Diagnose(args, errs)

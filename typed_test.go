@@ -398,3 +398,29 @@ func TestNullableStructField(t *testing.T) {
 		assert.Equal(t, want, reg.Execute(context.Background(), "n", json.RawMessage(in)).Output, in)
 	}
 }
+
+// caseOpenArgs allows properties of its own schema does not name, so
+// "PATH" passes the schema as an extra property; encoding/json would still
+// match it to Path case-insensitively, decoding past the pattern shown.
+type caseOpenArgs struct {
+	Path string `json:"path" jsonschema:"pattern=^/safe"`
+}
+
+func (caseOpenArgs) JSONSchemaExtend(s *jsonschema.Schema) { s.AdditionalProperties = jsonschema.TrueSchema }
+
+func TestExtraKeyDiffersOnlyInCase(t *testing.T) {
+	reg := NewRegistry()
+	var got []string
+	require.NoError(t, Register(reg, "open", "Open a path.", func(_ context.Context, a caseOpenArgs) (string, error) {
+		got = append(got, a.Path)
+		return a.Path, nil
+	}))
+	for _, args := range []string{`{"path":"/safe","PATH":"/etc/passwd"}`, `{"PATH":"/etc/passwd"}`, `{"path":"/safe","paTh":"/etc"}`} {
+		res := reg.Execute(context.Background(), "open", json.RawMessage(args))
+		assert.True(t, res.IsError, "%s ran with %q", args, res.Output)
+		assert.Contains(t, res.Output, "property names are case-sensitive", args)
+	}
+	res := reg.Execute(context.Background(), "open", json.RawMessage(`{"path":"/safe/x","other":1}`))
+	assert.False(t, res.IsError, res.Output)
+	assert.Equal(t, []string{"/safe/x"}, got)
+}

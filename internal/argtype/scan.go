@@ -336,6 +336,15 @@ func (s *scanner) object(o *objSpec) {
 			idx, ok = o.lookup(unescapeKey(key))
 		}
 		if !ok {
+			if name, fold := o.foldMatch(key); fold {
+				// encoding/json would decode this key into name's field,
+				// past what the schema checked for name
+				s.push(seg{key: key})
+				p := s.pathString()
+				s.add(&Problem{Path: p, Rule: "unknown",
+					Msg: fmt.Sprintf("unknown property %q; property names are case-sensitive: did you mean %q?", p, name)})
+				s.pop()
+			}
 			s.skipValue()
 		} else {
 			f := &o.fields[idx]

@@ -2,6 +2,7 @@ package argtype
 
 import (
 	"reflect"
+	"strings"
 )
 
 // This file holds the argument checker: one pass over the raw JSON bytes,
@@ -72,6 +73,18 @@ type objSpec struct {
 // names in order instead of keeping a map (cheaper to build and no slower
 // to search).
 const linearFields = 8
+
+// foldMatch returns the name of the property key matches only when case
+// is ignored, as encoding/json matches keys to struct fields.
+func (o *objSpec) foldMatch(key []byte) (string, bool) {
+	k := string(unescapeKey(key))
+	for _, f := range o.fields {
+		if strings.EqualFold(f.name, k) {
+			return f.name, true
+		}
+	}
+	return "", false
+}
 
 // lookup returns the index in fields of the property key.
 func (o *objSpec) lookup(key []byte) (int, bool) {
