@@ -406,7 +406,9 @@ type caseOpenArgs struct {
 	Path string `json:"path" jsonschema:"pattern=^/safe"`
 }
 
-func (caseOpenArgs) JSONSchemaExtend(s *jsonschema.Schema) { s.AdditionalProperties = jsonschema.TrueSchema }
+func (caseOpenArgs) JSONSchemaExtend(s *jsonschema.Schema) {
+	s.AdditionalProperties = jsonschema.TrueSchema
+}
 
 func TestExtraKeyDiffersOnlyInCase(t *testing.T) {
 	reg := NewRegistry()
