@@ -358,8 +358,8 @@ func TestSchemaAndRuntimeAgree(t *testing.T) {
 		{Register(NewRegistry(), "t", "", noop[constTag]), `jsonschema key "const" is not one invopop/jsonschema knows`},
 		{Register(NewRegistry(), "t", "", noop[minLenOnInt]), `jsonschema key "minLength" does not apply to a number field`},
 		{Register(NewRegistry(), "t", "", noop[embedUnexportedPtr]), `embedded field inner is a pointer to an unexported struct`},
-		{Register(NewRegistry(), "t", "", noop[badBoolOneof]), `invalid validate tag: Bad field type bool`},
-		{Register(NewRegistry(), "t", "", noop[badParam]), `invalid validate tag`},
+		{Register(NewRegistry(), "t", "", noop[badBoolOneof]), `validate tag "omitempty,min=1": rule "min" does not apply to a Go bool; remove it or use a rule for that type`},
+		{Register(NewRegistry(), "t", "", noop[badParam]), `validate tag "omitempty,gt=abc": rule "gt" cannot read its parameter "abc" as a number for a Go int; fix the parameter`},
 		{Register(NewRegistry(), "t", "", noop[optionalWithoutOmitempty]), `field optionalWithoutOmitempty.Days is optional (json omitempty/omitzero) but its validate rules "min=1" also run when the model leaves it out (on the zero value); start the tag with omitempty: validate:"omitempty,min=1"`},
 	} {
 		require.Error(t, c.err, c.want)
@@ -629,7 +629,7 @@ func TestBadArgumentTypes(t *testing.T) {
 		err  error
 		want string
 	}{Register(NewRegistry(), "s", "", func(context.Context, badRule) (string, error) { return "", nil }),
-		`toolnexus: tool "s": invalid input schema: struct badRule: invalid validate tag: Undefined validation function 'bogus_rule' on field 'N'`})
+		`toolnexus: tool "s": invalid input schema: field badRule.N: validate tag "min=1,bogus_rule": there is no rule "bogus_rule"; check its spelling against go-playground/validator's list of rules`})
 	for _, c := range cases {
 		require.Error(t, c.err)
 		assert.ErrorIs(t, c.err, ErrInvalidSchema)
@@ -844,4 +844,42 @@ func TestNamedByteSliceIsBase64(t *testing.T) {
 	assert.Equal(t, "[1 2]", res.Output)
 	res = reg.Execute(context.Background(), "bytes", json.RawMessage(`{"b":[1,2]}`))
 	assert.True(t, res.IsError, res.Output)
+}
+
+type ownDescribed string
+
+func (ownDescribed) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "string", Title: "Colour", Description: "a colour name", Enum: []any{"red", "blue"}}
+}
+
+type withOwnDescribed struct {
+	C ownDescribed  `json:"c"`
+	P *ownDescribed `json:"p,omitempty"`
+	T ownDescribed  `json:"t" jsonschema:"description=the tag's words win"`
+}
+
+type diveOnString struct {
+	N string `json:"n" validate:"dive,min=1"`
+}
+
+// TestRegistrationNamesFieldAndFix: a misused rule is a registration error
+// naming the Go field and the fix, not the validator's raw text. (A json tag
+// on an unexported field is TestUnexportedTagged in internal/argtype: go vet
+// refuses such a field in this package's own source.)
+func TestRegistrationNamesFieldAndFix(t *testing.T) {
+	_, err := NewTool("d", "d", noop[diveOnString])
+	require.EqualError(t, err, `toolnexus: tool "d": invalid input schema: field diveOnString.N: validate tag "dive,min=1": rule "dive" applies only to slices, arrays and maps, not to a Go string; remove "dive" and write the rules after it for the field itself`)
+}
+
+// TestOwnSchemaDescriptionKept: the description of a type's own JSONSchema
+// reaches the property (invopop dropped it, keeping the title), unless the
+// field's tag gives one.
+func TestOwnSchemaDescriptionKept(t *testing.T) {
+	tool, err := NewTool("c", "d", noop[withOwnDescribed])
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"type":"object","properties":{
+		"c":{"type":"string","title":"Colour","description":"a colour name","enum":["red","blue"]},
+		"p":{"type":"string","title":"Colour","description":"a colour name","enum":["red","blue"]},
+		"t":{"type":"string","title":"Colour","description":"the tag's words win","enum":["red","blue"]}},
+		"required":["c","t"],"additionalProperties":false}`, string(tool.InputSchema))
 }

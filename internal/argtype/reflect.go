@@ -305,6 +305,11 @@ func (p *patcher) patch(s *jsonschema.Schema, t reflect.Type, enforced bool) err
 			if f.required {
 				req = append(req, f.name)
 			}
+			if ps.Description == "" && ps.Ref == "" {
+				// invopop sets a property's description from the field's
+				// tags only, over the one the type's JSONSchema gave.
+				ps.Description = ownDescription(f.typ)
+			}
 			if f.validate != "" {
 				if err := applyValidate(p.resolve(ps, f.typ), f.typ, f.validate, enforced, jsonNames(fields)); err != nil {
 					return fmt.Errorf("field %s.%s: %w", typeName(t), f.goName, err)
@@ -377,4 +382,26 @@ func jsonNames(fields []goField) func(string) string {
 		}
 		return ""
 	}
+}
+
+// ownDescription is the description of the schema that t's own JSONSchema
+// method returns (t or a pointer to it implementing it), "" when it has
+// none.
+func ownDescription(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	var v reflect.Value
+	switch {
+	case t.Implements(schemaHookType):
+		v = reflect.New(t).Elem()
+	case reflect.PointerTo(t).Implements(schemaHookType):
+		v = reflect.New(t)
+	default:
+		return ""
+	}
+	if s := v.Interface().(interface{ JSONSchema() *jsonschema.Schema }).JSONSchema(); s != nil {
+		return s.Description
+	}
+	return ""
 }

@@ -121,32 +121,76 @@ func enumWithin(enum []any, param string) []any {
 func checkValidateTags(structs []*walkedStruct) error {
 	structs = slices.Clone(structs)
 	slices.SortFunc(structs, func(a, b *walkedStruct) int { return strings.Compare(a.t.String(), b.t.String()) })
-	try := func(what string, f func()) (err error) {
-		defer func() {
-			if v := recover(); v != nil {
-				err = fmt.Errorf("%s: invalid validate tag: %v", what, v)
-			}
-		}()
-		f()
-		return nil
-	}
 	for _, s := range structs {
 		t := s.t
-		if err := try("struct "+typeName(t), func() { _ = validate().Struct(reflect.New(t).Interface()) }); err != nil {
-			return err
-		}
+		// Each field alone first, so that a problem names its field.
 		for _, f := range s.fields {
 			tag := standaloneRules(f.validate)
 			if tag == "" {
 				continue
 			}
 			v := sampleValue(f.typ, 0)
-			if err := try("field "+typeName(t)+"."+f.goName, func() { _ = validate().Var(v.Interface(), tag) }); err != nil {
-				return err
+			if p := tryValidate(func() { _ = validate().Var(v.Interface(), tag) }); p != nil {
+				return fmt.Errorf("field %s.%s: validate tag %q: %s", typeName(t), f.goName, f.validate, tagProblem(p, tag, f.typ, v))
 			}
+		}
+		if p := tryValidate(func() { _ = validate().Struct(reflect.New(t).Interface()) }); p != nil {
+			return fmt.Errorf("struct %s: a validate tag that refers to other fields: %s", typeName(t), tagProblem(p, "", nil, reflect.Value{}))
 		}
 	}
 	return nil
+}
+
+// tryValidate runs f and returns what it panicked with, nil if it did not.
+func tryValidate(f func()) (p any) {
+	defer func() { p = recover() }()
+	f()
+	return nil
+}
+
+// tagProblem words validator's panic p for the rules tag on a field of type
+// t holding the sample v: which rule is wrong, why, and the fix. The rule is
+// found by running each rule of the tag alone; with no tag only the panic's
+// sense is worded.
+func tagProblem(p any, tag string, t reflect.Type, v reflect.Value) string {
+	text := fmt.Sprint(p)
+	rule := ""
+	for _, r := range strings.Split(tag, ",") {
+		if r = strings.TrimSpace(r); r == "" || structuralRule(r) {
+			continue
+		}
+		if tryValidate(func() { _ = validate().Var(v.Interface(), r) }) != nil {
+			rule = r
+			break
+		}
+	}
+	name, param, _ := strings.Cut(rule, "=")
+	kind := "this type"
+	if t != nil {
+		kind = "a Go " + t.String()
+	}
+	switch {
+	case strings.Contains(text, "can't dive on a non slice or map"):
+		return fmt.Sprintf(`rule "dive" applies only to slices, arrays and maps, not to %s; remove "dive" and write the rules after it for the field itself`, kind)
+	case strings.HasPrefix(text, "Undefined validation function"):
+		undefined := text
+		if i := strings.Index(text, "'"); i >= 0 {
+			undefined, _, _ = strings.Cut(text[i+1:], "'")
+		}
+		if strings.TrimSpace(undefined) != undefined {
+			return fmt.Sprintf("there is no rule %q; write the rules separated by commas without spaces", undefined)
+		}
+		return fmt.Sprintf("there is no rule %q; check its spelling against go-playground/validator's list of rules", undefined)
+	case strings.HasPrefix(text, "Invalid validation tag"):
+		return "the tag is malformed (an empty rule, a stray comma or \"|\"); write rules as name or name=param separated by commas"
+	case strings.HasPrefix(text, "Bad field type") && rule != "":
+		return fmt.Sprintf("rule %q does not apply to %s; remove it or use a rule for that type", name, kind)
+	case strings.Contains(text, "strconv.") && rule != "":
+		return fmt.Sprintf("rule %q cannot read its parameter %q as a number for %s; fix the parameter", name, param, kind)
+	case rule != "":
+		return fmt.Sprintf("rule %q is refused by the validator (%s); fix or remove it", rule, text)
+	}
+	return fmt.Sprintf("the validator refuses it (%s); fix the rule it names", text)
 }
 
 // standaloneRules drops the rules that refer to other fields.

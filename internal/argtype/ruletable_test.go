@@ -68,11 +68,14 @@ func TestProbeSkippedOnlyWhenSafe(t *testing.T) {
 	type hexMax struct {
 		U uint8 `json:"u,omitempty" validate:"omitempty,max=0xZZ"`
 	}
-	for _, typ := range []reflect.Type{reflect.TypeFor[fracMin](), reflect.TypeFor[emptyRule](), reflect.TypeFor[spaced](), reflect.TypeFor[hexMax]()} {
+	for typ, want := range map[reflect.Type]string{
+		reflect.TypeFor[fracMin]():   `field fracMin.N: validate tag "omitempty,min=1.5": rule "min" cannot read its parameter "1.5" as a number for a Go int; fix the parameter`,
+		reflect.TypeFor[emptyRule](): `field emptyRule.S: validate tag "min=1,,max=3": the tag is malformed (an empty rule, a stray comma or "|"); write rules as name or name=param separated by commas`,
+		reflect.TypeFor[spaced]():    `field spaced.S: validate tag "omitempty, max=3": there is no rule " max"; write the rules separated by commas without spaces`,
+		reflect.TypeFor[hexMax]():    `field hexMax.U: validate tag "omitempty,max=0xZZ": rule "max" cannot read its parameter "0xZZ" as a number for a Go uint8; fix the parameter`,
+	} {
 		_, err := For(typ)
-		if err == nil || !strings.Contains(err.Error(), "invalid validate tag") {
-			t.Errorf("%s: err = %v, want an invalid validate tag", typ, err)
-		}
+		require.EqualError(t, err, want, typ.String())
 	}
 	type mirroredOnly struct {
 		S string   `json:"s" validate:"required,max=3"`
@@ -97,7 +100,10 @@ func TestRuleHint(t *testing.T) {
 		"required_without_all=A B":   `Required when all of "a", "b" are missing.`,
 		"ltefield=Other":             `It must be at most the "Other" property.`,
 		"eq=7":                       `It must be 7.`,
-		"startswith=ab":              `It must pass the validate rule "startswith=ab".`,
+		"startswith=ab":              `It must start with "ab".`,
+		"excludesall=<>":             `It must not contain any of the characters "<>".`,
+		"lowercase":                  `It must be all lower case.`,
+		"iscolor":                    `It must pass the validate rule "iscolor".`,
 		"omitempty":                  ``,
 	} {
 		name, param, _ := strings.Cut(rule, "=")
@@ -107,4 +113,18 @@ func TestRuleHint(t *testing.T) {
 	addHint(s, "It must be 7.")
 	addHint(s, "It must be 7.")
 	require.Equal(t, "Kind of plan. It must be 7.", s.Description)
+}
+
+// TestUnexportedTagged: a json tag on an unexported field is refused with the
+// field and the fix, since encoding/json ignores the field. The field is made
+// by hand: go vet refuses one written in source.
+func TestUnexportedTagged(t *testing.T) {
+	type limits struct{ Name string }
+	sf := reflect.StructField{Name: "limit", PkgPath: "example.com/p", Type: reflect.TypeFor[int](), Tag: `json:"limit"`}
+	require.EqualError(t, unexportedTagged(reflect.TypeFor[limits](), sf),
+		`field limits.limit: it has a json tag but is unexported, so encoding/json ignores it and the model could not set it; export it (rename it Limit) or remove the tag`)
+	sf.Tag = `json:"-"`
+	require.NoError(t, unexportedTagged(reflect.TypeFor[limits](), sf))
+	sf.Tag = `yaml:"limit"`
+	require.NoError(t, unexportedTagged(reflect.TypeFor[limits](), sf))
 }

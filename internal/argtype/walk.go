@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // goField is one JSON property of a struct after embedded structs are
@@ -301,6 +302,9 @@ func structFields(t reflect.Type) ([]goField, error) {
 					continue
 				}
 			} else if !sf.IsExported() {
+				if err := unexportedTagged(t, sf); err != nil {
+					return err
+				}
 				continue
 			}
 			if name == "-" {
@@ -482,4 +486,17 @@ func allConditional(rules []string) bool {
 		}
 	}
 	return true
+}
+
+// unexportedTagged refuses a json tag on the unexported field sf of t:
+// encoding/json ignores the field, so its property would vanish and the
+// model's value be refused as unknown (go vet's structtag check reports it
+// too).
+func unexportedTagged(t reflect.Type, sf reflect.StructField) error {
+	if tag := sf.Tag.Get("json"); tag == "" || tag == "-" {
+		return nil
+	}
+	r, size := utf8.DecodeRuneInString(sf.Name)
+	return fmt.Errorf("field %s.%s: it has a json tag but is unexported, so encoding/json ignores it and the model could not set it; export it (rename it %s) or remove the tag",
+		typeName(t), sf.Name, string(unicode.ToUpper(r))+sf.Name[size:])
 }
