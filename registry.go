@@ -82,6 +82,8 @@ type entry struct {
 	site  string
 	// approver is Options.Approver, for tools with NeedsApproval.
 	approver Approver
+	// slots holds one token per running call when Tool.MaxConcurrent > 0.
+	slots chan struct{}
 }
 
 type snapshot struct {
@@ -159,7 +161,11 @@ func (r *Registry) change(op string, remove []string, tools []Tool, site string)
 		if t.Source == "" {
 			t.Source = "native"
 		}
-		prepared = append(prepared, &entry{tool: t, typed: typed, site: site, approver: r.opts.Approver})
+		e := &entry{tool: t, typed: typed, site: site, approver: r.opts.Approver}
+		if t.MaxConcurrent > 0 {
+			e.slots = make(chan struct{}, t.MaxConcurrent)
+		}
+		prepared = append(prepared, e)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -409,6 +415,10 @@ func (r *Registry) run(ctx context.Context, e *entry, args json.RawMessage) Resu
 		return cancelled(name, err, 0, false)
 	}
 	if timeout <= 0 && ctx.Done() == nil {
+		if e.slots != nil {
+			e.slots <- struct{}{}
+			defer func() { <-e.slots }()
+		}
 		return call(ctx, e, args) // fast path: nothing can interrupt the call
 	}
 	var expired error // the cause of this call's own timeout
@@ -418,10 +428,20 @@ func (r *Registry) run(ctx context.Context, e *entry, args json.RawMessage) Resu
 		ctx, cancel = context.WithTimeoutCause(ctx, timeout, expired)
 		defer cancel()
 	}
+	if e.slots != nil {
+		select {
+		case e.slots <- struct{}{}:
+		case <-ctx.Done():
+			return waitEnded(name, ctx, expired, timeout, cap(e.slots))
+		}
+	}
 	done := make(chan Result, 1)
 	go func() {
 		sent := false
 		defer func() {
+			if e.slots != nil {
+				<-e.slots // the handler has returned: its place is free
+			}
 			if !sent { // the handler called runtime.Goexit
 				done <- Result{Output: fmt.Sprintf("tool %q failed: internal error", name), IsError: true,
 					Err: fmt.Errorf("tool %q: the handler called runtime.Goexit", name)}
@@ -441,6 +461,22 @@ func (r *Registry) run(ctx context.Context, e *entry, args json.RawMessage) Resu
 		timeout = 0 // the caller's deadline or cancellation ended the call
 	}
 	return cancelled(name, ctx.Err(), timeout, true)
+}
+
+// waitEnded is the result of a call whose context or timeout ended while it
+// waited for a place under Tool.MaxConcurrent (limit); its handler did not
+// start.
+func waitEnded(name string, ctx context.Context, expired error, timeout time.Duration, limit int) Result {
+	err := ctx.Err()
+	what := "was cancelled while waiting to start"
+	switch {
+	case context.Cause(ctx) == expired:
+		what = fmt.Sprintf("timed out after %s waiting to start", timeout)
+	case errors.Is(err, context.DeadlineExceeded):
+		what = "did not run: the deadline passed while it waited to start"
+	}
+	msg := fmt.Sprintf("tool %q %s: it runs at most %d calls at once and all were busy", name, what, limit)
+	return Result{Output: msg + "; try again later", IsError: true, Err: fmt.Errorf("%s: %w", msg, err)}
 }
 
 func cancelled(name string, err error, timeout time.Duration, started bool) Result {
@@ -523,6 +559,9 @@ func checkTool(t *Tool) error {
 	}
 	if t.Handler == nil {
 		return fmt.Errorf("toolnexus: tool %q: Handler is nil", t.Name)
+	}
+	if t.MaxConcurrent < 0 {
+		return fmt.Errorf("toolnexus: tool %q: MaxConcurrent is %d; give a positive limit, or 0 for none", t.Name, t.MaxConcurrent)
 	}
 	if t.InputSchema != nil && !schemaIsHandlers(t) {
 		if err := checkObjectSchema(t.InputSchema); err != nil {

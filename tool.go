@@ -53,6 +53,18 @@ type Tool struct {
 	// expiry the Result is an error that says "timed out after <Timeout>".
 	Timeout time.Duration
 
+	// MaxConcurrent limits how many calls of this tool run at once across
+	// every caller of the registry it is added to (Execute, package exec,
+	// MCP serving); zero means no limit, and a negative value is refused
+	// when the tool is added. A call over the limit waits for a running one
+	// to end; its wait counts towards its timeout, and when its context or
+	// timeout ends first its handler never starts and its result is an
+	// error saying so ("... waiting to start: it runs at most N calls at
+	// once"). A call that ends by its context while its handler is still
+	// running holds its place until the handler returns. Replacing the tool
+	// starts a new count.
+	MaxConcurrent int
+
 	// NeedsApproval makes every call of the tool wait for an [Approver]
 	// (Options.Approver, or one attached with [WithApprover]), asked after
 	// the arguments are checked (typed tools: and decoded), before the
