@@ -13,7 +13,9 @@
 // otherwise. When Params is set, each argument goes where its Param says
 // (path, query or header) and the argument named [Spec].BodyArg is the body;
 // arguments named nowhere are ignored (the schema refuses unknown ones).
-// Query values that are arrays repeat the key (form style, explode); other
+// Arrays and objects are serialized by each Param's OpenAPI style and
+// explode (by default query arrays repeat the key, form style exploded;
+// path and header values are comma-separated, simple style); other
 // non-string values are sent as their JSON text.
 //
 // # Response
@@ -88,6 +90,15 @@ type Param struct {
 	// Name is the name on the wire: the {placeholder}, query key or header
 	// name. "" means Arg.
 	Name string
+	// Style and Explode serialize arrays and objects as OpenAPI's
+	// parameter styles do (https://spec.openapis.org/oas/v3.1.0#style-values):
+	// Style is one of the Style constants the location takes (path:
+	// simple, label, matrix; query: form, spaceDelimited, pipeDelimited,
+	// deepObject; header: simple), "" meaning the default (simple, or form
+	// for query); Explode nil means true for form and false otherwise.
+	// Another style is refused by [New].
+	Style   string
+	Explode *bool
 }
 
 // Spec declares one HTTP tool.
@@ -223,7 +234,7 @@ type handler struct {
 	timeout  time.Duration
 	maxBody  int64
 	getenv   func(string) string
-	pathArgs map[string]string // placeholder -> argument
+	pathArgs map[string]Param // placeholder -> its parameter
 }
 
 func newHandler(spec Spec, opts *Options, client *http.Client) (*handler, error) {
@@ -266,9 +277,9 @@ func newHandler(spec Spec, opts *Options, client *http.Client) (*handler, error)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("URL %q: want an absolute http or https URL", spec.URL)
 	}
-	h.pathArgs = make(map[string]string, len(names))
+	h.pathArgs = make(map[string]Param, len(names))
 	for _, n := range names {
-		h.pathArgs[n] = n
+		h.pathArgs[n] = Param{Arg: n, In: "path", Name: n}
 	}
 	if spec.Params != nil {
 		placed := map[string]bool{}
@@ -279,11 +290,14 @@ func newHandler(spec Spec, opts *Options, client *http.Client) (*handler, error)
 				if _, ok := h.pathArgs[wire]; !ok {
 					return nil, fmt.Errorf("Params: path parameter %q has no {%s} in URL", p.Arg, wire)
 				}
-				h.pathArgs[wire] = p.Arg
+				h.pathArgs[wire] = p
 				placed[wire] = true
 			case "query", "header":
 			default:
 				return nil, fmt.Errorf("Params: %q: In %q, want path, query or header", p.Arg, p.In)
+			}
+			if err := p.checkStyle(); err != nil {
+				return nil, err
 			}
 		}
 		for _, n := range names {
@@ -452,22 +466,21 @@ func (h *handler) callErr(ctx context.Context, err error) error {
 func (h *handler) request(ctx context.Context, args map[string]json.RawMessage) (*http.Request, error) {
 	used := map[string]bool{}
 	u := h.spec.URL
-	for name, arg := range h.pathArgs {
-		v, ok := args[arg]
+	for name, p := range h.pathArgs {
+		v, ok := args[p.Arg]
 		if !ok {
-			return nil, fmt.Errorf("argument %q is required: it fills {%s} in the URL", arg, name)
+			return nil, fmt.Errorf("argument %q is required: it fills {%s} in the URL", p.Arg, name)
 		}
-		s := scalar(v)
-		if s == "" {
-			return nil, fmt.Errorf("argument %q must not be empty: it fills {%s} in the URL", arg, name)
+		seg := p.pathValue(name, v)
+		if seg == "" {
+			return nil, fmt.Errorf("argument %q must not be empty: it fills {%s} in the URL", p.Arg, name)
 		}
-		seg := escapePlaceholder(s)
 		if seg == "." || seg == ".." {
 			// a dot segment would move the request to another path
 			seg = strings.ReplaceAll(seg, ".", "%2E")
 		}
 		u = strings.ReplaceAll(u, "{"+name+"}", seg)
-		used[arg] = true
+		used[p.Arg] = true
 	}
 	parsed, err := url.Parse(u)
 	if err != nil {
@@ -491,9 +504,9 @@ func (h *handler) request(ctx context.Context, args map[string]json.RawMessage) 
 			}
 			wire := orName(p.Name, p.Arg)
 			if p.In == "query" {
-				addQuery(q, wire, v)
+				p.addQuery(q, wire, v)
 			} else {
-				header.Set(wire, scalar(v))
+				header.Set(wire, p.headerValue(v))
 			}
 		}
 		if h.spec.BodyArg != "" {
@@ -510,7 +523,7 @@ func (h *handler) request(ctx context.Context, args map[string]json.RawMessage) 
 		switch h.method {
 		case http.MethodGet, http.MethodHead, http.MethodDelete:
 			for _, k := range keys {
-				addQuery(q, k, args[k])
+				addPlain(q, k, args[k])
 			}
 		default:
 			rest := make(map[string]json.RawMessage, len(keys))
@@ -560,7 +573,7 @@ func (h *handler) encodeBody(v json.RawMessage) ([]byte, string, error) {
 		}
 		f := url.Values{}
 		for k, x := range m {
-			addQuery(f, k, x)
+			addPlain(f, k, x)
 		}
 		return []byte(f.Encode()), "application/x-www-form-urlencoded", nil
 	case BodyRaw:
@@ -571,6 +584,16 @@ func (h *handler) encodeBody(v json.RawMessage) ([]byte, string, error) {
 		return []byte(s), "text/plain; charset=utf-8", nil
 	}
 	return []byte(v), "application/json", nil
+}
+
+// addPlain adds an argument no Param places: an array repeats the key, an
+// object is its JSON text.
+func addPlain(q url.Values, key string, v json.RawMessage) {
+	if sv := splitValue(v); sv.isObject {
+		q.Add(key, scalar(v))
+		return
+	}
+	Param{In: "query"}.addQuery(q, key, v)
 }
 
 func isNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }
@@ -586,21 +609,6 @@ func scalar(v json.RawMessage) string {
 		return c.String()
 	}
 	return string(v)
-}
-
-// addQuery adds v under key; an array adds one value per element.
-func addQuery(q url.Values, key string, v json.RawMessage) {
-	if isNull(v) {
-		return
-	}
-	var list []json.RawMessage
-	if json.Unmarshal(v, &list) == nil {
-		for _, e := range list {
-			q.Add(key, scalar(e))
-		}
-		return
-	}
-	q.Add(key, scalar(v))
 }
 
 // readCapped reads at most limit bytes; cut reports more were there.

@@ -397,7 +397,7 @@ func (im *importer) add(method, path string, item *openapi3.PathItem, op *openap
 			if p.Required || in == "path" {
 				required = append(required, arg)
 			}
-			params = append(params, httptool.Param{Arg: arg, In: in, Name: p.Name})
+			params = append(params, httptool.Param{Arg: arg, In: in, Name: p.Name, Style: p.Style, Explode: p.Explode})
 		}
 	}
 	spec := httptool.Spec{Method: method, URL: im.base + path, Params: params, Timeout: im.opts.Timeout}
