@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 
+	"github.com/toolnexus/toolnexus/internal/jsonx"
 	"github.com/toolnexus/toolnexus/schema"
 )
 
@@ -17,11 +19,16 @@ var ErrInvalidOutput = errors.New("toolnexus: result does not match the output s
 
 // NewOutputTool builds a typed tool whose function returns a structured
 // value. In is the arguments type, as for [NewTool]; Out is the result
-// type: a struct or a pointer to a struct, with the same tags.
+// type: any type whose JSON the schema engine can check (a struct or a
+// pointer to one, with the same tags as arguments; a slice, array or map;
+// a string, number or bool), not an interface.
 //
 //   - Tool.OutputSchema is Out's JSON Schema, reflected once per type by
 //     the same rules as the input schema (renderers send it as MCP
-//     "outputSchema", Gemini "responseJsonSchema").
+//     "outputSchema", Gemini "responseJsonSchema"): an object schema for a
+//     struct, {"type":"array","items":...} for []Row, {"type":"integer"}
+//     for int, and so on.
+//   - A nil slice or map is the empty list or object ([] or {}), not null.
 //   - Every call checks arguments exactly as [NewTool] does, then runs fn.
 //   - A non-nil error from fn is an error result whose Output is
 //     err.Error(), as for NewTool.
@@ -36,7 +43,7 @@ var ErrInvalidOutput = errors.New("toolnexus: result does not match the output s
 //     same JSON text.
 //
 // Errors are those of NewTool, plus ErrInvalidSchema for an Out that is
-// not a struct (or has an unsupported field type). NewOutputTool never
+// an interface (or has an unsupported field type). NewOutputTool never
 // panics.
 func NewOutputTool[In, Out any](name, description string, fn func(context.Context, In) (Out, error)) (Tool, error) {
 	if fn == nil {
@@ -75,21 +82,72 @@ func RegisterOutput[In, Out any](r *Registry, name, description string, fn func(
 }
 
 // outputSchemaFor returns the reflected schema of the output type t and
-// its compiled validator.
+// its compiled validator. A struct (or pointer to one) is reflected as an
+// arguments type is; any other type as the one field of a struct holding
+// it, whose property schema (with the struct's $defs) is the result.
 func outputSchemaFor(t reflect.Type) (json.RawMessage, *schema.Validator, error) {
-	info, err := typeInfo(t)
+	base := t
+	for base.Kind() == reflect.Pointer {
+		base = base.Elem()
+	}
+	var out json.RawMessage
+	if base.Kind() == reflect.Struct {
+		info, err := typeInfo(t)
+		if err != nil {
+			return nil, nil, err
+		}
+		out = info.Schema
+	} else {
+		var err error
+		if out, err = valueSchema(t); err != nil {
+			return nil, nil, err
+		}
+	}
+	v, err := schema.Compile(out, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	v, err := schema.Compile(info.Schema, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	return info.Schema, v, nil
+	return out, v, nil
 }
 
-// structuredResult marshals out, checks it and builds the Result.
+// valueSchema is the schema of a value of the non-struct type t: the
+// property "value" of struct{ Value t }'s schema, with that schema's $defs.
+func valueSchema(t reflect.Type) (json.RawMessage, error) {
+	if t.Kind() == reflect.Interface {
+		return nil, fmt.Errorf("output type %s is an interface: give a concrete type, whose schema says what the result holds", t)
+	}
+	wrapper := reflect.StructOf([]reflect.StructField{{Name: "Value", Type: t, Tag: `json:"value"`}})
+	info, err := typeInfo(wrapper)
+	if err != nil {
+		return nil, fmt.Errorf("output type %s: %s", t, strings.TrimPrefix(err.Error(), "field .Value: "))
+	}
+	tree, err := jsonx.Parse(info.Schema)
+	if err != nil {
+		return nil, err
+	}
+	root := tree.(*jsonx.Object)
+	props, _ := root.Get("properties")
+	v, _ := props.(*jsonx.Object).Get("value")
+	obj, ok := v.(*jsonx.Object)
+	if !ok { // the boolean schema true: any value
+		obj = &jsonx.Object{}
+	}
+	if defs, ok := root.Get("$defs"); ok {
+		obj.Set("$defs", defs)
+	}
+	return jsonx.Marshal(obj), nil
+}
+
+// structuredResult marshals out, checks it and builds the Result. A nil
+// slice or map is sent as [] or {}, the empty list or object it stands
+// for, not null.
 func structuredResult(name string, out any, check *schema.Validator) Result {
+	if v := reflect.ValueOf(out); v.IsValid() && (v.Kind() == reflect.Slice || v.Kind() == reflect.Map) && v.IsNil() {
+		out = reflect.MakeSlice(reflect.SliceOf(v.Type().Elem()), 0, 0).Interface()
+		if v.Kind() == reflect.Map {
+			out = reflect.MakeMap(v.Type()).Interface()
+		}
+	}
 	b, err := json.Marshal(out)
 	if err == nil {
 		err = check.Validate(b)

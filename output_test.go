@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolnexus/toolnexus"
@@ -188,9 +189,11 @@ func TestOutputToolNilPointer(t *testing.T) {
 }
 
 func TestOutputToolErrors(t *testing.T) {
-	_, err := toolnexus.NewOutputTool("s", "", func(ctx context.Context, _ struct{}) (string, error) { return "", nil })
+	_, err := toolnexus.NewOutputTool("s", "", func(ctx context.Context, _ struct{}) (any, error) { return "", nil })
 	require.ErrorIs(t, err, toolnexus.ErrInvalidSchema)
-	require.ErrorContains(t, err, `tool "s": invalid output schema`)
+	require.EqualError(t, err, `toolnexus: tool "s": invalid output schema: output type interface {} is an interface: give a concrete type, whose schema says what the result holds`)
+	_, err = toolnexus.NewOutputTool("c", "", func(ctx context.Context, _ struct{}) (chan int, error) { return nil, nil })
+	require.ErrorIs(t, err, toolnexus.ErrInvalidSchema)
 	_, err = toolnexus.NewOutputTool("bad name", "", func(ctx context.Context, _ struct{}) (string, error) { return "", nil })
 	require.ErrorIs(t, err, toolnexus.ErrInvalidName)
 	_, err = toolnexus.NewOutputTool[struct{}, forecastOut]("n", "", nil)
@@ -304,4 +307,45 @@ func TestResultCapped(t *testing.T) {
 		require.Equal(t, "\uFFFD", res.Content[0].Text)
 		require.Equal(t, big, string(res.Structured))
 	})
+}
+
+type rowOut struct {
+	ID   int    `json:"id"`
+	Name string `json:"name,omitempty"`
+}
+
+// TestOutputAnyJSON: typed outputs may be any JSON value, not only objects:
+// slices, maps and scalars get their reflected schema, every result is
+// checked against it, and a nil slice or map is sent as [] or {}.
+func TestOutputAnyJSON(t *testing.T) {
+	rowSchema := `{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"}},"required":["id"],"additionalProperties":false}`
+	rows := []rowOut{{ID: 1, Name: "a"}, {ID: 2}}
+	for _, c := range []struct {
+		tool           toolnexus.Tool
+		schema, output string
+	}{
+		{mustOutput(t, func(context.Context, struct{}) ([]rowOut, error) { return rows, nil }),
+			`{"type":"array","items":` + rowSchema + `}`, `[{"id":1,"name":"a"},{"id":2}]`},
+		{mustOutput(t, func(context.Context, struct{}) ([]rowOut, error) { return nil, nil }),
+			`{"type":"array","items":` + rowSchema + `}`, `[]`},
+		{mustOutput(t, func(context.Context, struct{}) (map[string]int, error) { return nil, nil }),
+			`{"type":"object","additionalProperties":{"type":"integer"}}`, `{}`},
+		{mustOutput(t, func(context.Context, struct{}) (int, error) { return 42, nil }), `{"type":"integer"}`, `42`},
+		{mustOutput(t, func(context.Context, struct{}) (string, error) { return "hi", nil }), `{"type":"string"}`, `"hi"`},
+		{mustOutput(t, func(context.Context, struct{}) ([2]bool, error) { return [2]bool{true, false}, nil }),
+			`{"type":"array","items":{"type":"boolean"},"maxItems":2,"minItems":2}`, `[true,false]`},
+	} {
+		assert.Equal(t, c.schema, string(c.tool.OutputSchema))
+		res := c.tool.Handler.Call(context.Background(), []byte(`{}`))
+		require.False(t, res.IsError, res.Output)
+		assert.Equal(t, c.output, string(res.Structured))
+		assert.Equal(t, c.output, res.Output)
+	}
+}
+
+func mustOutput[Out any](t *testing.T, fn func(context.Context, struct{}) (Out, error)) toolnexus.Tool {
+	t.Helper()
+	tool, err := toolnexus.NewOutputTool("out", "", fn)
+	require.NoError(t, err)
+	return tool
 }

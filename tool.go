@@ -33,8 +33,9 @@ type Tool struct {
 	InputSchema json.RawMessage
 
 	// OutputSchema is the JSON Schema of the tool's structured result (MCP
-	// "outputSchema"): a JSON object whose "type" is "object", or nil when
-	// the tool declares none. Tools made by [NewOutputTool] carry the
+	// "outputSchema"), or nil when the tool declares none. It is a JSON
+	// object; its "type" is "object" for a struct result, and any other
+	// for other results of [NewOutputTool] ("array" for a slice, ...). Tools made by [NewOutputTool] carry the
 	// schema reflected from their output type, and every structured result
 	// they return has been checked against it.
 	OutputSchema json.RawMessage
