@@ -393,6 +393,11 @@ var emptyObject = json.RawMessage("{}")
 
 func (r *Registry) run(ctx context.Context, e *entry, args json.RawMessage) Result {
 	name := e.tool.Name
+	if e.tool.Admit != nil {
+		if err := e.tool.Admit(ctx); err != nil {
+			return Result{Output: err.Error(), IsError: true, Err: err}
+		}
+	}
 	limit := r.opts.MaxArgumentBytes
 	if limit <= 0 {
 		limit = DefaultMaxArgumentBytes

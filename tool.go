@@ -66,6 +66,13 @@ type Tool struct {
 	// starts a new count.
 	MaxConcurrent int
 
+	// Admit, when not nil, decides whether a call may start, before its
+	// arguments are checked and before it waits under MaxConcurrent: a
+	// non-nil error ends the call with an error result whose Output is the
+	// error's text, and the handler does not run. It must be safe for
+	// concurrent use. Package ratelimit sets it.
+	Admit func(ctx context.Context) error
+
 	// NeedsApproval makes every call of the tool wait for an [Approver]
 	// (Options.Approver, or one attached with [WithApprover]), asked after
 	// the arguments are checked (typed tools: and decoded), before the

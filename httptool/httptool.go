@@ -97,7 +97,9 @@ type Param struct {
 	// deepObject; header: simple), "" meaning the default (simple, or form
 	// for query); Explode nil means true for form and false otherwise.
 	// Another style is refused by [New].
-	Style   string
+	Style string
+	// Explode is OpenAPI's explode: whether each item of an array, or
+	// each property of an object, is its own key=value (see Style).
 	Explode *bool
 }
 
