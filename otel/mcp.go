@@ -7,7 +7,12 @@ import (
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolnexus/toolnexus"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
+	"go.opentelemetry.io/otel/semconv/v1.41.0/mcpconv"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // maxMetaValueBytes bounds each trace-context value read from a peer's
@@ -17,22 +22,37 @@ const maxMetaValueBytes = 1024
 
 // MCPServerMiddleware returns go-sdk middleware for an MCP server that
 // serves reg's tools (a [github.com/toolnexus/toolnexus/mcp.Server] made
-// from reg): each tools/call request runs inside an "execute_tool {tool
-// name}" span with the attributes and metrics of [NewExecutor], and the
-// span's parent is the trace context the client put in the request's
-// params._meta ("traceparent" and "tracestate", as W3C Trace Context
-// defines them; values that are not strings, longer than 1024 bytes or
-// malformed are ignored and the span starts a new trace). Other methods
-// pass through untouched. Install it with
+// from reg), following OpenTelemetry's MCP semantic conventions
+// (https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/, semconv
+// v1.41.0 mcpconv):
+//
+//   - Each request (not notifications) runs inside a SERVER span named
+//     "{mcp.method.name} {target}" ("tools/call get_weather",
+//     "initialize") with the attributes mcp.method.name, mcp.session.id
+//     (when the transport has sessions), mcp.protocol.version (the
+//     negotiated revision), gen_ai.tool.name and gen_ai.operation.name
+//     "execute_tool" for tools/call, and error.type when it fails: the
+//     JSON-RPC error's text for a protocol error, "tool_error" for a tool
+//     result with isError. Its duration is recorded in the histogram
+//     mcp.server.operation.duration (seconds) with the same attributes.
+//   - A tools/call also runs an "execute_tool {tool name}" INTERNAL span
+//     under it, with the attributes and metrics of [NewExecutor].
+//   - The SERVER span's parent is the trace context the client put in the
+//     request's params._meta ("traceparent" and "tracestate", as W3C
+//     Trace Context defines them; values that are not strings, longer than
+//     1024 bytes or malformed are ignored and the span starts a new trace).
+//
+// Install it with
 //
 //	srv.SDKServer().AddReceivingMiddleware(toolotel.MCPServerMiddleware(reg, nil))
 //
-// MCP calls have no tool-call id, so gen_ai.tool.call.id is not set. The
-// outcome is the CallToolResult's isError: error.type is "unknown_tool" for
-// a name reg does not have, "tool_error" for any other error result, and
-// "_OTHER" when the request fails with a protocol error instead of a
-// result. With [Options.RecordResults] the result attribute is the text of
-// the result's text contents.
+// The go-sdk does not show middleware the JSON-RPC request id, so
+// jsonrpc.request.id is not set, and MCP calls have no tool-call id, so
+// gen_ai.tool.call.id is not either. For execute_tool, error.type is
+// "unknown_tool" for a name reg does not have, "tool_error" for any other
+// error result, and "_OTHER" when the request fails with a protocol error
+// instead of a result. With [Options.RecordResults] the result attribute
+// is the text of the result's text contents.
 func MCPServerMiddleware(reg *toolnexus.Registry, o *Options) mcpsdk.Middleware {
 	if reg == nil {
 		reg = toolnexus.NewRegistry()
@@ -41,19 +61,64 @@ func MCPServerMiddleware(reg *toolnexus.Registry, o *Options) mcpsdk.Middleware 
 	var prop propagation.TextMapPropagator = propagation.TraceContext{}
 	return func(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 		return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
-			if method != "tools/call" || req == nil {
+			if strings.HasPrefix(method, "notifications/") || req == nil || req.GetParams() == nil {
 				return next(ctx, method, req)
 			}
-			p, ok := req.GetParams().(*mcpsdk.CallToolParamsRaw)
-			if !ok || p == nil {
-				return next(ctx, method, req)
+			params := req.GetParams()
+			ctx = prop.Extract(ctx, metaCarrier(params.GetMeta()))
+			attrs := []attribute.KeyValue{semconv.McpMethodNameKey.String(method)}
+			if sess := req.GetSession(); sess != nil && sess.ID() != "" {
+				attrs = append(attrs, semconv.McpSessionID(sess.ID()))
 			}
-			ctx = prop.Extract(ctx, metaCarrier(p.GetMeta()))
-			return in.serve(ctx, p, func(ctx context.Context) (mcpsdk.Result, error) {
-				return next(ctx, method, req)
-			})
+			if v := protocolVersion(req); v != "" {
+				attrs = append(attrs, semconv.McpProtocolVersion(v))
+			}
+			name := method
+			p, isCall := params.(*mcpsdk.CallToolParamsRaw)
+			if isCall && method == "tools/call" && p != nil {
+				name += " " + p.Name
+				attrs = append(attrs, semconv.GenAIToolName(p.Name), semconv.GenAIOperationNameExecuteTool)
+			}
+			start := time.Now()
+			ctx, span := in.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
+			defer span.End()
+			var out mcpsdk.Result
+			var err error
+			if name != method {
+				out, err = in.serve(ctx, p, func(ctx context.Context) (mcpsdk.Result, error) { return next(ctx, method, req) })
+			} else {
+				out, err = next(ctx, method, req)
+			}
+			errType := ""
+			if err != nil {
+				errType = cut(err.Error(), 256)
+			} else if r, ok := out.(*mcpsdk.CallToolResult); ok && r != nil && r.IsError {
+				errType = "tool_error"
+			}
+			if errType != "" {
+				attrs = append(attrs, semconv.ErrorTypeKey.String(errType))
+				span.SetAttributes(semconv.ErrorTypeKey.String(errType))
+				span.SetStatus(codes.Error, errType)
+			}
+			in.opDuration.Record(ctx, time.Since(start).Seconds(), mcpconv.MethodNameAttr(method), attrs...)
+			return out, err
 		}
 	}
+}
+
+// protocolVersion is the MCP revision of req's session: the one its
+// initialize request asked for (the server answers with it when it
+// supports it), or that of the initialize request itself.
+func protocolVersion(req mcpsdk.Request) string {
+	if p, ok := req.GetParams().(*mcpsdk.InitializeParams); ok && p != nil {
+		return p.ProtocolVersion
+	}
+	if ss, ok := req.GetSession().(*mcpsdk.ServerSession); ok && ss != nil {
+		if ip := ss.InitializeParams(); ip != nil {
+			return ip.ProtocolVersion
+		}
+	}
+	return ""
 }
 
 func (in *instruments) serve(ctx context.Context, p *mcpsdk.CallToolParamsRaw,

@@ -14,6 +14,8 @@ import (
 	"github.com/toolnexus/toolnexus/mcp"
 	toolotel "github.com/toolnexus/toolnexus/otel"
 	"go.opentelemetry.io/otel/codes"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
 )
 
 func TestMCPServerMiddlewareContinuesTheClientsTrace(t *testing.T) {
@@ -38,10 +40,20 @@ func TestMCPServerMiddlewareContinuesTheClientsTrace(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, res.IsError)
 
+	srvSpan := r.span(t, "tools/call get_weather")
+	assert.Equal(t, trace.SpanKindServer, srvSpan.SpanKind())
+	assert.Equal(t, "4bf92f3577b34da6a3ce929d0e0e4736", srvSpan.SpanContext().TraceID().String())
+	assert.Equal(t, "00f067aa0ba902b7", srvSpan.Parent().SpanID().String())
+	assert.True(t, srvSpan.Parent().IsRemote())
+	assert.Equal(t, map[string]any{
+		"mcp.method.name":       "tools/call",
+		"mcp.protocol.version":  srvAttr(srvSpan, "mcp.protocol.version"),
+		"gen_ai.tool.name":      "get_weather",
+		"gen_ai.operation.name": "execute_tool",
+	}, attrs(srvSpan))
+	assert.NotEmpty(t, srvAttr(srvSpan, "mcp.protocol.version"), "the negotiated revision")
 	s := r.span(t, "execute_tool get_weather")
-	assert.Equal(t, "4bf92f3577b34da6a3ce929d0e0e4736", s.SpanContext().TraceID().String())
-	assert.Equal(t, "00f067aa0ba902b7", s.Parent().SpanID().String())
-	assert.True(t, s.Parent().IsRemote())
+	assert.Equal(t, srvSpan.SpanContext().SpanID(), s.Parent().SpanID(), "execute_tool nests under the SERVER span")
 	assert.Equal(t, "vendor=1", s.SpanContext().TraceState().String())
 	assert.Equal(t, map[string]any{
 		"gen_ai.operation.name":   "execute_tool",
@@ -57,8 +69,11 @@ func TestMCPServerMiddlewareContinuesTheClientsTrace(t *testing.T) {
 		Arguments: map[string]any{"city": "Paris", "unit": "kelvin"}})
 	require.NoError(t, err)
 	require.True(t, res.IsError)
+	srvSpan = r.span(t, "tools/call get_weather")
+	assert.False(t, srvSpan.Parent().IsValid(), "a malformed traceparent starts a new trace")
+	assert.Equal(t, "tool_error", attrs(srvSpan)["error.type"])
+	assert.Equal(t, codes.Error, srvSpan.Status().Code)
 	s = r.span(t, "execute_tool get_weather")
-	assert.False(t, s.Parent().IsValid(), "a malformed traceparent starts a new trace")
 	assert.Equal(t, "tool_error", attrs(s)["error.type"])
 	assert.Equal(t, codes.Error, s.Status().Code)
 	assert.NotContains(t, attrs(s), "gen_ai.tool.call.result")
@@ -66,11 +81,18 @@ func TestMCPServerMiddlewareContinuesTheClientsTrace(t *testing.T) {
 	r.spans.Reset()
 	_, err = cs.ListTools(ctx, nil)
 	require.NoError(t, err)
-	assert.Empty(t, r.spans.GetSpans(), "other methods get no span")
+	list := r.span(t, "tools/list")
+	assert.Equal(t, trace.SpanKindServer, list.SpanKind())
+	assert.Equal(t, "tools/list", attrs(list)["mcp.method.name"])
+	assert.Len(t, r.spans.GetSpans(), 1, "no execute_tool span for other methods")
 
 	calls, _ := r.points(t)
 	assert.Equal(t, map[string]int64{"get_weather/native/false": 1, "get_weather/native/true": 1}, calls)
+	assert.Equal(t, map[string]uint64{"tools/call/": 1, "tools/call/tool_error": 1, "tools/list/": 1, "server/discover/": 1},
+		r.operations(t), "mcp.server.operation.duration by method and error.type")
 }
+
+func srvAttr(s sdktrace.ReadOnlySpan, key string) any { return attrs(s)[key] }
 
 func TestMCPClientMiddlewareCarriesTheTrace(t *testing.T) {
 	r := newRig(t, nil, nil)
@@ -98,19 +120,19 @@ func TestMCPClientMiddlewareCarriesTheTrace(t *testing.T) {
 	assert.Equal(t, "p1", params.Meta["progressToken"], "other _meta keys are kept")
 	assert.Contains(t, params.Meta, "traceparent")
 
-	s := r.span(t, "execute_tool remote_echo")
+	s := r.span(t, "tools/call remote_echo")
 	caller := r.span(t, "agent turn")
 	assert.Equal(t, caller.SpanContext().TraceID(), s.SpanContext().TraceID())
 	assert.Equal(t, caller.SpanContext().SpanID(), s.Parent().SpanID())
 	assert.True(t, s.Parent().IsRemote(), "the parent came over the wire")
-	assert.Equal(t, "extension", attrs(s)["gen_ai.tool.type"])
+	assert.Equal(t, "extension", attrs(r.span(t, "execute_tool remote_echo"))["gen_ai.tool.type"])
 
 	r.spans.Reset()
 	plain := &mcpsdk.CallToolParams{Name: "remote_echo"}
 	_, err = cs.CallTool(ctx, plain)
 	require.NoError(t, err)
 	assert.NotContains(t, plain.Meta, "traceparent", "no span in ctx, no trace context")
-	assert.False(t, r.span(t, "execute_tool remote_echo").Parent().IsValid())
+	assert.False(t, r.span(t, "tools/call remote_echo").Parent().IsValid())
 }
 
 // Tools loaded with mcp.Load carry the trace across: the executor's
@@ -141,11 +163,11 @@ func TestLoadedToolsCarryTheTrace(t *testing.T) {
 	assert.Equal(t, `{"temp":18}`, res.Output)
 
 	caller := r.span(t, "execute_tool up_get_weather")
-	served := r.span(t, "execute_tool get_weather")
+	served := r.span(t, "tools/call get_weather")
 	assert.Equal(t, "extension", attrs(caller)["gen_ai.tool.type"])
 	assert.Equal(t, "call_1", attrs(caller)["gen_ai.tool.call.id"])
 	assert.Equal(t, caller.SpanContext().TraceID(), served.SpanContext().TraceID(), "one trace")
 	assert.Equal(t, caller.SpanContext().SpanID(), served.Parent().SpanID(), "the loaded tool's span is the served span's parent")
 	assert.True(t, served.Parent().IsRemote(), "the parent came over the wire")
-	assert.Equal(t, served.SpanContext().SpanID(), r.span(t, "lookup").Parent().SpanID())
+	assert.Equal(t, r.span(t, "execute_tool get_weather").SpanContext().SpanID(), r.span(t, "lookup").Parent().SpanID())
 }

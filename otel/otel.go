@@ -6,7 +6,7 @@
 //
 // [NewExecutor] builds an [exec.Executor] that runs each call inside one
 // span named "execute_tool {tool name}" (OpenTelemetry GenAI semantic
-// conventions, semconv v1.40.0) and records two metrics. The span is the
+// conventions, semconv v1.41.0) and records two metrics. The span is the
 // parent of anything the tool's handler traces, since the handler runs with
 // the span's context. An [exec.Options] Before hook runs inside the span too.
 //
@@ -54,7 +54,8 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
-	semconv "go.opentelemetry.io/otel/semconv/v1.40.0"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
+	"go.opentelemetry.io/otel/semconv/v1.41.0/mcpconv"
 	"go.opentelemetry.io/otel/trace"
 )
 
@@ -108,9 +109,11 @@ type instruments struct {
 	tracer   trace.Tracer
 	calls    metric.Int64Counter
 	duration metric.Float64Histogram
-	opts     Options
-	sets     sync.Map // setKey -> metric.MeasurementOption
-	nsets    atomic.Int64
+	// opDuration is mcp.server.operation.duration, for MCPServerMiddleware.
+	opDuration mcpconv.ServerOperationDuration
+	opts       Options
+	sets       sync.Map // setKey -> metric.MeasurementOption
+	nsets      atomic.Int64
 }
 
 func newInstruments(reg *toolnexus.Registry, o *Options) *instruments {
@@ -142,6 +145,9 @@ func newInstruments(reg *toolnexus.Registry, o *Options) *instruments {
 	in.duration, err = meter.Float64Histogram(MetricDuration, metric.WithUnit("s"),
 		metric.WithDescription("Duration of tool calls."))
 	if err != nil {
+		global.Handle(err)
+	}
+	if in.opDuration, err = mcpconv.NewServerOperationDuration(meter); err != nil {
 		global.Handle(err)
 	}
 	return in

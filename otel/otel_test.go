@@ -115,6 +115,9 @@ func (r *rig) points(t *testing.T) (calls map[string]int64, durations map[string
 					calls[key(p.Attributes)] = p.Value
 				}
 			case metricdata.Histogram[float64]:
+				if m.Name == "mcp.server.operation.duration" {
+					continue // read by operations
+				}
 				require.Equal(t, toolotel.MetricDuration, m.Name)
 				require.Equal(t, "s", m.Unit)
 				for _, p := range d.DataPoints {
@@ -127,6 +130,28 @@ func (r *rig) points(t *testing.T) (calls map[string]int64, durations map[string
 		}
 	}
 	return calls, durations
+}
+
+// operations counts the points of mcp.server.operation.duration by
+// "method/error.type".
+func (r *rig) operations(t *testing.T) map[string]uint64 {
+	t.Helper()
+	var rm metricdata.ResourceMetrics
+	require.NoError(t, r.reader.Collect(context.Background(), &rm))
+	out := map[string]uint64{}
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if d, ok := m.Data.(metricdata.Histogram[float64]); ok && m.Name == "mcp.server.operation.duration" {
+				require.Equal(t, "s", m.Unit)
+				for _, p := range d.DataPoints {
+					method, _ := p.Attributes.Value("mcp.method.name")
+					errType, _ := p.Attributes.Value("error.type")
+					out[method.AsString()+"/"+errType.AsString()] += p.Count
+				}
+			}
+		}
+	}
+	return out
 }
 
 func TestSuccessSpanAndMetrics(t *testing.T) {
