@@ -51,6 +51,16 @@ type ServerOptions struct {
 	// are still asked of the client.
 	RequireApprover bool
 
+	// ToolFilter, when not nil, decides for each request which registry
+	// tools the client sees and may call: a tool it refuses is absent from
+	// that tools/list answer, and a call of it is answered as a call of an
+	// unknown tool is (JSON-RPC error -32602 `unknown tool "name"`) without
+	// running. r is the HTTP request the MCP request came in (its header,
+	// its URL with a query such as ?toolsets=, its context), nil over
+	// stdio and other transports. It must be safe for concurrent use and
+	// quick: it runs for every tool of every tools/list.
+	ToolFilter func(r *http.Request, t toolnexus.Tool) bool
+
 	// DrainTimeout limits how long [Server.ServeIO] and [Server.ServeStdio]
 	// wait, once their input has ended, for the replies to the calls already
 	// read. Zero means [DefaultDrainTimeout] (30 seconds); a negative value
@@ -202,7 +212,8 @@ type Server struct {
 	logger *slog.Logger // nil: none
 	opts   ServerOptions
 
-	calls callSlots // MaxSessionCalls
+	calls callSlots    // MaxSessionCalls
+	refs  *requestRefs // the HTTP requests open, for ToolFilter; nil without one
 
 	mu        sync.Mutex
 	installed map[string]toolnexus.Tool // name -> tool as last given to srv
@@ -246,6 +257,10 @@ func NewServer(reg *toolnexus.Registry, opts *ServerOptions) *Server {
 		Capabilities: &mcpsdk.ServerCapabilities{Tools: &mcpsdk.ToolCapabilities{ListChanged: true},
 			Logging: &mcpsdk.LoggingCapabilities{}}, // handlers' toolnexus.Log lines
 	})
+	if o.ToolFilter != nil {
+		s.refs = &requestRefs{}
+		s.srv.AddReceivingMiddleware(s.filterMiddleware)
+	}
 	s.cancel = reg.OnChange(s.sync)
 	s.sync()
 	return s
@@ -519,6 +534,9 @@ func (s *Server) Handler() http.Handler {
 		panic(err)
 	}
 	h, _ := c.handler(s.srv, s.opts.Logger)
+	if s.refs != nil {
+		h = s.refs.wrap(h)
+	}
 	return h
 }
 
@@ -563,6 +581,9 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net
 		ln = newConnLimit(ln, c.maxConns)
 	}
 	h, closeSessions := c.handler(s.srv, s.opts.Logger)
+	if s.refs != nil {
+		h = s.refs.wrap(h)
+	}
 	hs := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: c.headerTimeout,
