@@ -84,4 +84,3 @@ func TestToolFilterStdio(t *testing.T) {
 	require.ErrorContains(t, err, `unknown tool "admin_reset"`)
 	assert.Equal(t, int32(0), resets.Load())
 }
-
