@@ -157,44 +157,83 @@ func (in *instruments) serve(ctx context.Context, p *mcpsdk.CallToolParamsRaw,
 	return out, err
 }
 
-// MCPClientMiddleware returns go-sdk sending middleware for an MCP client:
-// each tools/call request carries the trace context of its ctx (the span
-// current when the call is made) in params._meta as "traceparent" and
-// "tracestate" (W3C Trace Context), so a server using
-// [MCPServerMiddleware] continues the trace. Keys already in _meta are
-// kept; the params' Meta is replaced by a copy with the two keys added.
-// Without a valid span in ctx nothing is added. Other methods pass through
-// untouched. For the clients github.com/toolnexus/toolnexus/mcp's Load
+// MCPClientMiddleware returns go-sdk sending middleware for an MCP client,
+// following OpenTelemetry's MCP conventions for clients: each request (not
+// notifications) runs inside a CLIENT span named "{mcp.method.name}
+// {target}" ("tools/call get_weather") with mcp.method.name,
+// mcp.session.id (when the transport has sessions), mcp.protocol.version
+// (once negotiated), gen_ai.tool.name and gen_ai.operation.name
+// "execute_tool" for tools/call, and error.type when the request fails
+// (the JSON-RPC error's text, or "tool_error" for a result with isError);
+// its duration goes to the histogram mcp.client.operation.duration
+// (seconds). The request carries the CLIENT span's trace context in
+// params._meta as "traceparent" and "tracestate" (W3C Trace Context), so a
+// server using [MCPServerMiddleware] continues the trace; keys already in
+// _meta are kept (the params' Meta is replaced by a copy with the two
+// keys added). o gives the providers as for [NewExecutor]; nil means the
+// global ones. For the clients github.com/toolnexus/toolnexus/mcp's Load
 // makes, put it in LoadOptions.ClientMiddleware:
 //
 //	servers := mcp.Load(ctx, cfg, &mcp.LoadOptions{
-//		ClientMiddleware: []mcpsdk.Middleware{toolotel.MCPClientMiddleware()}})
+//		ClientMiddleware: []mcpsdk.Middleware{toolotel.MCPClientMiddleware(nil)}})
 //
-// and the loaded tools, run by an executor from [NewExecutor], carry their
-// execute_tool span's context to the server. On a client of your own:
+// and the loaded tools, run by an executor from [NewExecutor], nest the
+// CLIENT span under their execute_tool span. On a client of your own:
 //
-//	client.AddSendingMiddleware(toolotel.MCPClientMiddleware())
-func MCPClientMiddleware() mcpsdk.Middleware {
+//	client.AddSendingMiddleware(toolotel.MCPClientMiddleware(nil))
+func MCPClientMiddleware(o *Options) mcpsdk.Middleware {
+	in := newInstruments(toolnexus.NewRegistry(), o)
 	prop := propagation.TraceContext{}
 	return func(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 		return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
-			if method == "tools/call" && req != nil {
-				if p, ok := req.GetParams().(*mcpsdk.CallToolParams); ok && p != nil {
-					carrier := propagation.MapCarrier{}
-					prop.Inject(ctx, carrier)
-					if len(carrier) > 0 {
-						meta := make(map[string]any, len(p.Meta)+len(carrier))
-						for k, v := range p.Meta {
-							meta[k] = v
-						}
-						for k, v := range carrier {
-							meta[k] = v
-						}
-						p.SetMeta(meta)
+			if strings.HasPrefix(method, "notifications/") || req == nil || req.GetParams() == nil {
+				return next(ctx, method, req)
+			}
+			attrs := []attribute.KeyValue{semconv.McpMethodNameKey.String(method)}
+			cs, _ := req.GetSession().(*mcpsdk.ClientSession)
+			if cs != nil && cs.ID() != "" {
+				attrs = append(attrs, semconv.McpSessionID(cs.ID()))
+			}
+			if cs != nil && cs.InitializeResult() != nil {
+				attrs = append(attrs, semconv.McpProtocolVersion(cs.InitializeResult().ProtocolVersion))
+			}
+			name := method
+			p, _ := req.GetParams().(*mcpsdk.CallToolParams)
+			if method == "tools/call" && p != nil {
+				name += " " + p.Name
+				attrs = append(attrs, semconv.GenAIToolName(p.Name), semconv.GenAIOperationNameExecuteTool)
+			}
+			start := time.Now()
+			ctx, span := in.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
+			defer span.End()
+			if p != nil {
+				carrier := propagation.MapCarrier{}
+				prop.Inject(ctx, carrier)
+				if len(carrier) > 0 {
+					meta := make(map[string]any, len(p.Meta)+len(carrier))
+					for k, v := range p.Meta {
+						meta[k] = v
 					}
+					for k, v := range carrier {
+						meta[k] = v
+					}
+					p.SetMeta(meta)
 				}
 			}
-			return next(ctx, method, req)
+			out, err := next(ctx, method, req)
+			errType := ""
+			if err != nil {
+				errType = cut(err.Error(), 256)
+			} else if r, ok := out.(*mcpsdk.CallToolResult); ok && r != nil && r.IsError {
+				errType = "tool_error"
+			}
+			if errType != "" {
+				attrs = append(attrs, semconv.ErrorTypeKey.String(errType))
+				span.SetAttributes(semconv.ErrorTypeKey.String(errType))
+				span.SetStatus(codes.Error, errType)
+			}
+			in.clientDuration.Record(ctx, time.Since(start).Seconds(), mcpconv.MethodNameAttr(method), attrs...)
+			return out, err
 		}
 	}
 }

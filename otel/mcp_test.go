@@ -106,7 +106,7 @@ func TestMCPClientMiddlewareCarriesTheTrace(t *testing.T) {
 	st, ct := mcpsdk.NewInMemoryTransports()
 	go func() { _ = srv.Run(ctx, st) }()
 	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "test", Version: "1"}, nil)
-	client.AddSendingMiddleware(toolotel.MCPClientMiddleware())
+	client.AddSendingMiddleware(toolotel.MCPClientMiddleware(&toolotel.Options{TracerProvider: r.tp, MeterProvider: r.mp}))
 	cs, err := client.Connect(ctx, ct, nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = cs.Close() })
@@ -120,19 +120,26 @@ func TestMCPClientMiddlewareCarriesTheTrace(t *testing.T) {
 	assert.Equal(t, "p1", params.Meta["progressToken"], "other _meta keys are kept")
 	assert.Contains(t, params.Meta, "traceparent")
 
-	s := r.span(t, "tools/call remote_echo")
 	caller := r.span(t, "agent turn")
+	cli := r.spanOfKind(t, "tools/call remote_echo", trace.SpanKindClient)
+	assert.Equal(t, caller.SpanContext().SpanID(), cli.Parent().SpanID(), "the CLIENT span is under the caller's")
+	assert.Equal(t, "tools/call", attrs(cli)["mcp.method.name"])
+	assert.Equal(t, "remote_echo", attrs(cli)["gen_ai.tool.name"])
+	assert.NotEmpty(t, attrs(cli)["mcp.protocol.version"])
+	s := r.spanOfKind(t, "tools/call remote_echo", trace.SpanKindServer)
 	assert.Equal(t, caller.SpanContext().TraceID(), s.SpanContext().TraceID())
-	assert.Equal(t, caller.SpanContext().SpanID(), s.Parent().SpanID())
+	assert.Equal(t, cli.SpanContext().SpanID(), s.Parent().SpanID())
 	assert.True(t, s.Parent().IsRemote(), "the parent came over the wire")
 	assert.Equal(t, "extension", attrs(r.span(t, "execute_tool remote_echo"))["gen_ai.tool.type"])
+	assert.Equal(t, uint64(1), r.clientOperations(t)["tools/call/"], "mcp.client.operation.duration")
 
 	r.spans.Reset()
 	plain := &mcpsdk.CallToolParams{Name: "remote_echo"}
 	_, err = cs.CallTool(ctx, plain)
 	require.NoError(t, err)
-	assert.NotContains(t, plain.Meta, "traceparent", "no span in ctx, no trace context")
-	assert.False(t, r.span(t, "tools/call remote_echo").Parent().IsValid())
+	cli = r.spanOfKind(t, "tools/call remote_echo", trace.SpanKindClient)
+	assert.False(t, cli.Parent().IsValid(), "no span in ctx: the CLIENT span starts the trace")
+	assert.Equal(t, cli.SpanContext().SpanID(), r.spanOfKind(t, "tools/call remote_echo", trace.SpanKindServer).Parent().SpanID())
 }
 
 // Tools loaded with mcp.Load carry the trace across: the executor's
@@ -151,7 +158,7 @@ func TestLoadedToolsCarryTheTrace(t *testing.T) {
 	cfg, err := mcp.ParseConfig([]byte(`{"mcpServers":{"up":{"url":"` + hs.URL + `"}}}`))
 	require.NoError(t, err)
 	servers := mcp.Load(t.Context(), cfg, &mcp.LoadOptions{
-		ClientMiddleware: []mcpsdk.Middleware{toolotel.MCPClientMiddleware()}})
+		ClientMiddleware: []mcpsdk.Middleware{toolotel.MCPClientMiddleware(&toolotel.Options{TracerProvider: r.tp, MeterProvider: r.mp})}})
 	t.Cleanup(func() { _ = servers.Close() })
 	require.NoError(t, servers.Err())
 	local := toolnexus.NewRegistry()
@@ -163,11 +170,13 @@ func TestLoadedToolsCarryTheTrace(t *testing.T) {
 	assert.Equal(t, `{"temp":18}`, res.Output)
 
 	caller := r.span(t, "execute_tool up_get_weather")
-	served := r.span(t, "tools/call get_weather")
+	cli := r.spanOfKind(t, "tools/call get_weather", trace.SpanKindClient)
+	assert.Equal(t, caller.SpanContext().SpanID(), cli.Parent().SpanID(), "the CLIENT span is under the loaded tool's span")
+	served := r.spanOfKind(t, "tools/call get_weather", trace.SpanKindServer)
 	assert.Equal(t, "extension", attrs(caller)["gen_ai.tool.type"])
 	assert.Equal(t, "call_1", attrs(caller)["gen_ai.tool.call.id"])
 	assert.Equal(t, caller.SpanContext().TraceID(), served.SpanContext().TraceID(), "one trace")
-	assert.Equal(t, caller.SpanContext().SpanID(), served.Parent().SpanID(), "the loaded tool's span is the served span's parent")
+	assert.Equal(t, cli.SpanContext().SpanID(), served.Parent().SpanID(), "the CLIENT span is the served span's parent")
 	assert.True(t, served.Parent().IsRemote(), "the parent came over the wire")
 	assert.Equal(t, r.span(t, "execute_tool get_weather").SpanContext().SpanID(), r.span(t, "lookup").Parent().SpanID())
 }

@@ -109,11 +109,13 @@ type instruments struct {
 	tracer   trace.Tracer
 	calls    metric.Int64Counter
 	duration metric.Float64Histogram
-	// opDuration is mcp.server.operation.duration, for MCPServerMiddleware.
-	opDuration mcpconv.ServerOperationDuration
-	opts       Options
-	sets       sync.Map // setKey -> metric.MeasurementOption
-	nsets      atomic.Int64
+	// opDuration and clientDuration are mcp.server.operation.duration and
+	// mcp.client.operation.duration, for the MCP middleware.
+	opDuration     mcpconv.ServerOperationDuration
+	clientDuration mcpconv.ClientOperationDuration
+	opts           Options
+	sets           sync.Map // setKey -> metric.MeasurementOption
+	nsets          atomic.Int64
 }
 
 func newInstruments(reg *toolnexus.Registry, o *Options) *instruments {
@@ -148,6 +150,9 @@ func newInstruments(reg *toolnexus.Registry, o *Options) *instruments {
 		global.Handle(err)
 	}
 	if in.opDuration, err = mcpconv.NewServerOperationDuration(meter); err != nil {
+		global.Handle(err)
+	}
+	if in.clientDuration, err = mcpconv.NewClientOperationDuration(meter); err != nil {
 		global.Handle(err)
 	}
 	return in

@@ -82,6 +82,19 @@ func (r *rig) span(t *testing.T, name string) sdktrace.ReadOnlySpan {
 	return found[0].Snapshot()
 }
 
+// spanOfKind is the one span of that name and kind.
+func (r *rig) spanOfKind(t *testing.T, name string, kind trace.SpanKind) sdktrace.ReadOnlySpan {
+	t.Helper()
+	var found []tracetest.SpanStub
+	for _, s := range r.spans.GetSpans() {
+		if s.Name == name && s.SpanKind == kind {
+			found = append(found, s)
+		}
+	}
+	require.Len(t, found, 1, "spans named %q of kind %s", name, kind)
+	return found[0].Snapshot()
+}
+
 func attrs(s sdktrace.ReadOnlySpan) map[string]any {
 	m := map[string]any{}
 	for _, kv := range s.Attributes() {
@@ -115,8 +128,8 @@ func (r *rig) points(t *testing.T) (calls map[string]int64, durations map[string
 					calls[key(p.Attributes)] = p.Value
 				}
 			case metricdata.Histogram[float64]:
-				if m.Name == "mcp.server.operation.duration" {
-					continue // read by operations
+				if strings.HasPrefix(m.Name, "mcp.") {
+					continue // read by histogramCounts
 				}
 				require.Equal(t, toolotel.MetricDuration, m.Name)
 				require.Equal(t, "s", m.Unit)
@@ -133,15 +146,26 @@ func (r *rig) points(t *testing.T) (calls map[string]int64, durations map[string
 }
 
 // operations counts the points of mcp.server.operation.duration by
-// "method/error.type".
+// "method/error.type"; clientOperations those of
+// mcp.client.operation.duration.
 func (r *rig) operations(t *testing.T) map[string]uint64 {
+	t.Helper()
+	return r.histogramCounts(t, "mcp.server.operation.duration")
+}
+
+func (r *rig) clientOperations(t *testing.T) map[string]uint64 {
+	t.Helper()
+	return r.histogramCounts(t, "mcp.client.operation.duration")
+}
+
+func (r *rig) histogramCounts(t *testing.T, name string) map[string]uint64 {
 	t.Helper()
 	var rm metricdata.ResourceMetrics
 	require.NoError(t, r.reader.Collect(context.Background(), &rm))
 	out := map[string]uint64{}
 	for _, sm := range rm.ScopeMetrics {
 		for _, m := range sm.Metrics {
-			if d, ok := m.Data.(metricdata.Histogram[float64]); ok && m.Name == "mcp.server.operation.duration" {
+			if d, ok := m.Data.(metricdata.Histogram[float64]); ok && m.Name == name {
 				require.Equal(t, "s", m.Unit)
 				for _, p := range d.DataPoints {
 					method, _ := p.Attributes.Value("mcp.method.name")
