@@ -10,9 +10,11 @@
 // parent of anything the tool's handler traces, since the handler runs with
 // the span's context. An [exec.Options] Before hook runs inside the span too.
 //
-// For MCP, [MCPServerMiddleware] gives each served tools/call the same span
-// and metrics, continuing the trace context the client put in
-// params._meta, and [MCPClientMiddleware] puts it there on a go-sdk client
+// For MCP, following OpenTelemetry's MCP conventions, [MCPServerMiddleware]
+// gives each served request a SERVER span (and tools/call the
+// execute_tool span and metrics under it), continuing the trace context
+// the client put in params._meta, and [MCPClientMiddleware] gives each
+// request of a go-sdk client a CLIENT span whose context it puts there
 // (for tools loaded with github.com/toolnexus/toolnexus/mcp, through
 // LoadOptions.ClientMiddleware).
 //
