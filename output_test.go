@@ -349,3 +349,28 @@ func mustOutput[Out any](t *testing.T, fn func(context.Context, struct{}) (Out, 
 	require.NoError(t, err)
 	return tool
 }
+
+// TestMediaCap: binary parts are bounded by Options.MaxMediaBytes, apart
+// from the text cap: parts that do not fit in what is left are dropped, in
+// order, with a note the model reads.
+func TestMediaCap(t *testing.T) {
+	reg := toolnexus.NewRegistryWith(&toolnexus.Options{MaxMediaBytes: 10})
+	require.NoError(t, reg.Add(toolnexus.Tool{Name: "rich", Handler: richHandler{}}))
+	res := reg.Execute(context.Background(), "rich", nil)
+	var kinds []string
+	for _, p := range res.Content {
+		kinds = append(kinds, string(p.Kind)+":"+p.Text+string(p.Data))
+	}
+	assert.Equal(t, []string{"text:caption", "image:123456", "image:7890", "text:[1 content parts dropped: over the media cap of 10 bytes]"}, kinds)
+}
+
+type richHandler struct{}
+
+func (richHandler) Call(context.Context, json.RawMessage) toolnexus.Result {
+	return toolnexus.Result{Output: "caption", Content: []toolnexus.Part{
+		toolnexus.TextPart("caption"),
+		{Kind: toolnexus.PartImage, MIMEType: "image/png", Data: []byte("123456")},
+		{Kind: toolnexus.PartImage, MIMEType: "image/png", Data: []byte("abcdefgh")},
+		{Kind: toolnexus.PartImage, MIMEType: "image/png", Data: []byte("7890")},
+	}}
+}

@@ -10,9 +10,8 @@ import (
 
 // Capped returns r with the text it shows a model cut to limit bytes; a
 // negative limit means no cap. It is the one output cap: the registry
-// applies it to every call ([Options.MaxOutputBytes], 1 MiB by default),
-// and tools with a smaller budget of their own (MCP-loaded tools, 32 KiB
-// by default) apply it too.
+// applies it to every call ([Options.MaxOutputBytes], 32 KiB by default,
+// the default of the built-in and MCP-loaded tools' own budgets too).
 //
 //   - Output, and the text of Content's text parts and text resources,
 //     are made valid UTF-8 (invalid bytes become U+FFFD).
@@ -71,6 +70,31 @@ func (r Result) Capped(limit int) Result {
 	}
 	if len(r.Content) > 0 {
 		r.Content = append(capParts(r.Content, room, limit), TextPart(note))
+	}
+	return r
+}
+
+// mediaCapped returns r with the binary parts of its Content kept, in
+// order, while their Data fits in limit bytes (negative: no limit); the
+// others are dropped and a last text part says how many.
+func (r Result) mediaCapped(limit int) Result {
+	if limit < 0 || len(r.Content) == 0 {
+		return r
+	}
+	left, dropped := limit, 0
+	var kept []Part
+	for _, p := range r.Content {
+		if p.IsBinary() {
+			if len(p.Data) > left {
+				dropped++
+				continue
+			}
+			left -= len(p.Data)
+		}
+		kept = append(kept, p)
+	}
+	if dropped > 0 {
+		r.Content = append(kept, TextPart(fmt.Sprintf("[%d content parts dropped: over the media cap of %d bytes]", dropped, limit)))
 	}
 	return r
 }

@@ -23,11 +23,17 @@ import (
 // arguments: 1 MiB.
 const DefaultMaxArgumentBytes = 1 << 20
 
-// DefaultMaxOutputBytes is the default limit on the text of one call's
-// result (see [Result.Capped]): 1 MiB. Tools with smaller budgets of
-// their own (the built-in and MCP-loaded tools: 32 KiB) cut their results
-// with the same Capped first, so theirs reach the model as they made them.
-const DefaultMaxOutputBytes = 1 << 20
+// DefaultMaxOutputBytes is the one default limit on the text a model is
+// shown of one call's result (see [Result.Capped]), whatever the tool's
+// source: 32 KiB. The built-in tools (builtin.Options.MaxOutputBytes) and
+// MCP-loaded tools (mcp.LoadOptions.MaxOutputBytes) default to it too and
+// cut with the same Capped, so a 5 MiB output is cut the same way
+// wherever it comes from.
+const DefaultMaxOutputBytes = 32 << 10
+
+// DefaultMaxMediaBytes is the default limit on the bytes of the binary
+// content parts (images, audio, files) of one call's result: 16 MiB.
+const DefaultMaxMediaBytes = 16 << 20
 
 // MaxDescriptionLength is the longest tool description accepted, in
 // characters (runes): 1024, the OpenAI Chat Completions limit on
@@ -46,10 +52,18 @@ type Options struct {
 	// Structured value, cut by [Result.Capped] (a longer Output keeps its
 	// head and tail around "[... N bytes truncated ...]"; a longer
 	// Structured value is dropped with a note). Zero means
-	// DefaultMaxOutputBytes (1 MiB) and a negative value means no limit.
+	// DefaultMaxOutputBytes (32 KiB) and a negative value means no limit.
 	// It applies to every tool (typed, raw, MCP-loaded, built-in) and to
-	// error results.
+	// error results. Binary parts' bytes are not counted here but under
+	// MaxMediaBytes.
 	MaxOutputBytes int
+
+	// MaxMediaBytes limits the bytes (Part.Data) of the binary content
+	// parts of one call's result, in order: a part that does not fit in
+	// what is left is dropped, and a last text part says "[N content parts
+	// dropped: over the media cap of M bytes]". Zero means
+	// DefaultMaxMediaBytes (16 MiB) and a negative value means no limit.
+	MaxMediaBytes int
 
 	// Timeout limits every call of a tool whose own Tool.Timeout is zero;
 	// zero means no limit. On expiry the Result says "timed out after 30s".
@@ -356,7 +370,11 @@ func (r *Registry) Execute(ctx context.Context, name string, args json.RawMessag
 	if limit == 0 {
 		limit = DefaultMaxOutputBytes
 	}
-	return r.run(ctx, e, args).Capped(limit)
+	media := r.opts.MaxMediaBytes
+	if media == 0 {
+		media = DefaultMaxMediaBytes
+	}
+	return r.run(ctx, e, args).mediaCapped(media).Capped(limit)
 }
 
 func (r *Registry) unknown(name string) Result {

@@ -17,9 +17,6 @@ import (
 
 // Defaults used when the corresponding [Options] field is zero.
 const (
-	// DefaultMaxOutputBytes caps what every built-in tool shows the model
-	// (see [toolnexus.Result.Capped]): 32 KiB.
-	DefaultMaxOutputBytes = 32 << 10
 	// MinOutputBytes is the smallest output cap accepted: 512 bytes, room
 	// for the notes that say what was cut.
 	MinOutputBytes = 512
@@ -72,7 +69,9 @@ type Options struct {
 
 	// MaxOutputBytes caps what each call shows the model, in bytes, by
 	// [toolnexus.Result.Capped]; zero means
-	// DefaultMaxOutputBytes, and values below MinOutputBytes are raised to
+	// toolnexus.DefaultMaxOutputBytes (32 KiB, the registry's default cap
+	// too; a registry's smaller Options.MaxOutputBytes still cuts
+	// further), and values below MinOutputBytes are raised to
 	// it. A longer output keeps its head and tail and says how many bytes
 	// were cut.
 	MaxOutputBytes int
@@ -182,7 +181,7 @@ func newEnv(opts Options) (*env, error) {
 		real = ws
 	}
 	if opts.MaxOutputBytes <= 0 {
-		opts.MaxOutputBytes = DefaultMaxOutputBytes
+		opts.MaxOutputBytes = toolnexus.DefaultMaxOutputBytes
 	}
 	opts.MaxOutputBytes = max(opts.MaxOutputBytes, MinOutputBytes)
 	if opts.BashTimeout <= 0 {

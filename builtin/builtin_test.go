@@ -32,7 +32,9 @@ func newFixture(t testing.TB, opts builtin.Options) *fixture {
 	if err != nil {
 		t.Fatalf("Tools: %v", err)
 	}
-	reg := toolnexus.NewRegistry()
+	// The registry's cap is the built-ins' own: a larger one set here must
+	// be set there too to reach the model.
+	reg := toolnexus.NewRegistryWith(&toolnexus.Options{MaxOutputBytes: opts.MaxOutputBytes})
 	if err := reg.Add(tools...); err != nil {
 		t.Fatalf("Add: %v", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/internal/textcap"
 )
 
@@ -223,7 +224,7 @@ func TestOptionsDefaults(t *testing.T) {
 		in   Options
 		want Options
 	}{
-		{Options{}, Options{MaxOutputBytes: DefaultMaxOutputBytes, BashTimeout: DefaultBashTimeout, Timeout: DefaultTimeout,
+		{Options{}, Options{MaxOutputBytes: toolnexus.DefaultMaxOutputBytes, BashTimeout: DefaultBashTimeout, Timeout: DefaultTimeout,
 			MaxPatternSize: DefaultMaxPatternSize, MaxFetchBytes: DefaultMaxFetchBytes, UserAgent: "toolnexus-webfetch/1"}},
 		{Options{MaxOutputBytes: 10, BashTimeout: time.Hour, Timeout: -1, MaxPatternSize: 5, MaxFetchBytes: 7, UserAgent: "x"},
 			Options{MaxOutputBytes: MinOutputBytes, BashTimeout: MaxBashTimeout, Timeout: -1, MaxPatternSize: 5, MaxFetchBytes: 7, UserAgent: "x"}},

@@ -184,7 +184,7 @@
 // [Options.Before] can rewrite a call's arguments or answer it without
 // running the tool (approval, caching, sandboxing); [Options.After] can
 // rewrite a result (redaction, truncation). Tool outputs are already cut
-// to the registry's [toolnexus.Options.MaxOutputBytes] (1 MiB by
+// to the registry's [toolnexus.Options.MaxOutputBytes] (32 KiB by
 // default), with a note saying how much was cut. [Options.Logger] gets one
 // log/slog record per call with the tool name, call id, duration and error
 // status, never argument values or outputs unless [Options.LogArguments]

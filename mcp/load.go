@@ -48,11 +48,6 @@ const (
 	// server: 16 MiB (the go-sdk's DefaultMaxEventSize). Local servers'
 	// messages have the go-sdk's stdio line limit, also 16 MiB.
 	DefaultMaxEventSize = 16 << 20
-
-	// DefaultMaxOutputBytes caps the text of one call's result of an MCP
-	// tool (toolnexus.Result.Capped): 32 KiB, the cap of the built-in
-	// tools (builtin.DefaultMaxOutputBytes).
-	DefaultMaxOutputBytes = 32 << 10
 )
 
 // ServerStatus reports one configured server.
@@ -148,7 +143,7 @@ type LoadOptions struct {
 
 	// MaxOutputBytes caps the text of one call's result of an MCP tool,
 	// in bytes, by toolnexus.Result.Capped; zero means
-	// DefaultMaxOutputBytes (32 KiB). A longer Output keeps its head and
+	// toolnexus.DefaultMaxOutputBytes (32 KiB, the registry's default cap). A longer Output keeps its head and
 	// tail with a line between them that says how many bytes were cut,
 	// "[... N bytes truncated ...]"; the text blocks in Content share one
 	// budget of this size; a longer structuredContent is dropped whole
@@ -290,7 +285,7 @@ func Load(ctx context.Context, cfg *Config, opts *LoadOptions) *Servers {
 		o.MaxEventSize = DefaultMaxEventSize
 	}
 	if o.MaxOutputBytes <= 0 {
-		o.MaxOutputBytes = DefaultMaxOutputBytes
+		o.MaxOutputBytes = toolnexus.DefaultMaxOutputBytes
 	}
 	var wg sync.WaitGroup
 	for _, name := range cfg.Names() {

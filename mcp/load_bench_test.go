@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/toolnexus/toolnexus"
 )
 
 // BenchmarkListOverCap loads a server whose one tools/list page has
@@ -45,7 +47,7 @@ func BenchmarkCleanOutput(b *testing.B) {
 	text := strings.Repeat(strings.Repeat("x", 56)+"\x1b[31m ", 1<<14)
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
-		cleanOutput(text, DefaultMaxOutputBytes)
+		cleanOutput(text, toolnexus.DefaultMaxOutputBytes)
 	}
 }
 

@@ -21,7 +21,7 @@ import (
 // structured result over the cap is dropped whole (never sent cut, as
 // invalid JSON) with a note saying so.
 func TestLoadCapsEveryPartOfAResult(t *testing.T) {
-	const limit = DefaultMaxOutputBytes
+	const limit = toolnexus.DefaultMaxOutputBytes
 	big, err := json.Marshal(map[string]string{"data": strings.Repeat("A", 5<<20)})
 	require.NoError(t, err)
 	block := `{"type":"text","text":"` + strings.Repeat("B", 100<<10) + `"}`

@@ -265,7 +265,7 @@ func TestLoadOutputCleanedAndCapped(t *testing.T) {
 			res := servers.Tools()[0].Handler.Call(context.Background(), json.RawMessage(`{}`))
 			limit := opt
 			if limit == 0 {
-				limit = DefaultMaxOutputBytes
+				limit = toolnexus.DefaultMaxOutputBytes
 			}
 			head := `\x1b[31mred\x1b[0m` + "\nok" + `\r` + "next" + `\u009b` + "2J" + `\x00` + "\t"
 			if len(res.Output) > limit || !strings.HasPrefix(res.Output, head) || !strings.HasSuffix(res.Output, "Atail") {
