@@ -102,6 +102,14 @@ type ServerConfig struct {
 	// started. In a file: "disabled": true or "enabled": false.
 	Disabled bool
 
+	// IncludeTools, when not empty, names the server's tools (by the
+	// server's own names, before the prefix) that are offered; the others
+	// are not loaded. ExcludeTools names tools that are not offered, even
+	// when IncludeTools names them too. In a file "includeTools" and
+	// "excludeTools", arrays of names, as Gemini CLI's and Qwen Code's
+	// mcpServers entries write them.
+	IncludeTools, ExcludeTools []string
+
 	// Timeout bounds starting the server plus listing its tools, and each
 	// tool call; zero means DefaultTimeout. In a file "timeout" is a number
 	// of milliseconds or a Go duration string such as "45s"; a value that
@@ -281,6 +289,15 @@ func objectMembers(data []byte) ([]member, error) {
 	return out, nil
 }
 
+// offers reports whether the server's tool name is offered under
+// IncludeTools and ExcludeTools.
+func (sc ServerConfig) offers(name string) bool {
+	if len(sc.IncludeTools) > 0 && !slices.Contains(sc.IncludeTools, name) {
+		return false
+	}
+	return !slices.Contains(sc.ExcludeTools, name)
+}
+
 // rawServer is one entry as found in a file.
 type rawServer struct {
 	Type        string            `json:"type"`
@@ -296,6 +313,8 @@ type rawServer struct {
 	Disabled    *bool             `json:"disabled"`
 	Enabled     *bool             `json:"enabled"`
 	Timeout     json.RawMessage   `json:"timeout"`
+	Include     []string          `json:"includeTools"`
+	Exclude     []string          `json:"excludeTools"`
 }
 
 func parseServer(name string, raw json.RawMessage) (ServerConfig, error) {
@@ -307,7 +326,8 @@ func parseServer(name string, raw json.RawMessage) (ServerConfig, error) {
 	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		return ServerConfig{}, errors.New("entry is null, want an object")
 	}
-	sc := ServerConfig{Name: name, Args: r.Args, Dir: r.Cwd, URL: r.URL, Headers: r.Headers, InheritEnv: r.InheritEnv}
+	sc := ServerConfig{Name: name, Args: r.Args, Dir: r.Cwd, URL: r.URL, Headers: r.Headers, InheritEnv: r.InheritEnv,
+		IncludeTools: r.Include, ExcludeTools: r.Exclude}
 	switch {
 	case r.Env != nil && r.Environment != nil:
 		return sc, errors.New(`give "env" or "environment", not both`)

@@ -211,10 +211,13 @@ func (c *conn) list(ctx context.Context, session *mcpsdk.ClientSession) ([]liste
 		}
 		params = &mcpsdk.ListToolsParams{Cursor: res.NextCursor}
 	}
-	out := make([]listedTool, len(tools))
-	for i, t := range tools {
+	out := make([]listedTool, 0, len(tools))
+	for _, t := range tools {
+		if !c.cfg.offers(t.Name) {
+			continue
+		}
 		schema, _ := c.store.get(t.Name)
-		out[i] = listedTool{tool: t, schema: schema}
+		out = append(out, listedTool{tool: t, schema: schema})
 	}
 	return out, c.dropped(tools), nil
 }
