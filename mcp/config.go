@@ -106,8 +106,8 @@ type ServerConfig struct {
 	// server's own names, before the prefix) that are offered; the others
 	// are not loaded. ExcludeTools names tools that are not offered, even
 	// when IncludeTools names them too. In a file "includeTools" and
-	// "excludeTools", arrays of names, as Gemini CLI's and Qwen Code's
-	// mcpServers entries write them.
+	// "excludeTools", arrays of names, as Gemini CLI's mcpServers entries
+	// write them.
 	IncludeTools, ExcludeTools []string
 
 	// Timeout bounds starting the server plus listing its tools, and each
