@@ -2,8 +2,10 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/exec"
 )
 
 type setHeader struct{ key, value string }
@@ -83,4 +86,45 @@ func TestToolFilterStdio(t *testing.T) {
 	_, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "admin_reset"})
 	require.ErrorContains(t, err, `unknown tool "admin_reset"`)
 	assert.Equal(t, int32(0), resets.Load())
+}
+
+// TestMaxConcurrentAcrossExecAndMCP: a tool's Tool.MaxConcurrent holds
+// across every caller of the registry at once: an executor running a
+// model's calls and MCP clients calling it over HTTP.
+func TestMaxConcurrentAcrossExecAndMCP(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var running, most atomic.Int32
+	reg := toolnexus.NewRegistry()
+	tool, err := toolnexus.NewTool("db", "One connection.", func(context.Context, struct{}) (string, error) {
+		n := running.Add(1)
+		defer running.Add(-1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		time.Sleep(5 * time.Millisecond)
+		return "done", nil
+	})
+	require.NoError(t, err)
+	tool.MaxConcurrent = 2
+	require.NoError(t, reg.Add(tool))
+	hs := newHTTPTestServer(t, reg, nil)
+	ex := exec.New(reg, nil)
+	var wg sync.WaitGroup
+	for i := range 4 {
+		cs := connectClient(t, ctx, &mcpsdk.StreamableClientTransport{Endpoint: hs.URL, MaxRetries: -1}, nil, nil)
+		wg.Go(func() {
+			for range 5 {
+				text, isErr := callText(t, ctx, cs, "db", `{}`)
+				assert.False(t, isErr, text)
+			}
+		})
+		wg.Go(func() {
+			for j := range 5 {
+				r := ex.Run(ctx, exec.Call{ID: fmt.Sprintf("call_%d_%d", i, j), Name: "db", Arguments: []byte(`{}`)})
+				assert.Equal(t, "done", r.Output)
+			}
+		})
+	}
+	wg.Wait()
+	assert.Equal(t, int32(2), most.Load(), "never more than MaxConcurrent at once, and the limit was reached")
 }
