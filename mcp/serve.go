@@ -257,6 +257,7 @@ func NewServer(reg *toolnexus.Registry, opts *ServerOptions) *Server {
 		Capabilities: &mcpsdk.ServerCapabilities{Tools: &mcpsdk.ToolCapabilities{ListChanged: true},
 			Logging: &mcpsdk.LoggingCapabilities{}}, // handlers' toolnexus.Log lines
 	})
+	s.srv.AddReceivingMiddleware(revisionMiddleware)
 	if o.ToolFilter != nil {
 		s.refs = &requestRefs{}
 		s.srv.AddReceivingMiddleware(s.filterMiddleware)
