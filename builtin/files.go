@@ -55,7 +55,7 @@ const readDesc = `Read a UTF-8 text file in the workspace and return its lines e
 
 func readTool(e *env) (toolnexus.Tool, error) {
 	return newTool(e, "read", "Read file", readDesc,
-		toolnexus.Annotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}, 0,
+		toolnexus.Annotations{ReadOnlyHint: true, DestructiveHint: new(false), IdempotentHint: true, OpenWorldHint: new(false)}, 0,
 		func(ctx context.Context, a readArgs) toolnexus.Result { return textResult(e.read(ctx, a)) })
 }
 

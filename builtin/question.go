@@ -33,7 +33,7 @@ const questionDesc = `Ask the user one or more questions and wait for the answer
 // the answer's data as JSON (ok:false gives an error result).
 func questionTool(e *env) (toolnexus.Tool, error) {
 	return newTool(e, "question", "Ask the user", questionDesc,
-		toolnexus.Annotations{ReadOnlyHint: true, OpenWorldHint: new(false)}, 0, question)
+		toolnexus.Annotations{ReadOnlyHint: true, DestructiveHint: new(false), OpenWorldHint: new(false)}, 0, question)
 }
 
 func question(ctx context.Context, a questionArgs) toolnexus.Result {

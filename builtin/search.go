@@ -110,7 +110,7 @@ const grepDesc = `Search the contents of text files in the workspace with a regu
 
 func grepTool(e *env) (toolnexus.Tool, error) {
 	return newTool(e, "grep", "Search file contents", grepDesc,
-		toolnexus.Annotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}, 0,
+		toolnexus.Annotations{ReadOnlyHint: true, DestructiveHint: new(false), IdempotentHint: true, OpenWorldHint: new(false)}, 0,
 		func(ctx context.Context, a grepArgs) toolnexus.Result { return textResult(e.grep(ctx, a)) })
 }
 
@@ -358,7 +358,7 @@ const globDesc = `Find files in the workspace whose path matches a glob pattern 
 
 func globTool(e *env) (toolnexus.Tool, error) {
 	return newTool(e, "glob", "Find files", globDesc,
-		toolnexus.Annotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}, 0,
+		toolnexus.Annotations{ReadOnlyHint: true, DestructiveHint: new(false), IdempotentHint: true, OpenWorldHint: new(false)}, 0,
 		func(ctx context.Context, a globArgs) toolnexus.Result { return textResult(e.glob(ctx, a)) })
 }
 

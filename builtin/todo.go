@@ -51,7 +51,7 @@ type todoList struct {
 func todoTool(e *env) (toolnexus.Tool, error) {
 	l := &todoList{}
 	return newTool(e, "todowrite", "Write todo list", todoDesc,
-		toolnexus.Annotations{IdempotentHint: true, OpenWorldHint: new(false)}, 0,
+		toolnexus.Annotations{DestructiveHint: new(false), IdempotentHint: true, OpenWorldHint: new(false)}, 0,
 		func(ctx context.Context, a todoArgs) toolnexus.Result { return l.replace(a.Todos) })
 }
 

@@ -45,7 +45,7 @@ const webfetchDesc = `Fetch a URL with HTTP GET and return its content. HTML pag
 func webfetchTool(e *env) (toolnexus.Tool, error) {
 	client := e.fetchClient()
 	return newTool(e, "webfetch", "Fetch web page", webfetchDesc,
-		toolnexus.Annotations{ReadOnlyHint: true, OpenWorldHint: new(true)}, -1,
+		toolnexus.Annotations{ReadOnlyHint: true, DestructiveHint: new(false), OpenWorldHint: new(true)}, -1,
 		func(ctx context.Context, a webfetchArgs) toolnexus.Result { return textResult(e.fetch(ctx, client, a)) })
 }
 
