@@ -1,0 +1,547 @@
+// Package codemode offers a registry's tools to a model as one tool,
+// run_code, whose argument is a short JavaScript program that calls them:
+// the model writes the loop, the lookups and the filtering once, and only
+// what the program prints comes back, instead of one model turn per call.
+//
+// The program runs in a sandbox on goja (a JavaScript engine in pure Go,
+// ES2020 with async/await and promises): it sees the global `tools`, with
+// one method per tool of the registry (declared to the model in
+// TypeScript by [render.TypeScript]), and `console`; it has no require,
+// process, fetch, timers, file system or network. Every call of a tool
+// runs through Registry.Execute, so arguments are checked, approvals
+// asked, timeouts, output caps, hooks and spans apply exactly as for a
+// direct call. See docs/code-mode.md.
+package codemode
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"runtime/metrics"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/render"
+)
+
+// Name is the name of the tool [Tool] makes.
+const Name = "run_code"
+
+// Defaults of [Options].
+const (
+	DefaultTimeout     = 30 * time.Second
+	DefaultMaxCalls    = 50
+	DefaultConcurrency = 8
+	DefaultMaxMemory   = 256 << 20
+	// MaxPrintedBytes bounds what one run keeps of its printed output:
+	// 1 MiB; what is printed past it is dropped, with a note. The result
+	// is then cut as every tool result is (toolnexus.DefaultMaxOutputBytes).
+	MaxPrintedBytes = 1 << 20
+	// MaxLength is the longest array (elements) or string (characters) a
+	// built-in that loops natively (Array.prototype methods, Array.from,
+	// new Array(n), JSON.stringify of an array, String.prototype.repeat,
+	// padStart, padEnd) accepts in the sandbox; longer ones throw a
+	// RangeError, since a timeout cannot stop a built-in midway.
+	MaxLength = 1 << 20
+	// MaxStringLength is the longest string repeat, padStart and padEnd
+	// make: 16 Mi characters.
+	MaxStringLength = 16 << 20
+)
+
+// Options configure [Tool]. The zero value (or nil) means the defaults.
+type Options struct {
+	// Timeout bounds one run, from its start to its result, the tool
+	// calls it makes included; zero means DefaultTimeout (30 s). A run
+	// still going at Timeout is stopped, even inside an endless loop, and
+	// its result is an error saying "timed out after <Timeout>", with
+	// what it printed before.
+	Timeout time.Duration
+
+	// MaxCalls bounds the tool calls of one run; zero means
+	// DefaultMaxCalls (50). A call past it rejects with an error saying
+	// so, and does not run.
+	MaxCalls int
+
+	// Concurrency is how many calls of one run execute at once (calls
+	// awaited together, as with Promise.all); zero means
+	// DefaultConcurrency (8). Further calls wait for a place.
+	Concurrency int
+
+	// MaxMemory bounds, in bytes, how much the process's Go heap may grow
+	// while a run executes JavaScript before the run is stopped with an
+	// error saying so; zero means DefaultMaxMemory (256 MiB). The heap is
+	// read every 10 ms and is the process's, so runs at the same time
+	// share the measure.
+	MaxMemory int64
+}
+
+func (o *Options) withDefaults() Options {
+	var v Options
+	if o != nil {
+		v = *o
+	}
+	if v.Timeout <= 0 {
+		v.Timeout = DefaultTimeout
+	}
+	if v.MaxCalls <= 0 {
+		v.MaxCalls = DefaultMaxCalls
+	}
+	if v.Concurrency <= 0 {
+		v.Concurrency = DefaultConcurrency
+	}
+	if v.MaxMemory <= 0 {
+		v.MaxMemory = DefaultMaxMemory
+	}
+	return v
+}
+
+//go:embed prelude.js
+var preludeSource string
+
+var prelude = goja.MustCompile("prelude.js", preludeSource, true)
+
+const rules = `Run a JavaScript program (ES2020) that calls the tools below, and read what it prints. ` +
+	`The code is the body of an async function: use await and return at the top level. ` +
+	`Each tool is tools.<name>(args), returning a promise of its result (an object for tools with a typed result, otherwise text); ` +
+	`a failed call rejects with an Error whose message says why (catch it with try/catch). ` +
+	`Calls awaited together with Promise.all run at the same time. ` +
+	`The result is what console.log and console.error printed and, when the code returns a value, that value as JSON on the last line. ` +
+	`Print only what you need. There is no require, process, fetch, setTimeout, file system or network; ` +
+	`a run stops after %s and %d tool calls.`
+
+// Tool returns the run_code tool over the tools reg holds now (a tool
+// named run_code among them is left out). Its input schema is
+// {"code": string}, required; its description gives the rules of the
+// sandbox and the tools as TypeScript declarations ([render.TypeScript]),
+// or, when the two together are longer than
+// toolnexus.MaxDescriptionLength, the rules alone, with the declarations
+// in the description of the code property. A tool added to reg later is
+// not offered (it is not declared); one removed later answers as an
+// unknown tool.
+//
+// A run's result is the printed lines, in order, then the returned value
+// as JSON when it is not undefined; "(no output)" when there is neither.
+// It is an error result naming the cause, after what was printed, for a
+// syntax error, an uncaught exception or rejection, a timeout, the memory
+// limit, or a program that awaits a promise nothing can settle.
+//
+// The error is render.TypeScript's, or one for a nil reg.
+func Tool(reg *toolnexus.Registry, opts *Options) (toolnexus.Tool, error) {
+	if reg == nil {
+		return toolnexus.Tool{}, errors.New("codemode.Tool: the registry is nil")
+	}
+	o := opts.withDefaults()
+	var tools []toolnexus.Tool
+	for _, t := range reg.Tools() {
+		if t.Name != Name {
+			tools = append(tools, t)
+		}
+	}
+	decl, err := render.TypeScript(tools)
+	if err != nil {
+		return toolnexus.Tool{}, fmt.Errorf("codemode.Tool: %w", err)
+	}
+	desc := fmt.Sprintf(rules, o.Timeout, o.MaxCalls)
+	codeDesc := "The program: the body of an async function."
+	if full := desc + "\n\n" + decl; len([]rune(full)) <= toolnexus.MaxDescriptionLength {
+		desc = full
+	} else {
+		desc += " The tools are declared in the description of code."
+		codeDesc += "\n\n" + decl
+	}
+	d, _ := json.Marshal(codeDesc)
+	schema := json.RawMessage(`{"type":"object","properties":{"code":{"type":"string","description":` + string(d) +
+		`}},"required":["code"],"additionalProperties":false}`)
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	s := &sandbox{reg: reg, names: names, opts: o}
+	h, unchecked := toolnexus.CheckArguments(Name, schema, s)
+	if unchecked != "" {
+		return toolnexus.Tool{}, fmt.Errorf("codemode.Tool: %s", unchecked) // cannot happen: the schema is ours
+	}
+	f := false
+	return toolnexus.Tool{
+		Name:        Name,
+		Title:       "Run code",
+		Description: desc,
+		InputSchema: schema,
+		Annotations: &toolnexus.Annotations{Title: "Run code", DestructiveHint: &f, OpenWorldHint: &f},
+		Source:      "codemode",
+		// The run answers at o.Timeout itself, with what it printed; this
+		// is the registry's backstop only.
+		Timeout: o.Timeout + 5*time.Second,
+		Handler: h,
+	}, nil
+}
+
+// sandbox is run_code's handler.
+type sandbox struct {
+	reg   *toolnexus.Registry
+	names []string
+	opts  Options
+}
+
+// Call implements toolnexus.Handler: one run of one program.
+func (s *sandbox) Call(ctx context.Context, args json.RawMessage) toolnexus.Result {
+	var a struct {
+		Code string `json:"code"`
+	}
+	if err := json.Unmarshal(args, &a); err != nil { // checked already: cannot fail
+		return toolnexus.ErrorResult(err)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // ends the calls a program left running
+	r := &run{sandbox: s, ctx: ctx, done: make(chan completion, s.opts.MaxCalls), slots: make(chan struct{}, s.opts.Concurrency)}
+	finished := make(chan toolnexus.Result, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				finished <- r.failure(fmt.Sprintf("internal error in the sandbox: %v", p))
+			}
+		}()
+		finished <- r.execute(a.Code)
+	}()
+	timer := time.NewTimer(s.opts.Timeout + 250*time.Millisecond)
+	defer timer.Stop()
+	select {
+	case res := <-finished:
+		return res
+	case <-timer.C:
+		// A built-in running natively does not see the interrupt; answer
+		// now and let its goroutine end when the built-in returns.
+		return r.failure(fmt.Sprintf("timed out after %s", s.opts.Timeout))
+	}
+}
+
+type completion struct {
+	resolve, reject func(any) error
+	name            string
+	res             toolnexus.Result
+}
+
+// run is one program's state. Everything but out and the channels is
+// used on the goroutine that runs JavaScript only.
+type run struct {
+	*sandbox
+	ctx   context.Context
+	vm    *goja.Runtime
+	calls int
+	busy  int // calls started and not yet settled
+	done  chan completion
+	slots chan struct{}
+
+	mu      sync.Mutex
+	out     strings.Builder
+	dropped int
+}
+
+type stop struct{ msg string }
+
+func (r *run) print(stream int, text string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.out.Len()+len(text)+1 > MaxPrintedBytes {
+		r.dropped += len(text) + 1
+		return
+	}
+	if r.out.Len() > 0 {
+		r.out.WriteByte('\n')
+	}
+	r.out.WriteString(text)
+}
+
+func (r *run) printed() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := r.out.String()
+	if r.dropped > 0 {
+		s += fmt.Sprintf("\n[%d more bytes printed were dropped: a run keeps %d]", r.dropped, MaxPrintedBytes)
+	}
+	return s
+}
+
+func (r *run) failure(msg string) toolnexus.Result {
+	out := r.printed()
+	if out != "" {
+		out += "\n"
+	}
+	return toolnexus.Result{Output: out + msg, IsError: true, Err: errors.New("codemode: " + msg)}
+}
+
+// execute runs the program to its end and returns the run's result.
+func (r *run) execute(code string) toolnexus.Result {
+	start := time.Now()
+	// The body goes on the wrapper's first line, so line numbers in
+	// messages are the program's own.
+	prog, err := goja.Compile("code", wrapper+code+"\n})()", false)
+	if err != nil {
+		msg := syntaxPosition.ReplaceAllStringFunc(err.Error(), func(m string) string {
+			var line, col int
+			fmt.Sscanf(m, "Line %d:%d", &line, &col)
+			return "Line " + position(line, col)
+		})
+		return r.failure("syntax error: " + msg)
+	}
+	vm := goja.New()
+	r.vm = vm
+	vm.SetMaxCallStackSize(2000)
+	if err := r.setup(); err != nil {
+		return r.failure("internal error in the sandbox: " + err.Error())
+	}
+	deadline := time.AfterFunc(r.opts.Timeout-time.Since(start), func() { vm.Interrupt(stop{fmt.Sprintf("timed out after %s", r.opts.Timeout)}) })
+	defer deadline.Stop()
+	stopWatch := r.watchMemory()
+	defer stopWatch()
+
+	v, err := vm.RunProgram(prog)
+	if err != nil {
+		return r.failure(r.describe(err))
+	}
+	p, _ := v.Export().(*goja.Promise)
+	for p.State() == goja.PromiseStatePending {
+		if r.busy == 0 {
+			return r.failure("the program waits for a promise that nothing can settle (tools are the only source of promises)")
+		}
+		select {
+		case c := <-r.done:
+			r.busy--
+			if err := r.settle(c); err != nil {
+				return r.failure(r.describe(err))
+			}
+		case <-r.ctx.Done():
+			return r.failure("cancelled: " + context.Cause(r.ctx).Error())
+		}
+		if time.Since(start) >= r.opts.Timeout {
+			return r.failure(fmt.Sprintf("timed out after %s", r.opts.Timeout))
+		}
+	}
+	if p.State() == goja.PromiseStateRejected {
+		return r.failure("uncaught " + r.errorText(p.Result()))
+	}
+	out := r.printed()
+	if val := p.Result(); !goja.IsUndefined(val) {
+		if out != "" {
+			out += "\n"
+		}
+		out += r.jsonText(val)
+	}
+	if out == "" {
+		out = "(no output)"
+	}
+	return toolnexus.Result{Output: out}
+}
+
+// setup runs the prelude and installs tools.
+func (r *run) setup() error {
+	v, err := r.vm.RunProgram(prelude)
+	if err != nil {
+		return err
+	}
+	install, _ := goja.AssertFunction(v)
+	if _, err := install(goja.Undefined(), r.vm.ToValue(r.print), r.vm.ToValue(MaxLength), r.vm.ToValue(MaxStringLength)); err != nil {
+		return err
+	}
+	tools := r.vm.NewObject()
+	for _, name := range r.names {
+		if err := tools.Set(name, r.toolFunc(name)); err != nil {
+			return err
+		}
+	}
+	if err := tools.SetPrototype(nil); err != nil {
+		return err
+	}
+	return r.vm.Set("tools", tools)
+}
+
+// watchMemory interrupts the run when the heap grows by more than
+// MaxMemory; it returns the function that stops watching.
+func (r *run) watchMemory() func() {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	read := func() int64 { metrics.Read(sample); return int64(sample[0].Value.Uint64()) }
+	base := read()
+	quit := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-tick.C:
+				if read()-base > r.opts.MaxMemory {
+					r.vm.Interrupt(stop{fmt.Sprintf("stopped: the program used more than %d MiB of memory", r.opts.MaxMemory>>20)})
+					return
+				}
+			}
+		}
+	}()
+	return func() { close(quit) }
+}
+
+// toolFunc is tools.<name>: it starts the call and returns its promise.
+func (r *run) toolFunc(name string) func(goja.FunctionCall) goja.Value {
+	return func(call goja.FunctionCall) goja.Value {
+		p, resolve, reject := r.vm.NewPromise()
+		if r.calls >= r.opts.MaxCalls {
+			_ = reject(r.newError(fmt.Sprintf("tools.%s was not called: this run has made its %d tool calls, the most one run may make", name, r.opts.MaxCalls)))
+			return r.vm.ToValue(p)
+		}
+		args := json.RawMessage("{}")
+		if a := call.Argument(0); !goja.IsUndefined(a) && !goja.IsNull(a) {
+			text, err := r.stringify(a)
+			if err != nil {
+				var ex *goja.Exception
+				if errors.As(err, &ex) {
+					panic(ex) // thrown by toJSON or for a cycle: the program's to catch
+				}
+				panic(r.vm.NewTypeError("tools.%s: the arguments must be a JSON object", name))
+			}
+			args = json.RawMessage(text)
+		}
+		r.calls++
+		r.busy++
+		go func() {
+			var res toolnexus.Result
+			select {
+			case r.slots <- struct{}{}:
+				res = r.reg.Execute(r.ctx, name, args)
+				<-r.slots
+			case <-r.ctx.Done():
+				res = toolnexus.Result{Output: "cancelled", IsError: true}
+			}
+			r.done <- completion{resolve: resolve, reject: reject, name: name, res: res}
+		}()
+		return r.vm.ToValue(p)
+	}
+}
+
+// settle resolves or rejects a finished call's promise (running the
+// program on from there); the error is one that ends the run.
+func (r *run) settle(c completion) error {
+	res := c.res
+	if pr, ok := toolnexus.PendingFrom(res); ok {
+		msg := fmt.Sprintf("tools.%s did not run: it waits for an answer code mode cannot give (%s)", c.name, pr.Kind)
+		if pr.Kind == toolnexus.PendingKindApproval {
+			msg = fmt.Sprintf("tools.%s did not run: it needs approval, and no approver is set for this run", c.name)
+		}
+		return c.reject(r.newError(msg))
+	}
+	if res.IsError {
+		return c.reject(r.newError(res.Text()))
+	}
+	if res.Structured != nil {
+		v, err := r.parse(string(res.Structured))
+		if err != nil {
+			return c.reject(r.newError(fmt.Sprintf("tools.%s returned a structured result that is not JSON", c.name)))
+		}
+		return c.resolve(v)
+	}
+	return c.resolve(res.Text())
+}
+
+func (r *run) newError(msg string) goja.Value {
+	ctor, _ := goja.AssertConstructor(r.vm.Get("Error"))
+	e, err := ctor(nil, r.vm.ToValue(msg))
+	if err != nil {
+		return r.vm.ToValue(msg)
+	}
+	return e
+}
+
+func (r *run) stringify(v goja.Value) (string, error) {
+	f, _ := goja.AssertFunction(r.vm.Get("JSON").ToObject(r.vm).Get("stringify"))
+	s, err := f(goja.Undefined(), v)
+	if err != nil {
+		return "", err
+	}
+	if goja.IsUndefined(s) {
+		return "", errors.New("undefined")
+	}
+	return s.String(), nil
+}
+
+func (r *run) parse(text string) (goja.Value, error) {
+	f, _ := goja.AssertFunction(r.vm.Get("JSON").ToObject(r.vm).Get("parse"))
+	return f(goja.Undefined(), r.vm.ToValue(text))
+}
+
+// jsonText is the returned value as JSON, or as text when JSON cannot
+// say it (a function, a cycle).
+func (r *run) jsonText(v goja.Value) string {
+	if s, err := r.stringify(v); err == nil {
+		return s
+	}
+	return v.String()
+}
+
+// errorText is a thrown value as the program would print it, with the
+// line it was thrown at when it is an Error.
+func (r *run) errorText(v goja.Value) string {
+	if v == nil {
+		return "error"
+	}
+	text := v.String()
+	if o, ok := v.(*goja.Object); ok {
+		if stack := o.Get("stack"); stack != nil && !goja.IsUndefined(stack) {
+			if at := firstFrame(stack.String()); at != "" {
+				text += " (" + at + ")"
+			}
+		}
+	}
+	return text
+}
+
+// wrapper opens the async function the program is the body of; it is on
+// the program's first line, so line numbers are the program's own.
+const wrapper = "(async () => {"
+
+var syntaxPosition = regexp.MustCompile(`Line \d+:\d+`)
+
+// position is line:col of the program for line:col of the wrapped source.
+func position(line, col int) string {
+	if line == 1 {
+		col -= len(wrapper)
+	}
+	return fmt.Sprintf("%d:%d", line, col)
+}
+
+// firstFrame finds "at line L:C" in a goja stack of code's frames.
+func firstFrame(stack string) string {
+	var line, col int
+	i := strings.Index(stack, "code:")
+	if i < 0 {
+		return ""
+	}
+	if n, _ := fmt.Sscanf(stack[i+len("code:"):], "%d:%d", &line, &col); n != 2 {
+		return ""
+	}
+	return "at line " + position(line, col)
+}
+
+// describe turns an error that ended the run into its message.
+func (r *run) describe(err error) string {
+	var ie *goja.InterruptedError
+	if errors.As(err, &ie) {
+		if s, ok := ie.Value().(stop); ok {
+			return s.msg
+		}
+	}
+	var so *goja.StackOverflowError
+	if errors.As(err, &so) {
+		return "stopped: the call stack is too deep (endless recursion?)"
+	}
+	var ex *goja.Exception
+	if errors.As(err, &ex) {
+		return "uncaught " + r.errorText(ex.Value())
+	}
+	return err.Error()
+}
