@@ -15,7 +15,6 @@ package codemode
 
 import (
 	"context"
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,6 +27,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/internal/jsonx"
 	"github.com/toolnexus/toolnexus/render"
 )
 
@@ -101,11 +101,6 @@ func (o *Options) withDefaults() Options {
 	}
 	return v
 }
-
-//go:embed prelude.js
-var preludeSource string
-
-var prelude = goja.MustCompile("prelude.js", preludeSource, true)
 
 const rules = `Run a JavaScript program (ES2020) that calls the tools below, and read what it prints. ` +
 	`The code is the body of an async function: use await and return at the top level. ` +
@@ -198,9 +193,9 @@ func (s *sandbox) Call(ctx context.Context, args json.RawMessage) toolnexus.Resu
 	if err := json.Unmarshal(args, &a); err != nil { // checked already: cannot fail
 		return toolnexus.ErrorResult(err)
 	}
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := context.WithTimeoutCause(ctx, s.opts.Timeout, errTimedOut)
 	defer cancel() // ends the calls a program left running
-	r := &run{sandbox: s, ctx: ctx, done: make(chan completion, s.opts.MaxCalls), slots: make(chan struct{}, s.opts.Concurrency)}
+	r := &run{sandbox: s, ctx: ctx, queue: make(chan pendingCall, s.opts.MaxCalls), done: make(chan pendingCall, s.opts.MaxCalls)}
 	finished := make(chan toolnexus.Result, 1)
 	go func() {
 		defer func() {
@@ -222,22 +217,47 @@ func (s *sandbox) Call(ctx context.Context, args json.RawMessage) toolnexus.Resu
 	}
 }
 
-type completion struct {
+// errTimedOut is the cause of a run's context ending at its Timeout.
+var errTimedOut = errors.New("timed out")
+
+// pendingCall is a call a program made, queued for a worker; the worker
+// sends it back on done with its result.
+type pendingCall struct {
 	resolve, reject func(any) error
 	name            string
+	args            json.RawMessage
 	res             toolnexus.Result
+}
+
+// work executes queued calls until the run ends; a run has at most
+// Concurrency-1 workers, started as calls wait, besides the goroutine
+// that runs the program.
+func (r *run) work() {
+	for {
+		select {
+		case c := <-r.queue:
+			c.res = r.reg.Execute(r.ctx, c.name, c.args)
+			c.args = nil
+			r.done <- c
+		case <-r.ctx.Done():
+			return
+		}
+	}
 }
 
 // run is one program's state. Everything but out and the channels is
 // used on the goroutine that runs JavaScript only.
 type run struct {
 	*sandbox
-	ctx   context.Context
-	vm    *goja.Runtime
-	calls int
-	busy  int // calls started and not yet settled
-	done  chan completion
-	slots chan struct{}
+	ctx context.Context
+	vm  *goja.Runtime
+	// stringify is JSON.stringify (guarded by MaxLength).
+	stringify goja.Callable
+	calls     int
+	busy      int // calls started and not yet settled
+	workers   int
+	queue     chan pendingCall // calls waiting for a worker
+	done      chan pendingCall // calls with their results
 
 	mu      sync.Mutex
 	out     strings.Builder
@@ -246,7 +266,7 @@ type run struct {
 
 type stop struct{ msg string }
 
-func (r *run) print(stream int, text string) {
+func (r *run) print(text string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.out.Len()+len(text)+1 > MaxPrintedBytes {
@@ -311,17 +331,31 @@ func (r *run) execute(code string) toolnexus.Result {
 		if r.busy == 0 {
 			return r.failure("the program waits for a promise that nothing can settle (tools are the only source of promises)")
 		}
+		var c pendingCall
 		select {
-		case c := <-r.done:
-			r.busy--
-			if err := r.settle(c); err != nil {
-				return r.failure(r.describe(err))
+		case c = <-r.done:
+		default:
+			// Nothing has finished: run a waiting call here (no hand-off
+			// to another goroutine, the common case of one call awaited at
+			// a time), with workers for the others, or wait.
+			select {
+			case c = <-r.queue:
+				for r.workers < r.opts.Concurrency-1 && r.workers < len(r.queue) {
+					r.workers++
+					go r.work()
+				}
+				c.res = r.reg.Execute(r.ctx, c.name, c.args)
+			case c = <-r.done:
+			case <-r.ctx.Done():
+				if context.Cause(r.ctx) == errTimedOut {
+					return r.failure(fmt.Sprintf("timed out after %s", r.opts.Timeout))
+				}
+				return r.failure("cancelled: " + context.Cause(r.ctx).Error())
 			}
-		case <-r.ctx.Done():
-			return r.failure("cancelled: " + context.Cause(r.ctx).Error())
 		}
-		if time.Since(start) >= r.opts.Timeout {
-			return r.failure(fmt.Sprintf("timed out after %s", r.opts.Timeout))
+		r.busy--
+		if err := r.settle(c); err != nil {
+			return r.failure(r.describe(err))
 		}
 	}
 	if p.State() == goja.PromiseStateRejected {
@@ -340,14 +374,9 @@ func (r *run) execute(code string) toolnexus.Result {
 	return toolnexus.Result{Output: out}
 }
 
-// setup runs the prelude and installs tools.
+// setup makes the sandbox and installs tools.
 func (r *run) setup() error {
-	v, err := r.vm.RunProgram(prelude)
-	if err != nil {
-		return err
-	}
-	install, _ := goja.AssertFunction(v)
-	if _, err := install(goja.Undefined(), r.vm.ToValue(r.print), r.vm.ToValue(MaxLength), r.vm.ToValue(MaxStringLength)); err != nil {
+	if err := r.setupSandbox(); err != nil {
 		return err
 	}
 	tools := r.vm.NewObject()
@@ -397,7 +426,7 @@ func (r *run) toolFunc(name string) func(goja.FunctionCall) goja.Value {
 		}
 		args := json.RawMessage("{}")
 		if a := call.Argument(0); !goja.IsUndefined(a) && !goja.IsNull(a) {
-			text, err := r.stringify(a)
+			text, err := r.toJSON(a)
 			if err != nil {
 				var ex *goja.Exception
 				if errors.As(err, &ex) {
@@ -409,24 +438,14 @@ func (r *run) toolFunc(name string) func(goja.FunctionCall) goja.Value {
 		}
 		r.calls++
 		r.busy++
-		go func() {
-			var res toolnexus.Result
-			select {
-			case r.slots <- struct{}{}:
-				res = r.reg.Execute(r.ctx, name, args)
-				<-r.slots
-			case <-r.ctx.Done():
-				res = toolnexus.Result{Output: "cancelled", IsError: true}
-			}
-			r.done <- completion{resolve: resolve, reject: reject, name: name, res: res}
-		}()
+		r.queue <- pendingCall{resolve: resolve, reject: reject, name: name, args: args}
 		return r.vm.ToValue(p)
 	}
 }
 
 // settle resolves or rejects a finished call's promise (running the
 // program on from there); the error is one that ends the run.
-func (r *run) settle(c completion) error {
+func (r *run) settle(c pendingCall) error {
 	res := c.res
 	if pr, ok := toolnexus.PendingFrom(res); ok {
 		msg := fmt.Sprintf("tools.%s did not run: it waits for an answer code mode cannot give (%s)", c.name, pr.Kind)
@@ -439,7 +458,7 @@ func (r *run) settle(c completion) error {
 		return c.reject(r.newError(res.Text()))
 	}
 	if res.Structured != nil {
-		v, err := r.parse(string(res.Structured))
+		v, err := r.value(res.Structured)
 		if err != nil {
 			return c.reject(r.newError(fmt.Sprintf("tools.%s returned a structured result that is not JSON", c.name)))
 		}
@@ -457,9 +476,8 @@ func (r *run) newError(msg string) goja.Value {
 	return e
 }
 
-func (r *run) stringify(v goja.Value) (string, error) {
-	f, _ := goja.AssertFunction(r.vm.Get("JSON").ToObject(r.vm).Get("stringify"))
-	s, err := f(goja.Undefined(), v)
+func (r *run) toJSON(v goja.Value) (string, error) {
+	s, err := r.stringify(goja.Undefined(), v)
 	if err != nil {
 		return "", err
 	}
@@ -469,18 +487,58 @@ func (r *run) stringify(v goja.Value) (string, error) {
 	return s.String(), nil
 }
 
-func (r *run) parse(text string) (goja.Value, error) {
-	f, _ := goja.AssertFunction(r.vm.Get("JSON").ToObject(r.vm).Get("parse"))
-	return f(goja.Undefined(), r.vm.ToValue(text))
+// value is a JSON document as a JavaScript value, objects in the
+// document's key order (as JSON.parse makes them).
+func (r *run) value(doc json.RawMessage) (goja.Value, error) {
+	v, err := jsonx.Parse(doc)
+	if err != nil {
+		return nil, err
+	}
+	return r.toValue(v), nil
+}
+
+func (r *run) toValue(v any) goja.Value {
+	switch v := v.(type) {
+	case *jsonx.Object:
+		o := r.vm.NewObject()
+		for i, k := range v.Keys {
+			_ = o.Set(k, r.toValue(v.Vals[i]))
+		}
+		return o
+	case []any:
+		vals := make([]any, len(v))
+		for i, x := range v {
+			vals[i] = r.toValue(x)
+		}
+		return r.vm.NewArray(vals...)
+	case json.Number:
+		if n, err := v.Int64(); err == nil && n >= -1<<53 && n <= 1<<53 {
+			return r.vm.ToValue(n)
+		}
+		f, _ := v.Float64()
+		return r.vm.ToValue(f)
+	case nil:
+		return goja.Null()
+	}
+	return r.vm.ToValue(v) // string, bool
 }
 
 // jsonText is the returned value as JSON, or as text when JSON cannot
-// say it (a function, a cycle).
+// say it (a function), or why it cannot be shown (a cycle, a value over
+// the limits).
 func (r *run) jsonText(v goja.Value) string {
-	if s, err := r.stringify(v); err == nil {
+	s, err := r.toJSON(v)
+	if err == nil {
 		return s
 	}
-	return v.String()
+	if _, ok := v.(*goja.Object); ok && err.Error() == "undefined" {
+		if f, ok := goja.AssertFunction(r.vm.Get("String")); ok {
+			if t, err := f(goja.Undefined(), v); err == nil {
+				return t.String()
+			}
+		}
+	}
+	return "(the returned value cannot be shown: " + r.describe(err) + ")"
 }
 
 // errorText is a thrown value as the program would print it, with the
