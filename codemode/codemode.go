@@ -18,12 +18,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"runtime/metrics"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/dlclark/regexp2"
 	"github.com/dop251/goja"
 
 	"github.com/toolnexus/toolnexus"
@@ -217,6 +219,15 @@ func (s *sandbox) Call(ctx context.Context, args json.RawMessage) toolnexus.Resu
 	}
 }
 
+func init() {
+	// goja runs regular expressions that need backtracking on regexp2,
+	// which has no bound of its own and does not see an interrupt: bound
+	// every match (the process's regexp2 default, when nobody set one).
+	if regexp2.DefaultMatchTimeout == time.Duration(math.MaxInt64) {
+		regexp2.DefaultMatchTimeout = time.Second
+	}
+}
+
 // errTimedOut is the cause of a run's context ending at its Timeout.
 var errTimedOut = errors.New("timed out")
 
@@ -302,6 +313,9 @@ func (r *run) execute(code string) toolnexus.Result {
 	start := time.Now()
 	// The body goes on the wrapper's first line, so line numbers in
 	// messages are the program's own.
+	if err := checkSource(code); err != nil {
+		return r.failure("refused: " + err.Error())
+	}
 	prog, err := goja.Compile("code", wrapper+code+"\n})()", false)
 	if err != nil {
 		msg := syntaxPosition.ReplaceAllStringFunc(err.Error(), func(m string) string {
@@ -424,6 +438,7 @@ func (r *run) toolFunc(name string) func(goja.FunctionCall) goja.Value {
 			_ = reject(r.newError(fmt.Sprintf("tools.%s was not called: this run has made its %d tool calls, the most one run may make", name, r.opts.MaxCalls)))
 			return r.vm.ToValue(p)
 		}
+		r.calls++ // counted before its arguments are made: a toJSON may call tools too
 		args := json.RawMessage("{}")
 		if a := call.Argument(0); !goja.IsUndefined(a) && !goja.IsNull(a) {
 			text, err := r.toJSON(a)
@@ -436,7 +451,6 @@ func (r *run) toolFunc(name string) func(goja.FunctionCall) goja.Value {
 			}
 			args = json.RawMessage(text)
 		}
-		r.calls++
 		r.busy++
 		r.queue <- pendingCall{resolve: resolve, reject: reject, name: name, args: args}
 		return r.vm.ToValue(p)
@@ -602,4 +616,30 @@ func (r *run) describe(err error) string {
 		return "uncaught " + r.errorText(ex.Value())
 	}
 	return err.Error()
+}
+
+// NewRegistry returns a registry whose one tool is run_code over reg's
+// tools ([Tool] with opts), and that follows reg: after every change of
+// reg (an MCP server's tools/list_changed, a tool added or removed), its
+// run_code is replaced by one that declares reg's tools as they are now,
+// so what the model is shown is what it can call. Serve it with
+// mcp.NewServer to offer many tools through one (toolnexus serve
+// --code-mode). stop ends the following. The error is [Tool]'s for reg
+// as it is now; a later change that [Tool] refuses keeps the run_code
+// before it.
+func NewRegistry(reg *toolnexus.Registry, opts *Options) (served *toolnexus.Registry, stop func(), err error) {
+	tool, err := Tool(reg, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	served = toolnexus.NewRegistry()
+	if err := served.Add(tool); err != nil {
+		return nil, nil, err
+	}
+	stop = reg.OnChange(func() {
+		if t, err := Tool(reg, opts); err == nil {
+			_ = served.Replace([]string{Name}, t)
+		}
+	})
+	return served, stop, nil
 }

@@ -277,3 +277,30 @@ func TestRunPrintedOutputBounded(t *testing.T) {
 	assert.Contains(t, res.Output, "more bytes printed were dropped")
 	assert.LessOrEqual(t, len(res.Output), toolnexus.DefaultMaxOutputBytes+200)
 }
+
+func TestNewRegistryFollows(t *testing.T) {
+	f := newFixture(t)
+	served, stop, err := codemode.NewRegistry(f.reg, nil)
+	require.NoError(t, err)
+	defer stop()
+	assert.Equal(t, []string{codemode.Name}, served.Names())
+	run := func(code string) toolnexus.Result {
+		args, _ := json.Marshal(map[string]string{"code": code})
+		return served.Execute(context.Background(), codemode.Name, args)
+	}
+	assert.Equal(t, `["delete_order","fail","get_order","get_weather"]`, run("return Object.keys(tools).sort();").Output)
+
+	toolnexus.MustRegister(f.reg, "added_later", "", func(context.Context, struct{}) (string, error) { return "here", nil })
+	res := run("return await tools.added_later();")
+	require.False(t, res.IsError, res.Output)
+	assert.Equal(t, `"here"`, res.Output)
+	tool, _ := served.Get(codemode.Name)
+	assert.Contains(t, tool.Description+string(tool.InputSchema), "added_later(args?: {")
+
+	f.reg.Remove("get_weather")
+	assert.Equal(t, `["added_later","delete_order","fail","get_order"]`, run("return Object.keys(tools).sort();").Output)
+
+	stop()
+	toolnexus.MustRegister(f.reg, "after_stop", "", func(context.Context, struct{}) (string, error) { return "", nil })
+	assert.Equal(t, `["added_later","delete_order","fail","get_order"]`, run("return Object.keys(tools).sort();").Output)
+}

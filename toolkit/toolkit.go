@@ -35,6 +35,7 @@ import (
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/builtin"
+	"github.com/toolnexus/toolnexus/codemode"
 	"github.com/toolnexus/toolnexus/internal/suggest"
 	"github.com/toolnexus/toolnexus/mcp"
 	"github.com/toolnexus/toolnexus/skill"
@@ -512,6 +513,20 @@ func (tk *Toolkit) MCPStatus() []mcp.ServerStatus {
 		st[i].Tools = slices.DeleteFunc(st[i].Tools, func(n string) bool { return tk.conflicts[n] })
 	}
 	return st
+}
+
+// CodeMode returns a registry whose one tool, run_code, runs JavaScript
+// programs that call the toolkit's tools (see [codemode.NewRegistry]; opts
+// nil means codemode's defaults). It follows the toolkit's registry, MCP
+// servers' changes included, until Close. The error is codemode's (a
+// tool it cannot declare).
+func (tk *Toolkit) CodeMode(opts *codemode.Options) (*toolnexus.Registry, error) {
+	reg, stop, err := codemode.NewRegistry(tk.Registry, opts)
+	if err != nil {
+		return nil, err
+	}
+	tk.onClose(nilErr(stop))
+	return reg, nil
 }
 
 // onClose registers fn to run on Close (used by MCP server connections).

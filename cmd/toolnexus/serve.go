@@ -21,8 +21,9 @@ import (
 const tokenEnv = "TOOLNEXUS_TOKEN"
 
 type serveOpts struct {
-	kit  kitFlags
-	http string
+	kit      kitFlags
+	http     string
+	codeMode bool
 
 	// HTTP only.
 	tokenFile         string
@@ -128,6 +129,7 @@ var serveCommand = &command{
 	flags: func(fs *flag.FlagSet) any {
 		o := &serveOpts{fs: fs}
 		o.kit.register(fs)
+		fs.BoolVar(&o.codeMode, "code-mode", false, "serve one tool, run_code, whose JavaScript programs call the loaded tools (docs/code-mode.md)")
 		fs.StringVar(&o.http, "http", "", "serve streamable HTTP on `ADDR` (e.g. 127.0.0.1:8080) instead of stdio")
 		fs.StringVar(&o.tokenFile, "token-file", "", "require the bearer token in `FILE` (instead of $"+tokenEnv+")")
 		fs.BoolVar(&o.noAuth, "no-auth", false, "serve a loopback ADDR without a bearer token (every local user can then run the tools)")
@@ -205,14 +207,20 @@ var serveCommand = &command{
 		if tk.Skills().Len() > 0 {
 			sopts.Instructions = tk.SkillsPrompt()
 		}
-		srv := mcp.NewServer(tk.Registry, sopts)
+		served := tk.Registry
+		if o.codeMode {
+			if served, err = tk.CodeMode(nil); err != nil {
+				return fail(e, err)
+			}
+		}
+		srv := mcp.NewServer(served, sopts)
 		defer srv.Close()
 		for _, sk := range srv.Skipped() { // "name: reason"
 			fmt.Fprintf(e.stderr, "toolnexus: warning: tool not served over MCP: %s\n", sk)
 		}
 		if o.http != "" {
 			err = srv.ListenAndServe(e.ctx, o.http, func(a net.Addr) {
-				fmt.Fprintf(e.stderr, "toolnexus: serving %d tools over MCP streamable HTTP on http://%s/\n", tk.Len(), a)
+				fmt.Fprintf(e.stderr, "toolnexus: serving %d tools over MCP streamable HTTP on http://%s/\n", served.Len(), a)
 				switch {
 				case o.noAuth:
 					fmt.Fprintf(e.stderr, "toolnexus: warning: --no-auth: every user of this machine, and anyone whose requests a proxy here forwards, can run these tools as you\n")
