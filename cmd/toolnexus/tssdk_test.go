@@ -59,3 +59,54 @@ func TestServeQuestionTypeScriptClient(t *testing.T) {
 		t.Errorf("the TypeScript client printed\n%s\nwant\n%s", out, want)
 	}
 }
+
+// TestServeCodeModeTypeScriptClient serves the built-ins with
+// --code-mode and has the TypeScript SDK's Client list the one tool and
+// run a program that calls read twice, in a loop, and catches a bad call.
+// TOOLNEXUS_TSSDK_DIR as for TestServeQuestionTypeScriptClient.
+func TestServeCodeModeTypeScriptClient(t *testing.T) {
+	dir := os.Getenv("TOOLNEXUS_TSSDK_DIR")
+	if dir == "" {
+		msg := "TOOLNEXUS_TSSDK_DIR is not set (npm install --prefix DIR @modelcontextprotocol/sdk@1.32.2, then set it to DIR)"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("TOOLNEXUS_TSSDK_DIR is set but node is not on PATH: %v", err)
+	}
+	ws := t.TempDir()
+	for name, text := range map[string]string{"a.txt": "alpha\n", "b.txt": "beta\n"} {
+		if err := os.WriteFile(filepath.Join(ws, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	url := startServe(t, nil, "--code-mode", "--http", "127.0.0.1:0", "--no-auth", "--workspace", ws)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	program := `const seen = [];
+for (const path of ["a.txt", "b.txt"]) {
+  const text = await tools.read({ path });
+  seen.push(text.includes("alpha") ? "alpha" : text.includes("beta") ? "beta" : text);
+}
+try { await tools.read({ path: 7 }); } catch (e) { console.log("refused:", e.message.split("\n")[0]); }
+return seen;`
+	script, _ := filepath.Abs(filepath.Join("testdata", "tssdk_codemode.cjs"))
+	cmd := exec.CommandContext(ctx, node, script, dir, url, program)
+	cmd.Env = envWithoutToken()
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("node %s: %v\n%s", script, err, stderr)
+	}
+	want := `{"tools":["run_code"],"codeDeclares":true,"result":{"content":[{"type":"text","text":"refused: ` +
+		`invalid arguments for \"read\": \"path\" must be a string, got a number\n[\"alpha\",\"beta\"]"}]}}` + "\n"
+	if string(out) != want {
+		t.Errorf("the TypeScript client printed\n%s\nwant\n%s", out, want)
+	}
+}
