@@ -7,7 +7,7 @@
 //	toolnexus tools  [--skills DIR]... [--mcp FILE] [--format openai-chat|openai-responses|anthropic|gemini|mcp] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--indent] [--strict]
 //	toolnexus call   NAME [ARGS_JSON | -] [--skills DIR]... [--mcp FILE] [--openapi FILE_OR_URL]... [--openapi-base-url URL] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--json] [--save DIR] [--yes]
 //	toolnexus skills [--skills DIR]... [--json] [--prompt] [--strict]
-//	toolnexus serve  [--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...] [--http ADDR [--token-file FILE | --no-auth] [--max-session-calls N] [--allow-origin ORIGIN]... [--allow-host HOST]... [--stateless] [limits]]
+//	toolnexus serve  [--skills DIR]... [--mcp FILE] [--no-builtins] [--disable NAME,...] [--code-mode] [--http ADDR [--token-file FILE | --no-auth] [--max-session-calls N] [--allow-origin ORIGIN]... [--allow-host HOST]... [--stateless] [limits]]
 //	toolnexus reply  [FILE | -] [--format openai-chat|openai-responses|anthropic|gemini] [--indent] [--skills DIR]... [--mcp FILE] [--openapi FILE_OR_URL]... [--openapi-base-url URL] [--no-builtins] [--disable NAME,...] [--workspace DIR]
 //	toolnexus help   [COMMAND]
 //	toolnexus version

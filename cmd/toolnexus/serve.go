@@ -101,7 +101,7 @@ func usageErr(e *env, format string, args ...any) int {
 var serveCommand = &command{
 	name: "serve",
 	args: "[--skills DIR]... [--mcp FILE] [--openapi FILE_OR_URL]... [--openapi-base-url URL] [--no-builtins] [--disable NAME,...] [--workspace DIR]\n" +
-		"                       [--http ADDR [--token-file FILE | --no-auth] [--allow-origin ORIGIN]... [--allow-host HOST]... [--stateless] [limits]]",
+		"                       [--code-mode] [--http ADDR [--token-file FILE | --no-auth] [--allow-origin ORIGIN]... [--allow-host HOST]... [--stateless] [limits]]",
 	summary: "serve the toolkit's tools to MCP clients (stdio, or streamable HTTP with --http)",
 	detail: "Builds the toolkit and serves its tools over the Model Context Protocol:\n" +
 		"tools/list gives every tool with its input schema, tools/call runs it, and\n" +
