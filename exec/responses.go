@@ -37,6 +37,13 @@ type ResponsesItem struct {
 	Namespace string `json:"namespace,omitempty"` // the namespace of a namespaced tool, or ""
 	Status    string `json:"status,omitempty"`    // "completed", "in_progress" or "incomplete"; not acted on
 	Execution string `json:"execution,omitempty"` // tool_search_call: "client" (answered here) or "server" (skipped)
+	// Caller says who made a function call: absent or {"type":"direct"}
+	// for the model, {"type":"program","caller_id":…} for the model's
+	// code in OpenAI's hosted code execution (a tool rendered with
+	// allowed_callers "programmatic", see render.OpenAIResponsesTools.
+	// AllowCallers). It is echoed on the output item; the call runs the
+	// same either way. openai-go: responses.ResponseFunctionToolCall.Caller.
+	Caller json.RawMessage `json:"caller,omitempty"`
 
 	problem string // set by UnmarshalJSON for a wrongly typed field
 }
@@ -60,6 +67,10 @@ type ResponsesOutput struct {
 	Type   string `json:"type"`    // see above
 	CallID string `json:"call_id"` // the answered call's call_id
 	Output string `json:"output"`  // the result as text; see above
+	// Caller is the call's own caller, echoed (see ResponsesItem.Caller);
+	// omitted for a call without one. openai-go:
+	// responses.ResponseInputItemFunctionCallOutputParam.Caller.
+	Caller json.RawMessage `json:"caller,omitempty"`
 
 	// Parts, when not nil, is the result's content as input_text,
 	// input_image and input_file parts, and "output" is that array
@@ -157,6 +168,9 @@ func hasResponsesCall(items []ResponsesItem) bool {
 // result r.
 func (e *Executor) responsesOutput(it *ResponsesItem, r *Result) ResponsesOutput {
 	out := ResponsesOutput{Type: outputType(it.Type), CallID: it.CallID, Output: openAIContent(r), Parts: responsesParts(r)}
+	if len(it.Caller) > 0 && string(it.Caller) != "null" && it.Type == "function_call" {
+		out.Caller = it.Caller
+	}
 	if it.Type == "tool_search_call" {
 		out.Parts = nil
 		out.Tools = r.searchOut
@@ -233,7 +247,8 @@ func (o ResponsesOutput) MarshalJSON() ([]byte, error) {
 		Type   string                 `json:"type"`
 		CallID string                 `json:"call_id"`
 		Output []ResponsesContentPart `json:"output"`
-	}{o.Type, o.CallID, o.Parts})
+		Caller json.RawMessage        `json:"caller,omitempty"`
+	}{o.Type, o.CallID, o.Parts, o.Caller})
 }
 
 // UnmarshalJSON decodes one Responses output item as encoding/json would,
@@ -259,6 +274,7 @@ func (it *ResponsesItem) UnmarshalJSON(b []byte) error {
 		Namespace json.RawMessage `json:"namespace"`
 		Status    json.RawMessage `json:"status"`
 		Execution json.RawMessage `json:"execution"`
+		Caller    json.RawMessage `json:"caller"`
 	}
 	if firstByte(b) != '{' || json.Unmarshal(b, &f) != nil {
 		*it = ResponsesItem{problem: notObject(b, "the output item")}
@@ -267,7 +283,7 @@ func (it *ResponsesItem) UnmarshalJSON(b []byte) error {
 	var p problems
 	*it = ResponsesItem{Type: p.str(f.Type, "type"), ID: p.str(f.ID, "id"), CallID: p.str(f.CallID, "call_id"),
 		Name: p.str(f.Name, "name"), Arguments: p.arguments(f.Arguments, "arguments"), Input: p.str(f.Input, "input"),
-		Namespace: p.str(f.Namespace, "namespace"), Status: p.str(f.Status, "status"), Execution: p.str(f.Execution, "execution")}
+		Namespace: p.str(f.Namespace, "namespace"), Status: p.str(f.Status, "status"), Execution: p.str(f.Execution, "execution"), Caller: f.Caller}
 	it.problem = p.String()
 	return nil
 }

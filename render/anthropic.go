@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"unicode/utf8"
 
@@ -35,6 +36,8 @@ type AnthropicTool struct {
 	DeferLoading bool `json:"-"`
 	// InputExamples renders "input_examples": each entry a compact JSON object.
 	InputExamples []json.RawMessage `json:"-"`
+	// AllowedCallers renders "allowed_callers": who may call the tool.
+	AllowedCallers []string `json:"-"`
 	// CacheControl renders "cache_control":{"type":"ephemeral"}.
 	CacheControl bool `json:"-"`
 }
@@ -106,12 +109,26 @@ type AnthropicOptions struct {
 	// each property they leave out, as the strict schema requires every
 	// property).
 	InputExamples map[string][]json.RawMessage
+
+	// AllowedCallers maps a tool name to its "allowed_callers": "direct"
+	// (the model calls it, the default when absent) and code execution
+	// tool versions such as "code_execution_20250825" or
+	// "code_execution_20260120" (the model's code in Anthropic's hosted
+	// code execution calls it: programmatic tool calling). Such a call
+	// arrives as a tool_use block with a "caller" naming the code
+	// execution tool; package exec runs it and answers it with a
+	// tool_result block as any other (the user message then holds only
+	// tool_result blocks, as Anthropic requires for these calls). A name
+	// that matches no tool, an empty list, or a caller of neither form is
+	// an error naming it. Anthropic docs, "Programmatic tool calling";
+	// anthropic-sdk-go: ToolParam.AllowedCallers.
+	AllowedCallers map[string][]string
 }
 
 // AnthropicWith renders tools for the Anthropic Messages API like
 // [Anthropic], with the options applied. Field order in each entry is
 // name, description, input_schema, strict, defer_loading, input_examples,
-// cache_control; a field whose option is off is omitted, so
+// allowed_callers, cache_control; a field whose option is off is omitted, so
 // AnthropicWith(tools, AnthropicOptions{}) gives the bytes of
 // Anthropic(tools). Errors are those of [Anthropic] (checked on the
 // strict schema too), of the strict rewrite, or of a bad option naming
@@ -172,6 +189,21 @@ func anthropicWith(tools []toolnexus.Tool, opts AnthropicOptions, renderer strin
 		if !slices.ContainsFunc(tools, func(t toolnexus.Tool) bool { return t.Name == n }) {
 			return nil, fmt.Errorf("%s: InputExamples: no tool named %q", renderer, n)
 		}
+	}
+	for n, callers := range opts.AllowedCallers {
+		i := slices.IndexFunc(tools, func(t toolnexus.Tool) bool { return t.Name == n })
+		if i < 0 {
+			return nil, fmt.Errorf("%s: AllowedCallers: no tool named %q", renderer, n)
+		}
+		if len(callers) == 0 {
+			return nil, fmt.Errorf("%s: AllowedCallers: tool %q: the list is empty (leave the tool out for the default, direct calls only)", renderer, n)
+		}
+		for _, c := range callers {
+			if c != "direct" && !anthropicCaller.MatchString(c) {
+				return nil, fmt.Errorf("%s: AllowedCallers: tool %q: caller %q is neither \"direct\" nor a code execution tool version (code_execution_YYYYMMDD)", renderer, n, c)
+			}
+		}
+		out[i].AllowedCallers = slices.Clone(callers)
 	}
 	if opts.CacheLast && len(out) > 0 {
 		out[len(out)-1].CacheControl = true
@@ -340,6 +372,10 @@ func (t AnthropicTool) AppendJSON(dst []byte) []byte {
 	return dst
 }
 
+// anthropicCaller is the form of a code execution tool version in
+// allowed_callers.
+var anthropicCaller = regexp.MustCompile(`^code_execution_[0-9]{8}$`)
+
 // appendOptions appends the optional fields of t after input_schema.
 func (t AnthropicTool) appendOptions(dst []byte) []byte {
 	if t.Strict {
@@ -358,6 +394,7 @@ func (t AnthropicTool) appendOptions(dst []byte) []byte {
 		}
 		dst = append(dst, ']')
 	}
+	dst = appendCallers(dst, t.AllowedCallers)
 	if t.CacheControl {
 		dst = append(dst, `,"cache_control":{"type":"ephemeral"}`...)
 	}

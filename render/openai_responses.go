@@ -3,6 +3,8 @@ package render
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/toolnexus/toolnexus"
@@ -29,6 +31,9 @@ type OpenAIResponsesTool struct {
 	// "custom" entry: the model sees it only after a tool search finds it
 	// (see [OpenAIResponsesTools.Defer]).
 	DeferLoading bool `json:"-"`
+	// AllowedCallers renders "allowed_callers" on a "function" entry (see
+	// [OpenAIResponsesTools.AllowCallers]).
+	AllowedCallers []string `json:"-"`
 	// Format is the input format of a "custom" entry.
 	Format *toolnexus.Format `json:"-"`
 	// Tools are the entries of a "namespace" entry.
@@ -135,6 +140,7 @@ func (t OpenAIResponsesTool) AppendJSON(dst []byte) []byte {
 	if t.DeferLoading {
 		dst = append(dst, `,"defer_loading":true`...)
 	}
+	dst = appendCallers(dst, t.AllowedCallers)
 	if t.Strict {
 		dst = append(dst, `,"strict":true}`...)
 	} else {
@@ -190,6 +196,51 @@ func (t OpenAIResponsesTool) size() int {
 		n += t.Tools[i].size() + 1
 	}
 	return n
+}
+
+// AllowCallers sets the "allowed_callers" of the function entries named
+// (inside namespaces too): "direct" (the model calls the function, the
+// default when absent) and "programmatic" (the model's code in OpenAI's
+// hosted code execution calls it). Such a call arrives as a function_call
+// with "caller":{"type":"program",…}; package exec runs it as any other
+// and echoes the caller on its function_call_output. A name that matches
+// no function entry, an empty list or another caller is an error naming
+// it; nothing is set then. openai-go: responses.FunctionToolParam.
+// AllowedCallers ("direct", "programmatic").
+func (ts OpenAIResponsesTools) AllowCallers(callers map[string][]string) error {
+	found := map[string]bool{}
+	var walk func(ts OpenAIResponsesTools, apply bool)
+	walk = func(ts OpenAIResponsesTools, apply bool) {
+		for i := range ts {
+			switch ts[i].Type {
+			case "namespace":
+				walk(ts[i].Tools, apply)
+			case "", "function":
+				if c, ok := callers[ts[i].Name]; ok {
+					found[ts[i].Name] = true
+					if apply {
+						ts[i].AllowedCallers = slices.Clone(c)
+					}
+				}
+			}
+		}
+	}
+	walk(ts, false)
+	for _, n := range slices.Sorted(maps.Keys(callers)) {
+		if !found[n] {
+			return fmt.Errorf("render: AllowCallers: no function tool named %q", n)
+		}
+		if len(callers[n]) == 0 {
+			return fmt.Errorf("render: AllowCallers: tool %q: the list is empty (leave the tool out for the default, direct calls only)", n)
+		}
+		for _, c := range callers[n] {
+			if c != "direct" && c != "programmatic" {
+				return fmt.Errorf("render: AllowCallers: tool %q: caller %q is neither \"direct\" nor \"programmatic\"", n, c)
+			}
+		}
+	}
+	walk(ts, true)
+	return nil
 }
 
 // Defer marks the function and custom entries named (inside namespaces

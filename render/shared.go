@@ -548,3 +548,18 @@ func appendSchema(dst []byte, s json.RawMessage) []byte {
 	}
 	return append(dst, s...)
 }
+
+// appendCallers appends `,"allowed_callers":[…]` when callers is not nil.
+func appendCallers(dst []byte, callers []string) []byte {
+	if callers == nil {
+		return dst
+	}
+	dst = append(dst, `,"allowed_callers":[`...)
+	for i, c := range callers {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = jsonx.AppendString(dst, c)
+	}
+	return append(dst, ']')
+}
