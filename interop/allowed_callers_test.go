@@ -25,7 +25,7 @@ import (
 func TestAllowedCallersSDK(t *testing.T) {
 	tools := caseTools()
 	name := tools[0].Name
-	a, err := render.AnthropicWith(tools, render.AnthropicOptions{AllowedCallers: map[string][]string{name: {"direct", "code_execution_20260120"}}})
+	a, err := render.AnthropicWith(tools, render.AnthropicOptions{AllowedCallers: map[string][]string{name: {"direct", "code_execution_20260120", "code_execution_20260521"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestAllowedCallersSDK(t *testing.T) {
 	if err := json.Unmarshal(raw, &ap); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(ap.AllowedCallers, []string{"direct", "code_execution_20260120"}) {
+	if !slices.Equal(ap.AllowedCallers, []string{"direct", "code_execution_20260120", "code_execution_20260521"}) {
 		t.Errorf("anthropic SDK allowed_callers %v", ap.AllowedCallers)
 	}
 

@@ -3,9 +3,9 @@ module github.com/toolnexus/toolnexus/interop
 go 1.26.0
 
 require (
-	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0
+	github.com/anthropics/anthropic-sdk-go/v2 v2.17.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
-	github.com/openai/openai-go/v3 v3.98.0
+	github.com/openai/openai-go/v3 v3.102.0
 	github.com/toolnexus/toolnexus v0.0.0-00010101000000-000000000000
 	google.golang.org/genai v1.77.0
 )
