@@ -165,19 +165,43 @@ func Tool(reg *toolnexus.Registry, opts *Options) (toolnexus.Tool, error) {
 	if unchecked != "" {
 		return toolnexus.Tool{}, fmt.Errorf("codemode.Tool: %s", unchecked) // cannot happen: the schema is ours
 	}
-	f := false
 	return toolnexus.Tool{
 		Name:        Name,
 		Title:       "Run code",
 		Description: desc,
 		InputSchema: schema,
-		Annotations: &toolnexus.Annotations{Title: "Run code", DestructiveHint: &f, OpenWorldHint: &f},
+		Annotations: hintsOf(tools),
 		Source:      "codemode",
 		// The run answers at o.Timeout itself, with what it printed; this
 		// is the registry's backstop only.
 		Timeout: o.Timeout + 5*time.Second,
 		Handler: h,
 	}, nil
+}
+
+// hintsOf is run_code's behaviour hints: what holds for every tool a
+// program may call (read-only only when all are, not destructive and
+// closed-world only when all say so), else the spec's defaults.
+func hintsOf(tools []toolnexus.Tool) *toolnexus.Annotations {
+	readOnly, safe, closed := len(tools) > 0, len(tools) > 0, len(tools) > 0
+	for _, t := range tools {
+		a := t.Annotations
+		if a == nil {
+			a = &toolnexus.Annotations{}
+		}
+		readOnly = readOnly && a.ReadOnlyHint
+		safe = safe && (a.ReadOnlyHint || a.DestructiveHint != nil && !*a.DestructiveHint)
+		closed = closed && a.OpenWorldHint != nil && !*a.OpenWorldHint
+	}
+	f := false
+	h := &toolnexus.Annotations{Title: "Run code", ReadOnlyHint: readOnly}
+	if safe {
+		h.DestructiveHint = &f
+	}
+	if closed {
+		h.OpenWorldHint = &f
+	}
+	return h
 }
 
 // sandbox is run_code's handler.
@@ -215,7 +239,7 @@ func (s *sandbox) Call(ctx context.Context, args json.RawMessage) toolnexus.Resu
 	case <-timer.C:
 		// A built-in running natively does not see the interrupt; answer
 		// now and let its goroutine end when the built-in returns.
-		return r.failure(fmt.Sprintf("timed out after %s", s.opts.Timeout))
+		return r.failure(r.ended())
 	}
 }
 
@@ -227,6 +251,9 @@ func init() {
 		regexp2.DefaultMatchTimeout = time.Second
 	}
 }
+
+// errUndefined is toJSON's error for a value JSON cannot say (a function).
+var errUndefined = errors.New("JSON cannot say the value")
 
 // errTimedOut is the cause of a run's context ending at its Timeout.
 var errTimedOut = errors.New("timed out")
@@ -275,7 +302,8 @@ type run struct {
 	dropped int
 }
 
-type stop struct{ msg string }
+// halt is the value a run is interrupted with; msg ends the run's result.
+type halt struct{ msg string }
 
 func (r *run) print(text string) {
 	r.mu.Lock()
@@ -300,6 +328,15 @@ func (r *run) printed() string {
 	return s
 }
 
+// ended says why the run's context ended: its Timeout, or the caller's
+// cancellation.
+func (r *run) ended() string {
+	if context.Cause(r.ctx) == errTimedOut {
+		return fmt.Sprintf("timed out after %s", r.opts.Timeout)
+	}
+	return "cancelled: " + context.Cause(r.ctx).Error()
+}
+
 func (r *run) failure(msg string) toolnexus.Result {
 	out := r.printed()
 	if out != "" {
@@ -310,7 +347,6 @@ func (r *run) failure(msg string) toolnexus.Result {
 
 // execute runs the program to its end and returns the run's result.
 func (r *run) execute(code string) toolnexus.Result {
-	start := time.Now()
 	// The body goes on the wrapper's first line, so line numbers in
 	// messages are the program's own.
 	if err := checkSource(code); err != nil {
@@ -331,8 +367,10 @@ func (r *run) execute(code string) toolnexus.Result {
 	if err := r.setup(); err != nil {
 		return r.failure("internal error in the sandbox: " + err.Error())
 	}
-	deadline := time.AfterFunc(r.opts.Timeout-time.Since(start), func() { vm.Interrupt(stop{fmt.Sprintf("timed out after %s", r.opts.Timeout)}) })
-	defer deadline.Stop()
+	// The run's context ends at Timeout, or with the caller's: either
+	// interrupts the program wherever it is.
+	stopInterrupt := context.AfterFunc(r.ctx, func() { vm.Interrupt(halt{r.ended()}) })
+	defer stopInterrupt()
 	stopWatch := r.watchMemory()
 	defer stopWatch()
 
@@ -361,10 +399,7 @@ func (r *run) execute(code string) toolnexus.Result {
 				c.res = r.reg.Execute(r.ctx, c.name, c.args)
 			case c = <-r.done:
 			case <-r.ctx.Done():
-				if context.Cause(r.ctx) == errTimedOut {
-					return r.failure(fmt.Sprintf("timed out after %s", r.opts.Timeout))
-				}
-				return r.failure("cancelled: " + context.Cause(r.ctx).Error())
+				return r.failure(r.ended())
 			}
 		}
 		r.busy--
@@ -421,7 +456,7 @@ func (r *run) watchMemory() func() {
 				return
 			case <-tick.C:
 				if read()-base > r.opts.MaxMemory {
-					r.vm.Interrupt(stop{fmt.Sprintf("stopped: the program used more than %d MiB of memory", r.opts.MaxMemory>>20)})
+					r.vm.Interrupt(halt{fmt.Sprintf("stopped: the program used more than %d MiB of memory", r.opts.MaxMemory>>20)})
 					return
 				}
 			}
@@ -435,7 +470,7 @@ func (r *run) toolFunc(name string) func(goja.FunctionCall) goja.Value {
 	return func(call goja.FunctionCall) goja.Value {
 		p, resolve, reject := r.vm.NewPromise()
 		if r.calls >= r.opts.MaxCalls {
-			_ = reject(r.newError(fmt.Sprintf("tools.%s was not called: this run has made its %d tool calls, the most one run may make", name, r.opts.MaxCalls)))
+			_ = reject(r.newError("Error", fmt.Sprintf("tools.%s was not called: this run has made its %d tool calls, the most one run may make", name, r.opts.MaxCalls)))
 			return r.vm.ToValue(p)
 		}
 		r.calls++ // counted before its arguments are made: a toJSON may call tools too
@@ -466,26 +501,28 @@ func (r *run) settle(c pendingCall) error {
 		if pr.Kind == toolnexus.PendingKindApproval {
 			msg = fmt.Sprintf("tools.%s did not run: it needs approval, and no approver is set for this run", c.name)
 		}
-		return c.reject(r.newError(msg))
+		return c.reject(r.newError("Error", msg))
 	}
 	if res.IsError {
-		return c.reject(r.newError(res.Text()))
+		return c.reject(r.newError("Error", res.Text()))
 	}
 	if res.Structured != nil {
 		v, err := r.value(res.Structured)
 		if err != nil {
-			return c.reject(r.newError(fmt.Sprintf("tools.%s returned a structured result that is not JSON", c.name)))
+			return c.reject(r.newError("Error", fmt.Sprintf("tools.%s returned a structured result that is not JSON", c.name)))
 		}
 		return c.resolve(v)
 	}
 	return c.resolve(res.Text())
 }
 
-func (r *run) newError(msg string) goja.Value {
-	ctor, _ := goja.AssertConstructor(r.vm.Get("Error"))
+// newError is a new JavaScript error of the built-in constructor kind
+// ("Error", "RangeError") with msg, to reject a call with or to throw.
+func (r *run) newError(kind, msg string) *goja.Object {
+	ctor, _ := goja.AssertConstructor(r.vm.Get(kind))
 	e, err := ctor(nil, r.vm.ToValue(msg))
 	if err != nil {
-		return r.vm.ToValue(msg)
+		panic(err) // an interrupt: it ends the run
 	}
 	return e
 }
@@ -496,7 +533,7 @@ func (r *run) toJSON(v goja.Value) (string, error) {
 		return "", err
 	}
 	if goja.IsUndefined(s) {
-		return "", errors.New("undefined")
+		return "", errUndefined
 	}
 	return s.String(), nil
 }
@@ -545,7 +582,7 @@ func (r *run) jsonText(v goja.Value) string {
 	if err == nil {
 		return s
 	}
-	if _, ok := v.(*goja.Object); ok && err.Error() == "undefined" {
+	if _, ok := v.(*goja.Object); ok && errors.Is(err, errUndefined) {
 		if f, ok := goja.AssertFunction(r.vm.Get("String")); ok {
 			if t, err := f(goja.Undefined(), v); err == nil {
 				return t.String()
@@ -603,7 +640,7 @@ func firstFrame(stack string) string {
 func (r *run) describe(err error) string {
 	var ie *goja.InterruptedError
 	if errors.As(err, &ie) {
-		if s, ok := ie.Value().(stop); ok {
+		if s, ok := ie.Value().(halt); ok {
 			return s.msg
 		}
 	}

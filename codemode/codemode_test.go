@@ -304,3 +304,40 @@ func TestNewRegistryFollows(t *testing.T) {
 	toolnexus.MustRegister(f.reg, "after_stop", "", func(context.Context, struct{}) (string, error) { return "", nil })
 	assert.Equal(t, `["added_later","delete_order","fail","get_order"]`, run("return Object.keys(tools).sort();").Output)
 }
+
+// TestToolHints: run_code says of itself only what holds for every tool
+// it can call; a program over a destructive tool is not shown as safe.
+func TestToolHints(t *testing.T) {
+	f, tr := false, true
+	mk := func(a *toolnexus.Annotations) toolnexus.Tool {
+		tool, err := toolnexus.NewTool("t", "", func(context.Context, struct{}) (string, error) { return "", nil })
+		require.NoError(t, err)
+		tool.Annotations = a
+		return tool
+	}
+	for _, c := range []struct {
+		name string
+		ann  []*toolnexus.Annotations
+		want toolnexus.Annotations
+	}{
+		{"no hints: the defaults", []*toolnexus.Annotations{nil}, toolnexus.Annotations{Title: "Run code"}},
+		{"all read-only and closed", []*toolnexus.Annotations{{ReadOnlyHint: true, OpenWorldHint: &f}, {ReadOnlyHint: true, OpenWorldHint: &f}},
+			toolnexus.Annotations{Title: "Run code", ReadOnlyHint: true, DestructiveHint: &f, OpenWorldHint: &f}},
+		{"one destructive", []*toolnexus.Annotations{{ReadOnlyHint: true, OpenWorldHint: &f}, {DestructiveHint: &tr, OpenWorldHint: &f}},
+			toolnexus.Annotations{Title: "Run code", OpenWorldHint: &f}},
+		{"additive and open", []*toolnexus.Annotations{{DestructiveHint: &f}, {ReadOnlyHint: true, OpenWorldHint: &tr}},
+			toolnexus.Annotations{Title: "Run code", DestructiveHint: &f}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			reg := toolnexus.NewRegistry()
+			for i, a := range c.ann {
+				tool := mk(a)
+				tool.Name = fmt.Sprintf("t%d", i)
+				require.NoError(t, reg.Add(tool))
+			}
+			tool, err := codemode.Tool(reg, nil)
+			require.NoError(t, err)
+			assert.Equal(t, c.want, *tool.Annotations)
+		})
+	}
+}

@@ -56,18 +56,21 @@ func (r *run) setupSandbox() error {
 		return err
 	}
 
-	arrayLength := func(what string, v goja.Value) {
-		o, ok := v.(*goja.Object)
-		if !ok {
-			return
+	tooLong := func(what string, n float64) {
+		if n > MaxLength {
+			panic(r.newError("RangeError", fmt.Sprintf("%s of %s elements is over the sandbox's limit of %d", what, strconv.FormatFloat(n, 'f', -1, 64), MaxLength)))
 		}
-		if n := o.Get("length"); n != nil && n.ToFloat() > MaxLength {
-			panic(r.rangeError(fmt.Sprintf("%s of %v elements is over the sandbox's limit of %d", what, n, MaxLength)))
+	}
+	arrayLength := func(what string, v goja.Value) {
+		if o, ok := v.(*goja.Object); ok {
+			if n := o.Get("length"); n != nil {
+				tooLong(what, n.ToFloat())
+			}
 		}
 	}
 	stringLength := func(n float64) {
 		if n > MaxStringLength {
-			panic(r.rangeError(fmt.Sprintf("a string of %s characters is over the sandbox's limit of %d", strconv.FormatFloat(n, 'f', -1, 64), MaxStringLength)))
+			panic(r.newError("RangeError", fmt.Sprintf("a string of %s characters is over the sandbox's limit of %d", strconv.FormatFloat(n, 'f', -1, 64), MaxStringLength)))
 		}
 	}
 	array := vm.Get("Array").ToObject(vm)
@@ -129,7 +132,7 @@ func (r *run) setupSandbox() error {
 			n /= float64(len(sep.String()))
 		}
 		if n > MaxLength {
-			panic(r.rangeError(fmt.Sprintf("splitting a string of %d characters could make more elements than the sandbox's limit of %d", len(this.String()), MaxLength)))
+			panic(r.newError("RangeError", fmt.Sprintf("splitting a string of %d characters could make more elements than the sandbox's limit of %d", len(this.String()), MaxLength)))
 		}
 	})
 	r.guard(sproto, "repeat", func(this goja.Value, args []goja.Value) {
@@ -144,9 +147,7 @@ func (r *run) setupSandbox() error {
 		if _, isObject := v.(*goja.Object); isObject || goja.IsString(v) {
 			return
 		}
-		if n := v.ToFloat(); n > MaxLength {
-			panic(r.rangeError(fmt.Sprintf("an array of %s elements is over the sandbox's limit of %d", strconv.FormatFloat(n, 'f', -1, 64), MaxLength)))
-		}
+		tooLong("an array", v.ToFloat())
 	}
 	// new Array(n) and Array(n): the one way to get a long array at once
 	// besides setting length, which the guarded methods then refuse.
@@ -180,16 +181,6 @@ func (r *run) setupSandbox() error {
 		return err
 	}
 	return g.Set("Array", safeValue)
-}
-
-// rangeError is a new RangeError with msg, to throw.
-func (r *run) rangeError(msg string) *goja.Object {
-	ctor, _ := goja.AssertConstructor(r.vm.Get("RangeError"))
-	e, err := ctor(nil, r.vm.ToValue(msg))
-	if err != nil {
-		panic(err)
-	}
-	return e
 }
 
 func arg(args []goja.Value, i int) goja.Value {

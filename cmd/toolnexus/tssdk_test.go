@@ -9,19 +9,11 @@ import (
 	"time"
 )
 
-// TestServeQuestionTypeScriptClient serves the built-ins over streamable
-// HTTP and calls `question` with the TypeScript SDK's Client
-// (testdata/tssdk_question.cjs), whose elicitation handler answers the
-// form: the question's options arrive as an enum and the answers come back
-// as the tool's result. TOOLNEXUS_TSSDK_DIR must name the prefix the SDK
-// was installed into:
-//
-//	npm install --prefix "$DIR" @modelcontextprotocol/sdk@1.32.2
-//	TOOLNEXUS_TSSDK_DIR="$DIR" go test ./cmd/toolnexus -run TypeScript
-//
-// Without it the test is skipped, except under CI=true, where it fails.
-func TestServeQuestionTypeScriptClient(t *testing.T) {
-	dir := os.Getenv("TOOLNEXUS_TSSDK_DIR")
+// tsSDK returns TOOLNEXUS_TSSDK_DIR and node's path, skipping the test
+// without the variable outside CI (failing it under CI=true).
+func tsSDK(t *testing.T) (dir, node string) {
+	t.Helper()
+	dir = os.Getenv("TOOLNEXUS_TSSDK_DIR")
 	if dir == "" {
 		msg := "TOOLNEXUS_TSSDK_DIR is not set (npm install --prefix DIR @modelcontextprotocol/sdk@1.32.2, then set it to DIR)"
 		if os.Getenv("CI") == "true" {
@@ -36,6 +28,22 @@ func TestServeQuestionTypeScriptClient(t *testing.T) {
 	if err != nil {
 		t.Fatalf("TOOLNEXUS_TSSDK_DIR is set but node is not on PATH: %v", err)
 	}
+	return dir, node
+}
+
+// TestServeQuestionTypeScriptClient serves the built-ins over streamable
+// HTTP and calls `question` with the TypeScript SDK's Client
+// (testdata/tssdk_question.cjs), whose elicitation handler answers the
+// form: the question's options arrive as an enum and the answers come back
+// as the tool's result. TOOLNEXUS_TSSDK_DIR must name the prefix the SDK
+// was installed into:
+//
+//	npm install --prefix "$DIR" @modelcontextprotocol/sdk@1.32.2
+//	TOOLNEXUS_TSSDK_DIR="$DIR" go test ./cmd/toolnexus -run TypeScript
+//
+// Without it the test is skipped, except under CI=true, where it fails.
+func TestServeQuestionTypeScriptClient(t *testing.T) {
+	dir, node := tsSDK(t)
 	url := startServe(t, nil, "--http", "127.0.0.1:0", "--no-auth")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -65,18 +73,7 @@ func TestServeQuestionTypeScriptClient(t *testing.T) {
 // run a program that calls read twice, in a loop, and catches a bad call.
 // TOOLNEXUS_TSSDK_DIR as for TestServeQuestionTypeScriptClient.
 func TestServeCodeModeTypeScriptClient(t *testing.T) {
-	dir := os.Getenv("TOOLNEXUS_TSSDK_DIR")
-	if dir == "" {
-		msg := "TOOLNEXUS_TSSDK_DIR is not set (npm install --prefix DIR @modelcontextprotocol/sdk@1.32.2, then set it to DIR)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("TOOLNEXUS_TSSDK_DIR is set but node is not on PATH: %v", err)
-	}
+	dir, node := tsSDK(t)
 	ws := t.TempDir()
 	for name, text := range map[string]string{"a.txt": "alpha\n", "b.txt": "beta\n"} {
 		if err := os.WriteFile(filepath.Join(ws, name), []byte(text), 0o644); err != nil {
