@@ -80,6 +80,11 @@ type Call struct {
 	// tool runs.
 	malformed string
 
+	// cut, if set, marks a call the reply cut at the output-token limit
+	// before it was complete (the provider's marker, as truncatedResult
+	// names it); no hook or tool runs.
+	cut string
+
 	// freeform marks a call that carries raw text (an OpenAI custom tool
 	// call, Arguments {"input":text}); it may only run a freeform tool.
 	freeform bool
@@ -463,6 +468,12 @@ func (e *Executor) run(ctx context.Context, call Call) (r Result) {
 		ctx = b.withAnswers(ctx)
 		defer func() { b.record(key, r) }()
 	}
+	if call.cut != "" {
+		r = truncatedResult(call)
+		r.Duration = time.Since(start)
+		e.log(ctx, nil, &r)
+		return r
+	}
 	if call.malformed != "" {
 		r.Output = validUTF8("the tool call could not be read: " + call.malformed)
 		r.IsError, r.Err = true, fmt.Errorf("%w: %s", ErrMalformedCall, call.malformed)
@@ -608,7 +619,7 @@ func logID(id string) string {
 
 // ErrorKind classifies a failed result without revealing its content,
 // from its Err: "not_started" ([ErrNotStarted]), "malformed_call"
-// ([ErrMalformedCall]), "goexit" ([ErrGoexit]), "unknown_tool",
+// ([ErrMalformedCall]), "truncated" ([ErrTruncated]), "goexit" ([ErrGoexit]), "unknown_tool",
 // "invalid_arguments", "panic" (a [toolnexus.PanicError] or
 // [HookPanicError]), "timeout", "cancelled" or, for anything else (the
 // handler's own error, or IsError with no Err), "tool_error". It returns ""
@@ -627,6 +638,8 @@ func ErrorKind(r toolnexus.Result) string {
 		return "not_started"
 	case errors.Is(err, ErrMalformedCall):
 		return "malformed_call"
+	case errors.Is(err, ErrTruncated):
+		return "truncated"
 	case errors.Is(err, ErrGoexit):
 		return "goexit"
 	case errors.Is(err, toolnexus.ErrUnknownTool):

@@ -184,6 +184,9 @@ type streamCalls struct {
 	own   bool       // an event of shape was seen
 	other error      // while !own: the stream looks like another provider's
 
+	cut    string         // the reply was cut at the output limit: the provider's marker (see truncatedResult)
+	contra map[int]string // calls that ran and that the stream then contradicted: what it did
+
 	closed   bool                 // finish was called
 	partials []*partialArgs       // for Options.OnInvalidPartial, by call
 	tools    map[string]*toolKeys // for Options.OnInvalidPartial, by name
@@ -200,11 +203,31 @@ func newStreamCalls(ctx context.Context, e *Executor, shape replyShape) *streamC
 	return s
 }
 
-// add registers a call not yet complete and returns its position.
+// callOverhead is what one call of a stream counts against
+// [Options.MaxStreamBytes] besides its data: the memory the reader holds
+// for it (measured by BenchmarkStreamHostile), so that a stream of
+// millions of empty calls is bounded as one of long arguments is.
+const callOverhead = 512
+
+// add registers a call not yet complete and returns its position; its
+// overhead is counted by the next keep.
 func (s *streamCalls) add() int {
 	s.res = append(s.res, new(Result))
 	s.run = append(s.run, false)
+	s.kept += callOverhead
 	return len(s.res) - 1
+}
+
+// contradict records that call i, which ran, was contradicted by the
+// stream (what says how); its answer says so (see contradicted).
+func (s *streamCalls) contradict(i int, what string) {
+	if what == "" {
+		return
+	}
+	if s.contra == nil {
+		s.contra = map[int]string{}
+	}
+	s.contra[i] = what
 }
 
 // keep counts n more bytes of call data against the limit.
@@ -316,18 +339,23 @@ func (s *streamCalls) finish(ids func(i int) (id, name string)) ([]Result, error
 	s.wg.Wait()
 	s.closed = true
 	for i := range s.res {
-		if !s.run[i] {
+		if !s.run[i] && s.cut == "" {
 			s.fail(fmt.Errorf("%w: the stream ended before the arguments of every call were complete", ErrStreamIncomplete))
 		}
 	}
 	out := make([]Result, len(s.res))
 	for i, r := range s.res {
-		if s.run[i] {
-			out[i] = *r
-			continue
-		}
 		id, name := ids(i)
-		out[i] = s.e.cutOff(s.ctx, Call{ID: id, Name: name}, s.err)
+		switch {
+		case s.run[i] && s.contra[i] != "":
+			out[i] = contradicted(*r, s.contra[i])
+		case s.run[i]:
+			out[i] = *r
+		case s.cut != "" && s.err == nil:
+			out[i] = s.e.Run(s.ctx, Call{ID: id, Name: name, cut: s.cut})
+		default:
+			out[i] = s.e.cutOff(s.ctx, Call{ID: id, Name: name}, s.err)
+		}
 	}
 	if s.err != nil {
 		return out, s.err

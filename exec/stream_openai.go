@@ -34,11 +34,26 @@ func (e *Executor) OpenAIChatStream(ctx context.Context, r io.Reader) ([]OpenAIT
 // OpenAIChatFeed is the incremental form of [Executor.OpenAIChatStream],
 // for hosts that read the stream themselves (to show the text as it
 // comes): Feed each event's data, then Close. choices[0] is read (as by
-// [Executor.OpenAIChatJSON]); delta.tool_calls are put together by index.
-// A call is complete, and starts, when a later call begins (a new index,
-// or a new id at the same index), when choice 0 gets a finish_reason, or
-// at [DONE]. An arguments delta for a call that already started is a
-// protocol error: the stream is then incomplete.
+// [Executor.OpenAIChatJSON]).
+//
+// Producers send delta.tool_calls in several shapes, and all are read
+// (see "Stream shapes" in the package doc): a delta belongs to the call
+// with its id when it has one; else to the call with its index; with
+// neither, to the latest call, unless that call is complete and the
+// delta names a tool (a producer that sends each call whole without
+// index or id). A new id at a known index is a new call, so are a new id
+// and a new index. Fragments of parallel calls may interleave.
+//
+// A call starts the moment its name is known and its arguments form one
+// complete JSON object, whatever comes after; a call whose arguments
+// never do starts when choice 0 gets a finish_reason or at [DONE] (and is
+// answered with the registry's message for its arguments). What the
+// stream sends for a call after that must be white space or the same
+// arguments again (as a JSON value: vLLM resends the whole arguments at
+// the end when its own copy differs in form); anything else makes the
+// call's answer say the stream contradicted itself. With finish_reason
+// "length" the calls not complete by then do not run and are answered
+// as [ErrTruncated] says.
 //
 // A feed is used by one goroutine; the calls run on their own (see
 // [Options.Concurrency]; with 1 they run inside Feed). Feed after Close
@@ -46,30 +61,33 @@ func (e *Executor) OpenAIChatStream(ctx context.Context, r io.Reader) ([]OpenAIT
 type OpenAIChatFeed struct {
 	s       *streamCalls
 	calls   []OpenAIToolCall
-	args    [][]byte    // each call's arguments so far, until it starts
-	byIndex map[int]int // tool_calls[].index → the latest call with it
-	started int         // calls[:started] have started
+	args    []streamArgs
+	byIndex map[int]int    // tool_calls[].index → the latest call with it
+	byID    map[string]int // tool_calls[].id → its call
+	started []bool
 	done    bool
 }
 
 // NewOpenAIChatFeed returns an empty feed whose calls run with ctx.
 func (e *Executor) NewOpenAIChatFeed(ctx context.Context) *OpenAIChatFeed {
-	return &OpenAIChatFeed{s: newStreamCalls(ctx, e, chatShape), byIndex: map[int]int{}}
+	return &OpenAIChatFeed{s: newStreamCalls(ctx, e, chatShape), byIndex: map[int]int{}, byID: map[string]int{}}
+}
+
+type chatDelta struct {
+	Index    *int            `json:"index"`
+	ID       json.RawMessage `json:"id"`
+	Type     json.RawMessage `json:"type"`
+	Function struct {
+		Name      json.RawMessage `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"function"`
 }
 
 type chatChunk struct {
 	Choices []struct {
 		Index int `json:"index"`
 		Delta struct {
-			ToolCalls []struct {
-				Index    int             `json:"index"`
-				ID       json.RawMessage `json:"id"`
-				Type     json.RawMessage `json:"type"`
-				Function struct {
-					Name      json.RawMessage `json:"name"`
-					Arguments json.RawMessage `json:"arguments"`
-				} `json:"function"`
-			} `json:"tool_calls"`
+			ToolCalls []chatDelta `json:"tool_calls"`
 		} `json:"delta"`
 		FinishReason json.RawMessage `json:"finish_reason"`
 	} `json:"choices"`
@@ -100,44 +118,94 @@ func (f *OpenAIChatFeed) Feed(data []byte) error {
 		if ch.Index != 0 {
 			continue
 		}
-		for _, d := range ch.Delta.ToolCalls {
-			var p problems
-			id := p.str(d.ID, "id")
-			pos, ok := f.byIndex[d.Index]
-			if !ok || id != "" && f.calls[pos].ID != "" && id != f.calls[pos].ID {
-				f.startUpTo(len(f.calls))
-				pos = len(f.calls)
-				f.calls = append(f.calls, OpenAIToolCall{})
-				f.args = append(f.args, nil)
-				f.s.add()
-				f.byIndex[d.Index] = pos
-			} else if pos < f.started {
-				return f.s.fail(fmt.Errorf("%w: tool call %d got more data after it started", ErrStreamIncomplete, pos))
-			}
-			tc := &f.calls[pos]
-			var fp problems
-			typ, name := p.str(d.Type, "type"), fp.str(d.Function.Name, "function.name")
-			args := fp.arguments(d.Function.Arguments, "function.arguments")
-			tc.ID, tc.Type, tc.Function.Name = first(tc.ID, id), first(tc.Type, typ), first(tc.Function.Name, name)
-			tc.problem = joinProblems(tc.problem, p.String())
-			tc.Function.problem = joinProblems(tc.Function.problem, fp.String())
-			if deep {
-				markDeepChat(tc)
-				tc.Function.problem = joinProblems(tc.Function.problem, deepStr("function.arguments", &args))
-			}
-			f.args[pos] = append(f.args[pos], args...)
-			if err := f.s.keep(len(id) + len(typ) + len(name) + len(args)); err != nil {
+		for i := range ch.Delta.ToolCalls {
+			if err := f.delta(&ch.Delta.ToolCalls[i], deep); err != nil {
 				return f.s.fail(err)
-			}
-			if args != "" {
-				f.s.partial(pos, tc.ID, tc.Function.Name, args, func() string { return string(f.args[pos]) })
 			}
 		}
 		if !absent(ch.FinishReason) {
+			if string(ch.FinishReason) == `"length"` {
+				f.s.cut = cutChat
+			}
 			f.finish()
 		}
 	}
 	return nil
+}
+
+// delta applies one tool_calls entry.
+func (f *OpenAIChatFeed) delta(d *chatDelta, deep bool) error {
+	var p, fp problems
+	id := p.str(d.ID, "id")
+	typ, name := p.str(d.Type, "type"), fp.str(d.Function.Name, "function.name")
+	args := fp.arguments(d.Function.Arguments, "function.arguments")
+	pos := f.locate(d.Index, id, name)
+	if pos >= 0 && name != "" && f.calls[pos].Function.Name != "" && name != f.calls[pos].Function.Name {
+		if !f.args[pos].scan.complete() && !f.started[pos] {
+			// Two names for one call not yet complete: which call the
+			// arguments belong to cannot be told; neither runs.
+			f.calls[pos].problem = joinProblems(f.calls[pos].problem,
+				fmt.Sprintf("the stream sent two tool names, %q and %q, for one call", f.calls[pos].Function.Name, name))
+		}
+		pos = -1
+	}
+	if pos < 0 {
+		pos = f.s.add()
+		f.calls = append(f.calls, OpenAIToolCall{})
+		f.args = append(f.args, streamArgs{})
+		f.started = append(f.started, false)
+		if d.Index != nil {
+			f.byIndex[*d.Index] = pos
+		}
+	}
+	if id != "" {
+		f.byID[id] = pos
+	}
+	tc := &f.calls[pos]
+	tc.ID, tc.Type, tc.Function.Name = first(tc.ID, id), first(tc.Type, typ), first(tc.Function.Name, name)
+	tc.problem = joinProblems(tc.problem, p.String())
+	tc.Function.problem = joinProblems(tc.Function.problem, fp.String())
+	if deep {
+		markDeepChat(tc)
+		tc.Function.problem = joinProblems(tc.Function.problem, deepStr("function.arguments", &args))
+	}
+	if err := f.s.keep(len(id) + len(typ) + len(name) + len(args)); err != nil {
+		return err
+	}
+	a := &f.args[pos]
+	complete := a.add(args)
+	if args != "" && !f.started[pos] {
+		f.s.partial(pos, tc.ID, tc.Function.Name, args, func() string { return string(a.text) })
+	}
+	if (complete || a.scan.complete()) && !f.started[pos] && tc.Function.Name != "" {
+		f.start(pos)
+	}
+	return nil
+}
+
+// locate is the call a delta with index, id and name belongs to, or -1
+// for a new call (the rules are in the doc of [OpenAIChatFeed]).
+func (f *OpenAIChatFeed) locate(index *int, id, name string) int {
+	if pos, ok := f.byID[id]; ok && id != "" {
+		return pos
+	}
+	if index != nil {
+		if pos, ok := f.byIndex[*index]; ok && (id == "" || f.calls[pos].ID == "") {
+			return pos
+		}
+		return -1
+	}
+	if id != "" {
+		if n := len(f.calls) - 1; n >= 0 && f.calls[n].ID == "" && !f.args[n].scan.complete() {
+			return n // the id came after the call began
+		}
+		return -1
+	}
+	n := len(f.calls) - 1
+	if n < 0 || name != "" && f.args[n].scan.complete() {
+		return -1
+	}
+	return n
 }
 
 // first is a if set, else b.
@@ -148,27 +216,39 @@ func first(a, b string) string {
 	return b
 }
 
-// startUpTo starts calls[started:n].
-func (f *OpenAIChatFeed) startUpTo(n int) {
-	for ; f.started < n; f.started++ {
-		tc := &f.calls[f.started]
-		tc.Function.Arguments, f.args[f.started] = string(f.args[f.started]), nil
-		f.s.start(f.started, chatCall(tc))
-	}
+// start runs call pos with the arguments it has.
+func (f *OpenAIChatFeed) start(pos int) {
+	f.started[pos] = true
+	tc := &f.calls[pos]
+	tc.Function.Arguments = string(f.args[pos].text)
+	f.args[pos].started(tc.Function.Arguments)
+	f.s.start(pos, chatCall(tc))
 }
 
+// finish starts the calls not yet started, unless the reply was cut at
+// the output limit (they are then answered as cut).
 func (f *OpenAIChatFeed) finish() {
 	f.done = true
-	f.startUpTo(len(f.calls))
+	if f.s.cut != "" {
+		return
+	}
+	for pos := range f.calls {
+		if !f.started[pos] {
+			f.start(pos)
+		}
+	}
 }
 
 // Close ends the feed: it waits for the calls and returns one tool
 // message per call, in call order, as [Executor.OpenAIChatStream] does.
 func (f *OpenAIChatFeed) Close() ([]OpenAIToolMessage, error) {
-	if f.done {
-		f.startUpTo(len(f.calls))
-	} else {
+	if !f.done {
 		f.s.fail(fmt.Errorf("%w: the stream ended before the reply was complete", ErrStreamIncomplete))
+	}
+	for pos := range f.args {
+		if f.started[pos] {
+			f.s.contradict(pos, f.args[pos].end())
+		}
 	}
 	results, err := f.s.finish(func(i int) (string, string) { return f.calls[i].ID, f.calls[i].Function.Name })
 	out := make([]OpenAIToolMessage, len(results))
