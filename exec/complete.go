@@ -138,11 +138,11 @@ func completeObject(text string) bool {
 // must say the same (a producer that sends the whole arguments again at
 // the end) or the call's result says the stream contradicted itself.
 type streamArgs struct {
-	text  []byte
-	scan  argScan
-	ran   string // the arguments the call started with
-	extra []byte // sent after the call started, since the last repeat
-	again argScan
+	text          []byte
+	scan          argScan
+	ran           string // the arguments the call started with
+	extra         []byte // sent after the call started, since the last repeat
+	again         argScan
 	contradiction string
 }
 
