@@ -27,6 +27,7 @@ type AnthropicContentBlock struct {
 	Input json.RawMessage `json:"input,omitempty"` // the arguments object
 
 	problem string // set by UnmarshalJSON for a wrongly typed field
+	cut     string // set when the reply was cut at the output limit before this call was complete
 }
 
 // AnthropicMessage is the user message that answers every tool_use block
@@ -98,9 +99,17 @@ func ParseAnthropic(raw []byte) ([]AnthropicContentBlock, error) { return anthro
 func decodeAnthropic(raw []byte) ([]AnthropicContentBlock, error) {
 	return decodeReply(raw, "Anthropic content", "Anthropic message", func(raw []byte) ([]AnthropicContentBlock, error) {
 		var m struct {
-			Content []AnthropicContentBlock `json:"content"`
+			Content    []AnthropicContentBlock `json:"content"`
+			StopReason json.RawMessage         `json:"stop_reason"`
 		}
 		err := json.Unmarshal(raw, &m)
+		if cut := anthropicCut(m.StopReason); err == nil && cut != "" {
+			// The input is the object Anthropic parsed: a cut one may
+			// look whole, so the last tool_use is taken as cut.
+			if i := lastCall(m.Content, isToolUse); i >= 0 {
+				m.Content[i].cut = cut
+			}
+		}
 		return m.Content, err
 	})
 }
@@ -153,7 +162,7 @@ func hasToolUse(blocks []AnthropicContentBlock) bool {
 // anthropicCall is the Call for a tool_use block: a tool search when
 // Options.ToolSearch is set and the block calls render.ToolSearchName.
 func (e *Executor) anthropicCall(b *AnthropicContentBlock) Call {
-	c := Call{ID: b.ID, Name: b.Name, Arguments: b.Input, malformed: b.problem}
+	c := Call{ID: b.ID, Name: b.Name, Arguments: b.Input, malformed: b.problem, cut: b.cut}
 	c.search = e.opts.ToolSearch != nil && b.Name == toolSearchName
 	return c
 }

@@ -250,3 +250,14 @@ func contradicted(r Result, what string) Result {
 	r.Structured, r.Content = nil, nil
 	return r
 }
+
+// lastCall is the index of the last element of items that is a call, or
+// -1.
+func lastCall[T any](items []T, isCall func(*T) bool) int {
+	for i := len(items) - 1; i >= 0; i-- {
+		if isCall(&items[i]) {
+			return i
+		}
+	}
+	return -1
+}

@@ -32,6 +32,7 @@ type GeminiPart struct {
 	ThoughtSignature string                  `json:"thoughtSignature,omitempty"` // opaque; see above
 
 	problem string // set by UnmarshalJSON for a wrongly typed field
+	cut     string // set when the reply was cut at the output limit before this call was complete
 }
 
 // GeminiFunctionCall is a functionCall part: the tool name, its arguments
@@ -87,7 +88,7 @@ var gemini = &provider[GeminiPart, GeminiPart]{shape: geminiShape, decode: decod
 // geminiCall is the Call of a functionCall part.
 func geminiCall(p *GeminiPart) Call {
 	fc := p.FunctionCall
-	return Call{ID: fc.ID, Name: fc.Name, Arguments: fc.Args, malformed: joinProblems(p.problem, fc.problem)}
+	return Call{ID: fc.ID, Name: fc.Name, Arguments: fc.Args, malformed: joinProblems(p.problem, fc.problem), cut: p.cut}
 }
 
 // geminiAnswer is the functionResponse part answering fc with r.
@@ -119,7 +120,8 @@ func decodeGemini(raw []byte) ([]GeminiPart, error) {
 		var c struct {
 			GeminiContent
 			Candidates []struct {
-				Content GeminiContent `json:"content"`
+				Content      GeminiContent   `json:"content"`
+				FinishReason json.RawMessage `json:"finishReason"`
 			} `json:"candidates"`
 		}
 		if err := json.Unmarshal(raw, &c); err != nil || c.Candidates == nil {
@@ -128,7 +130,15 @@ func decodeGemini(raw []byte) ([]GeminiPart, error) {
 		if len(c.Candidates) == 0 {
 			return nil, nil
 		}
-		return c.Candidates[0].Content.Parts, nil
+		parts := c.Candidates[0].Content.Parts
+		if string(c.Candidates[0].FinishReason) == `"MAX_TOKENS"` {
+			// Gemini sends the arguments it parsed: a cut call may look
+			// whole, so the last one is taken as cut.
+			if i := lastCall(parts, func(p *GeminiPart) bool { return p.FunctionCall != nil }); i >= 0 {
+				parts[i].cut = cutGemini
+			}
+		}
+		return parts, nil
 	})
 }
 

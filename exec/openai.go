@@ -44,6 +44,7 @@ type OpenAIToolCall struct {
 	Custom   OpenAICustomCall   `json:"custom"`   // set when Type is "custom"
 
 	problem string // set by UnmarshalJSON for a wrongly typed field
+	cut     string // set when the reply was cut at the output limit before this call was complete
 }
 
 // OpenAIFunctionCall is the function of an [OpenAIToolCall]. Arguments is a
@@ -132,7 +133,8 @@ func decodeChat(raw []byte) ([]OpenAIToolCall, error) {
 		var m struct {
 			OpenAIMessage
 			Choices []struct {
-				Message OpenAIMessage `json:"message"`
+				Message      OpenAIMessage   `json:"message"`
+				FinishReason json.RawMessage `json:"finish_reason"`
 			} `json:"choices"`
 		}
 		if err := json.Unmarshal(raw, &m); err != nil || m.Choices == nil {
@@ -141,12 +143,28 @@ func decodeChat(raw []byte) ([]OpenAIToolCall, error) {
 		if len(m.Choices) == 0 {
 			return nil, nil
 		}
-		return m.Choices[0].Message.ToolCalls, nil
+		calls := m.Choices[0].Message.ToolCalls
+		if string(m.Choices[0].FinishReason) == `"length"` {
+			last := len(calls) - 1
+			for i := range calls {
+				tc := &calls[i]
+				if tc.Type == "custom" && i == last || tc.Type != "custom" && !completeObject(tc.Function.Arguments) {
+					tc.cut = cutChat
+				}
+			}
+		}
+		return calls, nil
 	})
 }
 
 func chatCall(tc *OpenAIToolCall) Call {
-	c := Call{ID: tc.ID, Name: tc.Function.Name, Arguments: json.RawMessage(tc.Function.Arguments)}
+	c := Call{ID: tc.ID, Name: tc.Function.Name, Arguments: json.RawMessage(tc.Function.Arguments), cut: tc.cut}
+	if tc.Type == "custom" {
+		c.Name = tc.Custom.Name
+	}
+	if tc.cut != "" {
+		return c
+	}
 	if tc.problem != "" || tc.Function.problem != "" {
 		c.malformed = joinProblems(tc.problem, tc.Function.problem)
 	} else if tc.Type == "custom" {

@@ -46,6 +46,7 @@ type ResponsesItem struct {
 	Caller json.RawMessage `json:"caller,omitempty"`
 
 	problem string // set by UnmarshalJSON for a wrongly typed field
+	cut     string // set when the reply was cut at the output limit before this call was complete
 }
 
 // ResponsesOutput is the input item that answers one function call,
@@ -142,9 +143,20 @@ func ParseResponses(raw []byte) ([]ResponsesItem, error) { return responses.pars
 func decodeResponses(raw []byte) ([]ResponsesItem, error) {
 	return decodeReply(raw, "Responses output", "Responses response", func(raw []byte) ([]ResponsesItem, error) {
 		var r struct {
-			Output []ResponsesItem `json:"output"`
+			Output            []ResponsesItem `json:"output"`
+			Status            string          `json:"status"`
+			IncompleteDetails struct {
+				Reason string `json:"reason"`
+			} `json:"incomplete_details"`
 		}
 		err := json.Unmarshal(raw, &r)
+		if err == nil && r.Status == "incomplete" && r.IncompleteDetails.Reason == "max_output_tokens" {
+			for i := range r.Output {
+				if it := &r.Output[i]; isResponsesCall(it) && cutItem(it) {
+					it.cut = cutResponses
+				}
+			}
+		}
 		return r.Output, err
 	})
 }
@@ -300,6 +312,9 @@ func responsesCall(it *ResponsesItem) Call {
 	if it.Namespace != "" {
 		name = it.Namespace + NamespaceSeparator + it.Name
 	}
+	if it.cut != "" {
+		return Call{ID: it.CallID, Name: name, cut: it.cut}
+	}
 	switch it.Type {
 	case "custom_tool_call":
 		c := customCall(it.CallID, name, it.Input)
@@ -320,3 +335,14 @@ var responsesInfo = shapeInfo{what: "Responses", reply: "an OpenAI Responses rep
 	itemTypes: map[string]string{"function_call": `a "function_call" item`, "custom_tool_call": `a "custom_tool_call" item`,
 		"reasoning": `a "reasoning" item`, "message": `a "message" item`},
 	eventType: func(t string) bool { return strings.HasPrefix(t, "response.") }}
+
+// cutItem reports whether a call item of a response cut at the output
+// limit may itself be cut: a function_call whose arguments are not one
+// complete JSON object, or another call item whose status is
+// "incomplete".
+func cutItem(it *ResponsesItem) bool {
+	if it.Type == "function_call" {
+		return !completeObject(it.Arguments)
+	}
+	return it.Status == "incomplete"
+}

@@ -25,16 +25,22 @@ func (e *Executor) AnthropicStream(ctx context.Context, r io.Reader) (AnthropicM
 
 // AnthropicFeed is the incremental form of [Executor.AnthropicStream]:
 // Feed each event's data, then Close. A tool_use block is registered by
-// content_block_start, gets its input from the input_json_delta
+// content_block_start and gets its input from the input_json_delta
 // fragments of content_block_delta events (none: the input of
-// content_block_start, {}), and starts at its content_block_stop. ping,
-// text and thinking blocks, message_start and message_delta are skipped;
-// message_stop finishes the stream and an error event makes it
-// incomplete. Used by one goroutine, as [OpenAIChatFeed].
+// content_block_start, {}). It starts the moment those fragments form
+// one complete JSON object, or at its content_block_stop when it has
+// none; a block whose fragments never complete starts at message_stop
+// (and is answered with the registry's message for its arguments), or,
+// when message_delta says stop_reason "max_tokens", does not run and is
+// answered as [ErrTruncated] says. Fragments after the object is
+// complete must be white space or the same input again (see
+// [OpenAIChatFeed]). ping, text and thinking blocks and message_start
+// are skipped; message_stop finishes the stream and an error event
+// makes it incomplete. Used by one goroutine, as [OpenAIChatFeed].
 type AnthropicFeed struct {
 	s       *streamCalls
 	blocks  []AnthropicContentBlock
-	partial [][]byte
+	input   []streamArgs
 	byIndex map[int]int // content block index → position in blocks
 	started []bool
 	done    bool
@@ -52,6 +58,7 @@ type anthropicEvent struct {
 	Delta        struct {
 		Type        string          `json:"type"`
 		PartialJSON json.RawMessage `json:"partial_json"`
+		StopReason  json.RawMessage `json:"stop_reason"` // of message_delta
 	} `json:"delta"`
 	Error json.RawMessage `json:"error"`
 }
@@ -80,33 +87,39 @@ func (f *AnthropicFeed) Feed(data []byte) error {
 		if _, ok := f.byIndex[ev.Index]; ok {
 			return f.s.fail(fmt.Errorf("%w: content block %d started twice", ErrStreamIncomplete, ev.Index))
 		}
-		f.byIndex[ev.Index] = len(f.blocks)
+		f.byIndex[ev.Index] = f.s.add()
 		f.blocks = append(f.blocks, b)
-		f.partial = append(f.partial, nil)
+		f.input = append(f.input, streamArgs{})
 		f.started = append(f.started, false)
-		f.s.add()
 		return f.keep(len(b.ID) + len(b.Name) + len(b.Input))
 	case "content_block_delta":
 		pos, ok := f.byIndex[ev.Index]
 		if !ok || ev.Delta.Type != "input_json_delta" {
 			return nil
 		}
-		if f.started[pos] {
-			return f.s.fail(fmt.Errorf("%w: content block %d got more input after it stopped", ErrStreamIncomplete, ev.Index))
-		}
 		var frag string
 		if err := json.Unmarshal(ev.Delta.PartialJSON, &frag); err != nil {
 			return f.s.fail(fmt.Errorf("%w: content block %d: partial_json is not a string", ErrStreamIncomplete, ev.Index))
 		}
-		f.partial[pos] = append(f.partial[pos], frag...)
 		if err := f.keep(len(frag)); err != nil {
 			return err
 		}
-		b := &f.blocks[pos]
-		f.s.partial(pos, b.ID, b.Name, frag, func() string { return string(f.partial[pos]) })
+		in := &f.input[pos]
+		complete := in.add(frag)
+		if !f.started[pos] {
+			b := &f.blocks[pos]
+			f.s.partial(pos, b.ID, b.Name, frag, func() string { return string(in.text) })
+			if complete {
+				f.start(pos)
+			}
+		}
 	case "content_block_stop":
-		if pos, ok := f.byIndex[ev.Index]; ok && !f.started[pos] {
-			f.start(pos)
+		if pos, ok := f.byIndex[ev.Index]; ok && !f.started[pos] && f.input[pos].scan.state == scanStart {
+			f.start(pos) // no fragments: the input of content_block_start
+		}
+	case "message_delta":
+		if cut := anthropicCut(ev.Delta.StopReason); cut != "" {
+			f.s.cut = cut
 		}
 	case "message_stop":
 		f.done = true
@@ -126,10 +139,10 @@ func (f *AnthropicFeed) keep(n int) error {
 func (f *AnthropicFeed) start(pos int) {
 	f.started[pos] = true
 	b := &f.blocks[pos]
-	if len(f.partial[pos]) > 0 {
-		b.Input = f.partial[pos]
+	if in := &f.input[pos]; in.scan.state != scanStart {
+		b.Input = json.RawMessage(in.text)
+		in.started(string(in.text))
 	}
-	f.partial[pos] = nil
 	f.s.start(pos, f.s.e.anthropicCall(b))
 }
 
@@ -138,6 +151,14 @@ func (f *AnthropicFeed) start(pos int) {
 func (f *AnthropicFeed) Close() (AnthropicMessage, error) {
 	if !f.done {
 		f.s.fail(fmt.Errorf("%w: the stream ended before message_stop", ErrStreamIncomplete))
+	}
+	for pos := range f.blocks {
+		switch {
+		case f.started[pos]:
+			f.s.contradict(pos, f.input[pos].end())
+		case f.done && f.s.cut == "":
+			f.start(pos) // fragments that never formed an object
+		}
 	}
 	results, err := f.s.finish(func(i int) (string, string) { return f.blocks[i].ID, f.blocks[i].Name })
 	msg := AnthropicMessage{Role: "user", Content: make([]AnthropicToolResult, len(results))}

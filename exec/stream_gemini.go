@@ -14,7 +14,9 @@ import (
 // sends each call whole in one chunk). The content equals, byte for byte,
 // what [Executor.Gemini] gives for all the chunks' parts sent whole, in
 // call order. The stream is finished by a chunk whose candidate has a
-// finishReason; errors and incomplete streams as for
+// finishReason; with "MAX_TOKENS" the last call of that chunk does not
+// run and is answered as [ErrTruncated] says (Gemini sends arguments it
+// parsed, so a cut call may look whole); errors and incomplete streams as for
 // [Executor.OpenAIChatStream] (here every call seen is complete, so all
 // of them ran).
 func (e *Executor) GeminiStream(ctx context.Context, r io.Reader) (GeminiContent, error) {
@@ -66,11 +68,15 @@ func (f *GeminiFeed) Feed(data []byte) error {
 		return nil
 	}
 	cand := c.Candidates[0]
+	if string(cand.FinishReason) == `"MAX_TOKENS"` {
+		f.s.cut = cutGemini
+	}
 	if !absent(cand.Content) {
 		parts, err := ParseGemini(cand.Content)
 		if err != nil {
 			return f.s.fail(fmt.Errorf("%w: a chunk's content: %v", ErrStreamIncomplete, err))
 		}
+		last := lastCall(parts, func(p *GeminiPart) bool { return p.FunctionCall != nil })
 		for i := range parts {
 			fc := parts[i].FunctionCall
 			if fc == nil {
@@ -79,11 +85,14 @@ func (f *GeminiFeed) Feed(data []byte) error {
 			if deep {
 				markDeepGemini(&parts[i])
 			}
+			pos := f.s.add()
 			if err := f.s.keep(len(fc.ID) + len(fc.Name) + len(fc.Args)); err != nil {
 				return f.s.fail(err)
 			}
-			pos := f.s.add()
 			f.calls = append(f.calls, GeminiFunctionCall{ID: fc.ID, Name: fc.Name})
+			if f.s.cut != "" && i == last {
+				continue // the provider may have closed a cut call: answered as cut
+			}
 			f.s.start(pos, geminiCall(&parts[i]))
 		}
 	}

@@ -27,18 +27,26 @@ func (e *Executor) ResponsesStream(ctx context.Context, r io.Reader) ([]Response
 // ResponsesFeed is the incremental form of [Executor.ResponsesStream]:
 // Feed each event's data, then Close. A function_call item (likewise a
 // custom_tool_call, and a tool_search_call with "execution":"client",
-// answered as [ToolSearch] says) is registered
-// by response.output_item.added and starts at its
-// response.output_item.done, with the item that event carries (the
-// arguments deltas are read only for [Options.OnInvalidPartial]). response.completed finishes the
-// stream (a call it holds whose done event never came starts then);
-// response.incomplete, response.failed and error events make it
-// incomplete. Used by one goroutine, as [OpenAIChatFeed].
+// answered as [ToolSearch] says) is registered by
+// response.output_item.added. A function_call starts the moment its
+// arguments are complete: the response.function_call_arguments.delta
+// fragments form one JSON object, or response.function_call_arguments.done
+// or response.output_item.done arrives, whichever is first (producers
+// that send the arguments only in the .done event, or a done item without
+// them, are read alike); the other items start at their
+// response.output_item.done. What comes for a call after it started must
+// say the same arguments (see [OpenAIChatFeed]). response.completed
+// finishes the stream (a call it holds that had not started starts then,
+// with the item it holds); response.incomplete for "max_output_tokens"
+// finishes it cut at the output limit (the calls not started are answered
+// as [ErrTruncated] says); another response.incomplete, response.failed
+// and error events make it incomplete. Used by one goroutine, as
+// [OpenAIChatFeed].
 type ResponsesFeed struct {
 	s       *streamCalls
 	items   []ResponsesItem
 	byIndex map[int]int // output_index → position in items
-	args    [][]byte    // arguments so far, kept for OnInvalidPartial only
+	args    []streamArgs
 	started []bool
 	done    bool
 }
@@ -54,6 +62,7 @@ type responsesEvent struct {
 	Item        json.RawMessage `json:"item"`
 	Response    json.RawMessage `json:"response"`
 	Delta       json.RawMessage `json:"delta"`
+	Arguments   json.RawMessage `json:"arguments"` // of function_call_arguments.done
 	Message     json.RawMessage `json:"message"`
 }
 
@@ -78,38 +87,82 @@ func (f *ResponsesFeed) Feed(data []byte) error {
 		if deep {
 			markDeepResponses(&it)
 		}
-		pos, ok := f.byIndex[ev.OutputIndex]
-		if !ok {
-			pos = f.add(ev.OutputIndex, it)
-		} else if f.started[pos] {
-			return nil
-		}
-		f.items[pos] = it
 		if err := f.s.keep(len(it.CallID) + len(it.Name) + len(it.Namespace) + len(it.Arguments) + len(it.Input)); err != nil {
 			return f.s.fail(err)
 		}
+		pos, ok := f.byIndex[ev.OutputIndex]
+		if !ok {
+			pos = f.add(ev.OutputIndex, it)
+		}
+		if f.started[pos] {
+			if it.Arguments != "" {
+				f.args[pos].repeat(it.Arguments)
+			}
+			return nil
+		}
+		args := it.Arguments
+		if ok && it.Arguments == "" {
+			it.Arguments = string(f.args[pos].text) // a done item without them
+		}
+		f.items[pos] = it
 		if ev.Type == "response.output_item.done" {
+			if it.Type != "function_call" && it.Status == "incomplete" {
+				return nil // cut, or started by response.completed
+			}
+			f.start(pos)
+		} else if it.Type == "function_call" && f.args[pos].add(args) {
 			f.start(pos)
 		}
-	case "response.function_call_arguments.delta":
+	case "response.function_call_arguments.delta", "response.function_call_arguments.done":
 		pos, ok := f.byIndex[ev.OutputIndex]
-		if !ok || f.started[pos] || f.s.e.opts.OnInvalidPartial == nil {
+		if !ok || f.items[pos].Type != "function_call" {
 			return nil
 		}
 		var frag string
-		if json.Unmarshal(ev.Delta, &frag) != nil {
+		raw := ev.Delta
+		if ev.Type == "response.function_call_arguments.done" {
+			raw = ev.Arguments
+		}
+		if json.Unmarshal(raw, &frag) != nil {
 			return nil
 		}
 		if err := f.s.keep(len(frag)); err != nil {
 			return f.s.fail(err)
 		}
-		f.args[pos] = append(f.args[pos], frag...)
-		it := &f.items[pos]
-		f.s.partial(pos, it.CallID, it.Name, frag, func() string { return string(f.args[pos]) })
+		a, it := &f.args[pos], &f.items[pos]
+		if ev.Type == "response.function_call_arguments.done" {
+			if f.started[pos] {
+				a.repeat(frag)
+			} else {
+				it.Arguments = frag
+				f.start(pos)
+			}
+			return nil
+		}
+		complete := a.add(frag)
+		if !f.started[pos] {
+			f.s.partial(pos, it.CallID, it.Name, frag, func() string { return string(a.text) })
+			if complete {
+				it.Arguments = string(a.text)
+				f.start(pos)
+			}
+		}
 	case "response.completed":
 		f.done = true
 		f.completed(ev.Response)
-	case "response.incomplete", "response.failed":
+	case "response.incomplete":
+		var r struct {
+			IncompleteDetails struct {
+				Reason string `json:"reason"`
+			} `json:"incomplete_details"`
+		}
+		if json.Unmarshal(ev.Response, &r) == nil && r.IncompleteDetails.Reason == "max_output_tokens" {
+			f.done = true
+			f.s.cut = cutResponses
+			return nil
+		}
+		return f.s.fail(fmt.Errorf("%w: the provider sent %s", ErrStreamIncomplete, ev.Type))
+	case "response.failed":
 		return f.s.fail(fmt.Errorf("%w: the provider sent %s", ErrStreamIncomplete, ev.Type))
 	case "error":
 		return f.s.fail(fmt.Errorf("%w: the provider sent an error: %s", ErrStreamIncomplete, ev.Message))
@@ -118,24 +171,23 @@ func (f *ResponsesFeed) Feed(data []byte) error {
 }
 
 func (f *ResponsesFeed) add(outputIndex int, it ResponsesItem) int {
-	pos := len(f.items)
+	pos := f.s.add()
 	f.items = append(f.items, it)
 	f.started = append(f.started, false)
-	f.args = append(f.args, nil)
+	f.args = append(f.args, streamArgs{})
 	f.byIndex[outputIndex] = pos
-	f.s.add()
 	return pos
 }
 
 func (f *ResponsesFeed) start(pos int) {
 	f.started[pos] = true
-	f.args[pos] = nil
 	it := &f.items[pos]
+	f.args[pos].started(it.Arguments)
 	f.s.start(pos, responsesCall(it))
 }
 
-// completed starts the calls of the final response whose done event did
-// not come, with the items it holds.
+// completed starts the calls of the final response that had not
+// started, with the items it holds.
 func (f *ResponsesFeed) completed(response json.RawMessage) {
 	var items []ResponsesItem
 	for i, ok := range f.started {
@@ -164,6 +216,11 @@ func (f *ResponsesFeed) completed(response json.RawMessage) {
 func (f *ResponsesFeed) Close() ([]ResponsesOutput, error) {
 	if !f.done {
 		f.s.fail(fmt.Errorf("%w: the stream ended before the response was complete", ErrStreamIncomplete))
+	}
+	for pos := range f.items {
+		if f.started[pos] {
+			f.s.contradict(pos, f.args[pos].end())
+		}
 	}
 	results, err := f.s.finish(func(i int) (string, string) { c := responsesCall(&f.items[i]); return c.ID, c.Name })
 	out := make([]ResponsesOutput, len(results))
