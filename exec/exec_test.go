@@ -611,6 +611,7 @@ func TestErrorKind(t *testing.T) {
 		"tool_error":        {IsError: true},
 		"not_started":       {IsError: true, Err: fmt.Errorf("%w: %w", exec.ErrNotStarted, context.Canceled)},
 		"malformed_call":    {IsError: true, Err: exec.ErrMalformedCall},
+		"truncated":         {IsError: true, Err: fmt.Errorf("tool %q: %w", "x", exec.ErrTruncated)},
 		"goexit":            {IsError: true, Err: exec.ErrGoexit},
 		"unknown_tool":      {IsError: true, Err: toolnexus.ErrUnknownTool},
 		"invalid_arguments": {IsError: true, Err: &toolnexus.ArgumentError{Tool: "t", Rule: "required"}},

@@ -140,12 +140,15 @@ func (f *OpenAIChatFeed) delta(d *chatDelta, deep bool) error {
 	typ, name := p.str(d.Type, "type"), fp.str(d.Function.Name, "function.name")
 	args := fp.arguments(d.Function.Arguments, "function.arguments")
 	pos := f.locate(d.Index, id, name)
+	ambiguous := ""
 	if pos >= 0 && name != "" && f.calls[pos].Function.Name != "" && name != f.calls[pos].Function.Name {
 		if !f.args[pos].scan.complete() && !f.started[pos] {
-			// Two names for one call not yet complete: which call the
-			// arguments belong to cannot be told; neither runs.
-			f.calls[pos].problem = joinProblems(f.calls[pos].problem,
-				fmt.Sprintf("the stream sent two tool names, %q and %q, for one call", f.calls[pos].Function.Name, name))
+			// A second name while a call's arguments are not complete:
+			// which call the arguments that follow belong to cannot be
+			// told, so neither call runs.
+			ambiguous = fmt.Sprintf("the stream sent the tool name %q while the arguments of a call of %q were not complete, with no id or index to tell the calls apart",
+				name, f.calls[pos].Function.Name)
+			f.calls[pos].problem = joinProblems(f.calls[pos].problem, ambiguous)
 		}
 		pos = -1
 	}
@@ -163,7 +166,7 @@ func (f *OpenAIChatFeed) delta(d *chatDelta, deep bool) error {
 	}
 	tc := &f.calls[pos]
 	tc.ID, tc.Type, tc.Function.Name = first(tc.ID, id), first(tc.Type, typ), first(tc.Function.Name, name)
-	tc.problem = joinProblems(tc.problem, p.String())
+	tc.problem = joinProblems(tc.problem, ambiguous, p.String())
 	tc.Function.problem = joinProblems(tc.Function.problem, fp.String())
 	if deep {
 		markDeepChat(tc)

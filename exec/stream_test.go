@@ -26,9 +26,25 @@ type streamRun func(e *exec.Executor, ctx context.Context, r io.Reader) (any, er
 // wholeRun runs the same provider's *JSON method on a whole reply.
 type wholeRun func(e *exec.Executor, ctx context.Context, raw []byte) (any, error)
 
+// feedRun runs the same provider's incremental feed on the events'
+// data, one Feed each.
+type feedRun func(e *exec.Executor, ctx context.Context, events [][]byte) (any, error)
+
+// feedAll feeds f each event, stopping at the first error (as the
+// streaming method does), and closes it.
+func feedAll[T any](events [][]byte, feed func([]byte) error, closeFeed func() (T, error)) (any, error) {
+	for _, ev := range events {
+		if feed(ev) != nil {
+			break
+		}
+	}
+	return closeFeed()
+}
+
 var streamProviders = map[string]struct {
 	stream streamRun
 	whole  wholeRun
+	feed   feedRun
 }{
 	"openai_chat": {
 		func(e *exec.Executor, ctx context.Context, r io.Reader) (any, error) {
@@ -37,22 +53,38 @@ var streamProviders = map[string]struct {
 		func(e *exec.Executor, ctx context.Context, raw []byte) (any, error) {
 			return e.OpenAIChatJSON(ctx, raw)
 		},
+		func(e *exec.Executor, ctx context.Context, events [][]byte) (any, error) {
+			f := e.NewOpenAIChatFeed(ctx)
+			return feedAll(events, f.Feed, f.Close)
+		},
 	},
 	"openai_responses": {
 		func(e *exec.Executor, ctx context.Context, r io.Reader) (any, error) {
 			return e.ResponsesStream(ctx, r)
 		},
 		func(e *exec.Executor, ctx context.Context, raw []byte) (any, error) { return e.ResponsesJSON(ctx, raw) },
+		func(e *exec.Executor, ctx context.Context, events [][]byte) (any, error) {
+			f := e.NewResponsesFeed(ctx)
+			return feedAll(events, f.Feed, f.Close)
+		},
 	},
 	"anthropic": {
 		func(e *exec.Executor, ctx context.Context, r io.Reader) (any, error) {
 			return e.AnthropicStream(ctx, r)
 		},
 		func(e *exec.Executor, ctx context.Context, raw []byte) (any, error) { return e.AnthropicJSON(ctx, raw) },
+		func(e *exec.Executor, ctx context.Context, events [][]byte) (any, error) {
+			f := e.NewAnthropicFeed(ctx)
+			return feedAll(events, f.Feed, f.Close)
+		},
 	},
 	"gemini": {
 		func(e *exec.Executor, ctx context.Context, r io.Reader) (any, error) { return e.GeminiStream(ctx, r) },
 		func(e *exec.Executor, ctx context.Context, raw []byte) (any, error) { return e.GeminiJSON(ctx, raw) },
+		func(e *exec.Executor, ctx context.Context, events [][]byte) (any, error) {
+			f := e.NewGeminiFeed(ctx)
+			return feedAll(events, f.Feed, f.Close)
+		},
 	},
 }
 
@@ -99,6 +131,17 @@ func TestStreamGolden(t *testing.T) {
 					t.Fatalf("answers differ between concurrency settings:\n%s%s%s", outs[0], outs[1], outs[2])
 				}
 				golden.Check(t, filepath.Join("testdata", "golden", "streams", provider, name+".json"), []byte(outs[0]))
+
+				// The incremental feed, one event at a time, and the
+				// streaming method on a body that pauses between events,
+				// give the same answer.
+				e := exec.New(reg, nil)
+				if v, _ := p.feed(e, context.Background(), sseData(raw)); mustJSON(t, v) != string(answer) {
+					t.Errorf("feed answer differs from the stream's:\nfeed   %s\nstream %s", mustJSON(t, v), answer)
+				}
+				if v, _ := p.stream(e, context.Background(), &pausedReader{events: bytes.SplitAfter(raw, []byte("\n\n"))}); mustJSON(t, v) != string(answer) {
+					t.Errorf("paused stream answer differs:\npaused %s\nstream %s", mustJSON(t, v), answer)
+				}
 
 				wholeFile := strings.TrimSuffix(file, ".sse") + ".whole.json"
 				whole, err := os.ReadFile(wholeFile)
@@ -192,11 +235,12 @@ func startRegistry(t testing.TB, started chan<- time.Time) *toolnexus.Registry {
 }
 
 // streamMarks is, for each recorded two-call stream, text from the event
-// that completes the first call's arguments.
+// that completes the first call's arguments: the fragment holding their
+// last byte (nothing after it is needed to start the call).
 var streamMarks = map[string]struct{ file, mark string }{
-	"openai_chat":      {"two_calls.sse", `"id":"call_2"`},
-	"openai_responses": {"two_calls.sse", `"type":"response.output_item.done","sequence_number":12`},
-	"anthropic":        {"three_calls.sse", `"type":"content_block_stop","index":1`},
+	"openai_chat":      {"two_calls.sse", `"arguments":"ris\"}"`},
+	"openai_responses": {"two_calls.sse", `"sequence_number":10,`},
+	"anthropic":        {"three_calls.sse", `"partial_json":"ris\"}"`},
 	"gemini":           {"two_calls.sse", `"name":"get_weather"`},
 }
 
@@ -579,4 +623,34 @@ func TestStreamOwnShapeKeepsItsError(t *testing.T) {
 	if want := "exec: stream incomplete: the stream ended before a finishReason"; err == nil || err.Error() != want {
 		t.Errorf("err = %v, want %s", err, want)
 	}
+}
+
+// sseData is the data of each event of an SSE body whose events are
+// one "data: " line each (comments and other lines skipped).
+func sseData(raw []byte) [][]byte {
+	var out [][]byte
+	for _, ev := range bytes.Split(raw, []byte("\n\n")) {
+		for _, line := range bytes.Split(ev, []byte("\n")) {
+			if data, ok := bytes.CutPrefix(line, []byte("data: ")); ok {
+				out = append(out, data)
+			}
+		}
+	}
+	return out
+}
+
+// pausedReader serves one event per Read, after a pause: a producer
+// that sends the events apart.
+type pausedReader struct{ events [][]byte }
+
+func (r *pausedReader) Read(p []byte) (int, error) {
+	if len(r.events) == 0 {
+		return 0, io.EOF
+	}
+	time.Sleep(200 * time.Microsecond)
+	n := copy(p, r.events[0])
+	if r.events[0] = r.events[0][n:]; len(r.events[0]) == 0 {
+		r.events = r.events[1:]
+	}
+	return n, nil
 }

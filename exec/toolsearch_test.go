@@ -48,6 +48,7 @@ func searchOptions(conc int) *exec.Options {
 var searchProviders = map[string]struct {
 	stream streamRun
 	whole  wholeRun
+	feed   feedRun
 }{
 	"responses": streamProviders["openai_responses"],
 	"anthropic": streamProviders["anthropic"],
