@@ -73,16 +73,18 @@
 // [Executor.OpenAIChatStream], [Executor.ResponsesStream],
 // [Executor.AnthropicStream] and [Executor.GeminiStream] read a streamed
 // reply (the server-sent-events body of a request with stream: true, or
-// Gemini's streamGenerateContent?alt=sse) and start each call as soon as
-// its own arguments are complete, not at the end of the stream: at the
-// next call's first delta or the finish_reason (Chat), at
-// response.output_item.done (Responses), at content_block_stop
-// (Anthropic), with the chunk that holds it (Gemini). The answers keep
-// call order and equal, byte for byte, those the non-streaming methods
-// give for the same reply sent whole. Hosts that read the stream
-// themselves (to show the text as it comes) feed each event's data to an
-// [OpenAIChatFeed], [ResponsesFeed], [AnthropicFeed] or [GeminiFeed] and
-// Close it.
+// Gemini's streamGenerateContent?alt=sse) and start each call the moment
+// it is complete, not at the end of the stream: when its name is known and
+// the fragments of its arguments form one complete JSON object (Chat,
+// Anthropic, Responses; or a Responses call's arguments.done or
+// output_item.done event, whichever comes first), with the chunk that
+// holds it (Gemini, which sends each call whole). A call whose arguments
+// never form an object starts when the reply ends, and gets the
+// registry's message for its arguments. The answers keep call order and
+// equal, byte for byte, those the non-streaming methods give for the same
+// reply sent whole. Hosts that read the stream themselves (to show the
+// text as it comes) feed each event's data to an [OpenAIChatFeed],
+// [ResponsesFeed], [AnthropicFeed] or [GeminiFeed] and Close it.
 //
 // A stream that does not finish as its provider finishes one (cut off, an
 // error event, a malformed event) gives an error wrapping
@@ -90,7 +92,52 @@
 // before that point ran, and a call whose arguments were still streaming
 // never runs on partial arguments; it is answered with an error result.
 // One event, and the call data kept from one stream, are limited by
-// [Options.MaxStreamBytes] (16 MiB by default); more is the same error.
+// [Options.MaxStreamBytes] (16 MiB by default; each call counts 512
+// bytes besides its data); more is the same error.
+//
+// # Stream shapes
+//
+// OpenAI-compatible servers send Chat tool calls in more shapes than
+// OpenAI does, and every one is read (testdata/streams holds a stream of
+// each, naming the producer code it follows):
+//   - fragments of parallel calls that interleave, told apart by index;
+//   - several calls at one index, each with its own id (older Ollama);
+//   - the id repeated on every fragment of its call;
+//   - no index at all (Gemini's OpenAI endpoint, mistral.rs): a fragment
+//     with an id belongs to that call, one without to the latest call,
+//     unless that call is complete and the fragment names a tool;
+//   - each call whole in one chunk (Ollama, Gemini's OpenAI endpoint);
+//   - the whole arguments sent again after the fragments (vLLM, when its
+//     own copy differs in form): what comes for a call after it started
+//     must be white space or the same JSON value, else the call's answer
+//     says the stream contradicted itself, after the result of the run;
+//   - a second tool name, with no id or index, while a call's arguments
+//     are not complete: which call the rest belongs to cannot be told, so
+//     neither call runs, and both answers say why.
+//
+// Responses streams whose arguments come only in
+// response.function_call_arguments.done, or whose done item comes without
+// them, are read alike; Anthropic streams whose input comes whole in one
+// fragment, or only in content_block_start, too.
+//
+// # Truncated replies
+//
+// A reply the provider cut at the output-token limit (Chat finish_reason
+// "length", Responses status "incomplete" for "max_output_tokens",
+// Anthropic stop_reason "max_tokens" or "model_context_window_exceeded",
+// Gemini finishReason "MAX_TOKENS"), streamed or whole, never runs a call
+// that may be cut: such a call is answered with an error saying the reply
+// was cut at the output limit and to call again with shorter arguments
+// (its Result.Err wraps [ErrTruncated]). Which calls may be cut: on Chat
+// and Responses, whose arguments are the model's own text, a call whose
+// arguments do not form one complete JSON object (and a custom tool call
+// whose item is "incomplete"); on Anthropic and Gemini, whose whole
+// replies hold the arguments the provider parsed (so a cut call may look
+// whole), the last call of a whole reply, and in a stream a tool_use whose
+// fragments did not complete (Anthropic) or the last call of the chunk
+// that carries MAX_TOKENS (Gemini). The calls complete before the cut run
+// as usual. A cut reply is a finished one: the methods return no error
+// for it.
 //
 // # Reading replies
 //

@@ -41,8 +41,10 @@ func (e *Executor) OpenAIChatStream(ctx context.Context, r io.Reader) ([]OpenAIT
 // with its id when it has one; else to the call with its index; with
 // neither, to the latest call, unless that call is complete and the
 // delta names a tool (a producer that sends each call whole without
-// index or id). A new id at a known index is a new call, so are a new id
-// and a new index. Fragments of parallel calls may interleave.
+// index or id). A new id at a known index is a new call, unless the
+// delta carries only arguments while that call's are not complete (an id
+// that changes after the first fragment); a new id and a new index are a
+// new call. Fragments of parallel calls may interleave.
 //
 // A call starts the moment its name is known and its arguments form one
 // complete JSON object, whatever comes after; a call whose arguments
@@ -193,7 +195,11 @@ func (f *OpenAIChatFeed) locate(index *int, id, name string) int {
 		return pos
 	}
 	if index != nil {
-		if pos, ok := f.byIndex[*index]; ok && (id == "" || f.calls[pos].ID == "") {
+		pos, ok := f.byIndex[*index]
+		// A new id at a known index is a new call, unless the delta
+		// carries arguments only while that call's are not complete (a
+		// producer whose id changes after the first fragment).
+		if ok && (id == "" || f.calls[pos].ID == "" || name == "" && !f.args[pos].scan.complete()) {
 			return pos
 		}
 		return -1
