@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -132,5 +133,104 @@ func BenchmarkStreamThroughput(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+	})
+}
+
+// BenchmarkStreamWakeFloor is the limit under start-delay-ns: the time a
+// goroutine blocked on a channel takes to run once another sends on it
+// (metric wake-ns), measured as BenchmarkStreamStartDelay measures.
+func BenchmarkStreamWakeFloor(b *testing.B) {
+	ch := make(chan time.Time)
+	done := make(chan time.Duration)
+	go func() {
+		for sent := range ch {
+			done <- time.Since(sent)
+		}
+	}()
+	var total time.Duration
+	for i := 0; i < b.N; i++ {
+		ch <- time.Now()
+		total += <-done
+	}
+	close(ch)
+	b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "wake-ns")
+}
+
+// BenchmarkStreamDecodeFloor decodes the data of every event of the
+// throughput streams with encoding/json into any: the least a reader of
+// those bytes does (compare MB/s with BenchmarkStreamThroughput's stream
+// rows).
+func BenchmarkStreamDecodeFloor(b *testing.B) {
+	chatSSE, _, antSSE, _ := benchStreams()
+	for name, raw := range map[string][]byte{"chat": chatSSE, "anthropic": antSSE} {
+		events := sseData(raw)
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(raw)))
+			for i := 0; i < b.N; i++ {
+				for _, ev := range events {
+					var v any
+					if json.Unmarshal(ev, &v) != nil && string(ev) != "[DONE]" {
+						b.Fatal("bad event")
+					}
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkStreamHostile measures the memory a feed holds for a hostile
+// stream: 10,000 calls that each hold no data (a new index per event,
+// metric held-B/call), and one call's arguments in 1-byte deltas (metric
+// held-B/byte). A call counts 512 bytes against Options.MaxStreamBytes
+// and a byte of data one, so what a stream can make a feed hold is
+// bounded by MaxStreamBytes times the larger of held-B/call / 512 and
+// held-B/byte.
+func BenchmarkStreamHostile(b *testing.B) {
+	e := exec.New(testRegistry(b), &exec.Options{Concurrency: 1})
+	held := func(feed func(f *exec.OpenAIChatFeed)) uint64 {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		f := e.NewOpenAIChatFeed(context.Background())
+		feed(f)
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		runtime.KeepAlive(f)
+		return after.HeapAlloc - before.HeapAlloc
+	}
+	b.Run("empty-calls", func(b *testing.B) {
+		const n = 10000
+		events := make([][]byte, n)
+		for i := range events {
+			events[i] = fmt.Appendf(nil, `{"choices":[{"delta":{"tool_calls":[{"index":%d}]}}]}`, i*7919)
+		}
+		var total uint64
+		for i := 0; i < b.N; i++ {
+			total += held(func(f *exec.OpenAIChatFeed) {
+				for _, ev := range events {
+					if err := f.Feed(ev); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+		b.ReportMetric(float64(total)/float64(b.N)/n, "held-B/call")
+	})
+	b.Run("tiny-deltas", func(b *testing.B) {
+		const n = 100000
+		first := []byte(`{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"echo","arguments":"{\"a\":\""}}]}}]}`)
+		delta := []byte(`{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"x"}}]}}]}`)
+		var total uint64
+		for i := 0; i < b.N; i++ {
+			total += held(func(f *exec.OpenAIChatFeed) {
+				_ = f.Feed(first)
+				for j := 0; j < n; j++ {
+					if err := f.Feed(delta); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+		b.ReportMetric(float64(total)/float64(b.N)/n, "held-B/byte")
 	})
 }
