@@ -118,7 +118,11 @@
 // Responses streams whose arguments come only in
 // response.function_call_arguments.done, or whose done item comes without
 // them, are read alike; Anthropic streams whose input comes whole in one
-// fragment, or only in content_block_start, too.
+// fragment, or only in content_block_start, too. A Gemini call that
+// Vertex AI streams in pieces (streamFunctionCallArguments: a first part
+// with willContinue, then partialArgs by JSON path) runs when its last
+// piece arrives; pieces that cannot be put together, or another call
+// beginning before the last piece, answer the call with an error.
 //
 // # Truncated replies
 //

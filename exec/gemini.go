@@ -37,12 +37,36 @@ type GeminiPart struct {
 
 // GeminiFunctionCall is a functionCall part: the tool name, its arguments
 // object and an optional id (https://ai.google.dev/api/caching#FunctionCall).
+//
+// With streamFunctionCallArguments (Vertex AI only), a streamed call
+// comes in several functionCall parts: the first with the name and
+// WillContinue, the next with PartialArgs, the last without
+// WillContinue; [GeminiFeed] puts them together. A whole reply holding
+// such parts answers them with an error (read the stream instead).
+// Source: Vertex AI API reference, FunctionCall partial_args and
+// will_continue, FunctionCallingConfig stream_function_call_arguments
+// (https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/Content#FunctionCall).
 type GeminiFunctionCall struct {
-	ID   string          `json:"id,omitempty"`   // the call id, or "" (then matched by position)
-	Name string          `json:"name"`           // the tool to run
-	Args json.RawMessage `json:"args,omitempty"` // the arguments object
+	ID           string             `json:"id,omitempty"`           // the call id, or "" (then matched by position)
+	Name         string             `json:"name"`                   // the tool to run
+	Args         json.RawMessage    `json:"args,omitempty"`         // the arguments object
+	PartialArgs  []GeminiPartialArg `json:"partialArgs,omitempty"`  // arguments streamed in pieces (Vertex AI)
+	WillContinue bool               `json:"willContinue,omitempty"` // more parts of this call follow (Vertex AI)
 
 	problem string // set by UnmarshalJSON for a wrongly typed field
+}
+
+// GeminiPartialArg is one piece of a streamed call's arguments (Vertex AI
+// PartialArg): the value at JSONPath (RFC 9535, "$.location",
+// "$.stops[0].city"), one of a string, a number, a boolean or null; a
+// string with WillContinue goes on in the next piece for the same path.
+type GeminiPartialArg struct {
+	JSONPath     string          `json:"jsonPath"`
+	StringValue  *string         `json:"stringValue,omitempty"`
+	NumberValue  json.RawMessage `json:"numberValue,omitempty"`
+	BoolValue    *bool           `json:"boolValue,omitempty"`
+	NullValue    string          `json:"nullValue,omitempty"`
+	WillContinue bool            `json:"willContinue,omitempty"`
 }
 
 // GeminiFunctionResponse answers one functionCall:
@@ -88,6 +112,10 @@ var gemini = &provider[GeminiPart, GeminiPart]{shape: geminiShape, decode: decod
 // geminiCall is the Call of a functionCall part.
 func geminiCall(p *GeminiPart) Call {
 	fc := p.FunctionCall
+	if len(fc.PartialArgs) > 0 || fc.WillContinue {
+		return Call{ID: fc.ID, Name: fc.Name, malformed: "the call's arguments were streamed in pieces (partialArgs, Vertex AI's streamFunctionCallArguments): " +
+			"read the stream with GeminiStream or a GeminiFeed, which puts them together"}
+	}
 	return Call{ID: fc.ID, Name: fc.Name, Arguments: fc.Args, malformed: joinProblems(p.problem, fc.problem), cut: p.cut}
 }
 

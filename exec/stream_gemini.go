@@ -5,13 +5,18 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 )
 
 // GeminiStream is [Executor.Gemini] on a streamed reply
 // (streamGenerateContent?alt=sse): it reads the server-sent events of body
 // r, each a GenerateContentResponse, and runs each functionCall part of
-// the first candidate as soon as the chunk holding it arrives (Gemini
-// sends each call whole in one chunk). The content equals, byte for byte,
+// the first candidate as soon as the chunk holding it arrives (the
+// Gemini API sends each call whole in one chunk; a call Vertex AI streams
+// in pieces, with streamFunctionCallArguments, runs when its last piece
+// arrives, its arguments put together from the pieces' partialArgs; see
+// [GeminiFunctionCall]). The content equals, byte for byte,
 // what [Executor.Gemini] gives for all the chunks' parts sent whole, in
 // call order. The stream is finished by a chunk whose candidate has a
 // finishReason; with "MAX_TOKENS" the last call of that chunk does not
@@ -34,11 +39,14 @@ type GeminiFeed struct {
 	s     *streamCalls
 	calls []GeminiFunctionCall // id and name of each call (args dropped once started)
 	done  bool
+
+	held    int           // the call whose arguments come in pieces (Vertex AI), or -1
+	partial *partialValue // its arguments so far
 }
 
 // NewGeminiFeed returns an empty feed whose calls run with ctx.
 func (e *Executor) NewGeminiFeed(ctx context.Context) *GeminiFeed {
-	return &GeminiFeed{s: newStreamCalls(ctx, e, geminiShape)}
+	return &GeminiFeed{s: newStreamCalls(ctx, e, geminiShape), held: -1}
 }
 
 type geminiChunk struct {
@@ -85,11 +93,31 @@ func (f *GeminiFeed) Feed(data []byte) error {
 			if deep {
 				markDeepGemini(&parts[i])
 			}
+			n := len(fc.ID) + len(fc.Name) + len(fc.Args)
+			for _, pa := range fc.PartialArgs {
+				n += len(pa.JSONPath) + len(pa.NumberValue) + 8
+				if pa.StringValue != nil {
+					n += len(*pa.StringValue)
+				}
+			}
+			if f.held >= 0 && fc.Name == "" { // the next piece of the held call
+				if err := f.s.keep(n); err != nil {
+					return f.s.fail(err)
+				}
+				f.piece(&parts[i], i == last)
+				continue
+			}
+			f.release()
 			pos := f.s.add()
-			if err := f.s.keep(len(fc.ID) + len(fc.Name) + len(fc.Args)); err != nil {
+			if err := f.s.keep(n); err != nil {
 				return f.s.fail(err)
 			}
 			f.calls = append(f.calls, GeminiFunctionCall{ID: fc.ID, Name: fc.Name})
+			if len(fc.PartialArgs) > 0 || fc.WillContinue {
+				f.held, f.partial = pos, &partialValue{}
+				f.piece(&parts[i], i == last)
+				continue
+			}
 			if f.s.cut != "" && i == last {
 				continue // the provider may have closed a cut call: answered as cut
 			}
@@ -101,6 +129,188 @@ func (f *GeminiFeed) Feed(data []byte) error {
 	}
 	return nil
 }
+
+// piece applies one part of the held call; the part without
+// WillContinue completes it, and it starts (unless it is the last call
+// of a reply cut at the output limit).
+func (f *GeminiFeed) piece(p *GeminiPart, last bool) {
+	fc := p.FunctionCall
+	for _, pa := range fc.PartialArgs {
+		if f.partial.err == "" {
+			f.partial.apply(pa)
+		}
+	}
+	if fc.WillContinue {
+		return
+	}
+	pos := f.held
+	f.held = -1
+	if f.s.cut != "" && last {
+		return
+	}
+	call := Call{ID: f.calls[pos].ID, Name: f.calls[pos].Name, malformed: f.partial.err}
+	if call.Arguments = fc.Args; len(fc.Args) == 0 {
+		call.Arguments, _ = json.Marshal(f.partial.root)
+	}
+	f.s.start(pos, call)
+}
+
+// release ends a held call that another call followed before its last
+// piece: which pieces were its own cannot be told, so it does not run.
+func (f *GeminiFeed) release() {
+	if f.held < 0 {
+		return
+	}
+	pos := f.held
+	f.held = -1
+	f.s.start(pos, Call{ID: f.calls[pos].ID, Name: f.calls[pos].Name,
+		malformed: "another call began before the last piece of this call's streamed arguments (willContinue)"})
+}
+
+// partialValue puts together the arguments of a call streamed in
+// pieces: each piece sets the value at its JSON path, and a string piece
+// at a path that holds a string goes on with it. Paths are "$" followed
+// by .name, ['name'] and [index] steps; an index may only be the next
+// one of its array. A path it cannot follow is the call's problem.
+type partialValue struct {
+	root map[string]any
+	err  string
+}
+
+func (v *partialValue) apply(pa GeminiPartialArg) {
+	var val any
+	switch {
+	case pa.StringValue != nil:
+		val = *pa.StringValue
+	case len(pa.NumberValue) > 0:
+		val = json.Number(pa.NumberValue)
+	case pa.BoolValue != nil:
+		val = *pa.BoolValue
+	default:
+		val = nil
+	}
+	steps, ok := jsonPathSteps(pa.JSONPath)
+	if !ok || len(steps) == 0 {
+		v.err = fmt.Sprintf("partialArgs: cannot follow the JSON path %q", pa.JSONPath)
+		return
+	}
+	if v.root == nil {
+		v.root = map[string]any{}
+	}
+	var parent any = v.root
+	for i, st := range steps {
+		lastStep := i == len(steps)-1
+		var next any
+		switch node := parent.(type) {
+		case map[string]any:
+			if st.key == nil {
+				v.err = fmt.Sprintf("partialArgs: %q indexes an object", pa.JSONPath)
+				return
+			}
+			if lastStep {
+				node[*st.key] = joinPiece(node[*st.key], val)
+				return
+			}
+			if node[*st.key] == nil {
+				node[*st.key] = container(steps[i+1])
+			}
+			next = node[*st.key]
+		case *[]any:
+			if st.key != nil || st.index > len(*node) {
+				v.err = fmt.Sprintf("partialArgs: %q skips into an array", pa.JSONPath)
+				return
+			}
+			if st.index == len(*node) {
+				var c any
+				if !lastStep {
+					c = container(steps[i+1])
+				}
+				*node = append(*node, c)
+			}
+			if lastStep {
+				(*node)[st.index] = joinPiece((*node)[st.index], val)
+				return
+			}
+			next = (*node)[st.index]
+		default:
+			v.err = fmt.Sprintf("partialArgs: %q goes inside a value that is not an object or array", pa.JSONPath)
+			return
+		}
+		parent = next
+	}
+}
+
+// joinPiece is a string piece joined to the string it goes on, or the
+// value itself.
+func joinPiece(old, val any) any {
+	if a, ok := old.(string); ok {
+		if b, ok := val.(string); ok {
+			return a + b
+		}
+	}
+	return val
+}
+
+// container is a new object or array for the step that goes into it.
+func container(st pathStep) any {
+	if st.key != nil {
+		return map[string]any{}
+	}
+	return &[]any{}
+}
+
+// pathStep is one step of a JSON path: a member name, or an index.
+type pathStep struct {
+	key   *string
+	index int
+}
+
+// jsonPathSteps reads the steps of a normalized JSON path (RFC 9535
+// §2.7 and the dot shorthand): $, then .name, ['name'] or [index] steps.
+func jsonPathSteps(path string) ([]pathStep, bool) {
+	if !strings.HasPrefix(path, "$") {
+		return nil, false
+	}
+	var steps []pathStep
+	for rest := path[1:]; rest != ""; {
+		switch {
+		case rest[0] == '.':
+			end := strings.IndexAny(rest[1:], ".[")
+			if end < 0 {
+				end = len(rest) - 1
+			}
+			name := rest[1 : 1+end]
+			if name == "" {
+				return nil, false
+			}
+			steps = append(steps, pathStep{key: &name})
+			rest = rest[1+end:]
+		case strings.HasPrefix(rest, "['") || strings.HasPrefix(rest, `["`):
+			q := rest[1]
+			end := strings.IndexByte(rest[2:], q)
+			if end < 0 || !strings.HasPrefix(rest[2+end:], string(q)+"]") {
+				return nil, false
+			}
+			name := rest[2 : 2+end]
+			steps = append(steps, pathStep{key: &name})
+			rest = rest[2+end+2:]
+		case rest[0] == '[':
+			end := strings.IndexByte(rest, ']')
+			n, err := strconv.Atoi(rest[1:max(end, 1)])
+			if end < 0 || err != nil || n < 0 || n > maxPartialIndex {
+				return nil, false
+			}
+			steps = append(steps, pathStep{index: n})
+			rest = rest[end+1:]
+		default:
+			return nil, false
+		}
+	}
+	return steps, true
+}
+
+// maxPartialIndex bounds an array index of a partialArgs path.
+const maxPartialIndex = 1 << 16
 
 // Close ends the feed: it waits for the calls and returns the user
 // content answering them, functionResponse parts in call order.

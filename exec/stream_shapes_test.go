@@ -81,3 +81,44 @@ func TestTruncatedLogged(t *testing.T) {
 		t.Errorf("%+v, %v\n%s", msg, err, logs.String())
 	}
 }
+
+// TestGeminiPartialArgsEdges: pieces a feed cannot put together, a call
+// cut short by the next one, and a whole reply holding pieces, never run.
+func TestGeminiPartialArgsEdges(t *testing.T) {
+	e := exec.New(testRegistry(t), nil)
+	chunk := func(fc string, finish bool) string {
+		s := `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":` + fc + `}]}`
+		if finish {
+			s += `,"finishReason":"STOP"`
+		}
+		return s + `}]}`
+	}
+	for _, c := range []struct {
+		name   string
+		events []string
+		want   string
+	}{
+		{"an index past the array's end", []string{
+			chunk(`{"name":"echo","willContinue":true}`, false),
+			chunk(`{"partialArgs":[{"jsonPath":"$.a[1]","stringValue":"x"}]}`, true)},
+			`partialArgs: \"$.a[1]\" skips into an array`},
+		{"a path that is not one", []string{
+			chunk(`{"name":"echo","willContinue":true}`, false),
+			chunk(`{"partialArgs":[{"jsonPath":"a.b","boolValue":true}]}`, true)},
+			`partialArgs: cannot follow the JSON path \"a.b\"`},
+		{"the next call before the last piece", []string{
+			chunk(`{"name":"echo","willContinue":true}`, false),
+			chunk(`{"partialArgs":[{"jsonPath":"$.a","stringValue":"x"}],"willContinue":true}`, false),
+			chunk(`{"name":"echo","args":{"b":1}}`, true)},
+			`another call began before the last piece of this call's streamed arguments (willContinue)`},
+	} {
+		out, err := e.GeminiStream(context.Background(), sseOf(c.events...))
+		if got := mustJSON(t, out); err != nil || !strings.Contains(got, c.want) || strings.Contains(got, `"output"`) && c.name != "the next call before the last piece" {
+			t.Errorf("%s: %s, %v", c.name, got, err)
+		}
+	}
+	out, err := e.GeminiJSON(context.Background(), []byte(`{"role":"model","parts":[{"functionCall":{"name":"echo","willContinue":true}}]}`))
+	if got := mustJSON(t, out); err != nil || !strings.Contains(got, "read the stream with GeminiStream or a GeminiFeed") {
+		t.Errorf("whole reply with pieces: %s, %v", got, err)
+	}
+}
