@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // GeminiStream is [Executor.Gemini] on a streamed reply
@@ -190,8 +191,8 @@ func (v *partialValue) apply(pa GeminiPartialArg) {
 		val = nil
 	}
 	steps, ok := jsonPathSteps(pa.JSONPath)
-	if !ok || len(steps) == 0 {
-		v.err = fmt.Sprintf("partialArgs: cannot follow the JSON path %q", pa.JSONPath)
+	if !ok || len(steps) == 0 || len(steps) > MaxReplyDepth {
+		v.err = fmt.Sprintf("partialArgs: cannot follow the JSON path %q", headOf(pa.JSONPath))
 		return
 	}
 	if v.root == nil {
@@ -204,7 +205,7 @@ func (v *partialValue) apply(pa GeminiPartialArg) {
 		switch node := parent.(type) {
 		case map[string]any:
 			if st.key == nil {
-				v.err = fmt.Sprintf("partialArgs: %q indexes an object", pa.JSONPath)
+				v.err = fmt.Sprintf("partialArgs: %q indexes an object", headOf(pa.JSONPath))
 				return
 			}
 			if lastStep {
@@ -217,7 +218,7 @@ func (v *partialValue) apply(pa GeminiPartialArg) {
 			next = node[*st.key]
 		case *[]any:
 			if st.key != nil || st.index > len(*node) {
-				v.err = fmt.Sprintf("partialArgs: %q skips into an array", pa.JSONPath)
+				v.err = fmt.Sprintf("partialArgs: %q skips into an array", headOf(pa.JSONPath))
 				return
 			}
 			if st.index == len(*node) {
@@ -233,11 +234,23 @@ func (v *partialValue) apply(pa GeminiPartialArg) {
 			}
 			next = (*node)[st.index]
 		default:
-			v.err = fmt.Sprintf("partialArgs: %q goes inside a value that is not an object or array", pa.JSONPath)
+			v.err = fmt.Sprintf("partialArgs: %q goes inside a value that is not an object or array", headOf(pa.JSONPath))
 			return
 		}
 		parent = next
 	}
+}
+
+// headOf is a path as messages show it: at most its first 64 bytes.
+func headOf(path string) string {
+	if len(path) <= 64 {
+		return path
+	}
+	n := 64
+	for n > 0 && !utf8.RuneStart(path[n]) {
+		n--
+	}
+	return path[:n] + "…"
 }
 
 // joinPiece is a string piece joined to the string it goes on, or the

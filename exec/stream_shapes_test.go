@@ -122,3 +122,16 @@ func TestGeminiPartialArgsEdges(t *testing.T) {
 		t.Errorf("whole reply with pieces: %s, %v", got, err)
 	}
 }
+
+// TestGeminiPartialArgsDeepPath: a piece whose path is deeper than
+// MaxReplyDepth is refused, not built (it would nest a million levels).
+func TestGeminiPartialArgsDeepPath(t *testing.T) {
+	e := exec.New(testRegistry(t), nil)
+	path := "$" + strings.Repeat(".a", 1_000_000)
+	out, err := e.GeminiStream(context.Background(), sseOf(
+		`{"candidates":[{"content":{"parts":[{"functionCall":{"name":"echo","willContinue":true}}]}}]}`,
+		`{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"`+path+`","boolValue":true}]}}]},"finishReason":"STOP"}]}`))
+	if got := mustJSON(t, out); err != nil || !strings.Contains(got, "partialArgs: cannot follow the JSON path") || len(got) > 1000 {
+		t.Errorf("%.300s (%d bytes), %v", got, len(got), err)
+	}
+}
