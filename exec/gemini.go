@@ -61,12 +61,18 @@ type GeminiFunctionCall struct {
 // "$.stops[0].city"), one of a string, a number, a boolean or null; a
 // string with WillContinue goes on in the next piece for the same path.
 type GeminiPartialArg struct {
-	JSONPath     string          `json:"jsonPath"`
-	StringValue  *string         `json:"stringValue,omitempty"`
-	NumberValue  json.RawMessage `json:"numberValue,omitempty"`
-	BoolValue    *bool           `json:"boolValue,omitempty"`
-	NullValue    string          `json:"nullValue,omitempty"`
-	WillContinue bool            `json:"willContinue,omitempty"`
+	// JSONPath is where the value goes, e.g. "$.stops[0].city".
+	JSONPath string `json:"jsonPath"`
+	// StringValue is a string value, or its next piece.
+	StringValue *string `json:"stringValue,omitempty"`
+	// NumberValue is a number value, as its JSON text.
+	NumberValue json.RawMessage `json:"numberValue,omitempty"`
+	// BoolValue is a boolean value.
+	BoolValue *bool `json:"boolValue,omitempty"`
+	// NullValue is "NULL_VALUE" for null (any piece without a value is null).
+	NullValue string `json:"nullValue,omitempty"`
+	// WillContinue says the string goes on in the next piece for JSONPath.
+	WillContinue bool `json:"willContinue,omitempty"`
 }
 
 // GeminiFunctionResponse answers one functionCall:
