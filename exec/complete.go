@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"reflect"
+	"strings"
 )
 
 // This file says when a call's arguments are complete, as the readers of
@@ -197,6 +199,9 @@ func (a *streamArgs) more(frag string) {
 // repeat compares whole arguments sent again with those the call
 // started with (or, before it started, those it will start with).
 func (a *streamArgs) repeat(again string) {
+	if strings.TrimSpace(again) == "" {
+		return // no arguments said: nothing contradicts
+	}
 	ran := a.ran
 	if ran == "" {
 		ran = string(a.text)
@@ -229,11 +234,16 @@ func sameJSON(a, b string) bool {
 	return ok && reflect.DeepEqual(va, vb)
 }
 
+// decodeAny decodes s, one JSON value with nothing but white space
+// after it.
 func decodeAny(s string) (any, bool) {
 	d := json.NewDecoder(bytes.NewReader([]byte(s)))
 	d.UseNumber()
 	var v any
 	if d.Decode(&v) != nil {
+		return nil, false
+	}
+	if _, err := d.Token(); err != io.EOF {
 		return nil, false
 	}
 	return v, true

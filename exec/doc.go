@@ -93,7 +93,9 @@
 // never runs on partial arguments; it is answered with an error result.
 // One event, and the call data kept from one stream, are limited by
 // [Options.MaxStreamBytes] (16 MiB by default; each call counts 512
-// bytes besides its data); more is the same error.
+// bytes besides its data, and each object or array a Vertex call's pieces
+// make 256); more is the same error. Started calls wait for one of at
+// most [Options.Concurrency] workers without a goroutine of their own.
 //
 // # Stream shapes
 //
@@ -117,12 +119,18 @@
 //
 // Responses streams whose arguments come only in
 // response.function_call_arguments.done, or whose done item comes without
-// them, are read alike; Anthropic streams whose input comes whole in one
-// fragment, or only in content_block_start, too. A Gemini call that
-// Vertex AI streams in pieces (streamFunctionCallArguments: a first part
-// with willContinue, then partialArgs by JSON path) runs when its last
-// piece arrives; pieces that cannot be put together, or another call
-// beginning before the last piece, answer the call with an error.
+// them, are read alike; a Responses call whose done event holds arguments
+// that are not one complete object, or an "incomplete" item, waits for
+// the response's end (it may be cut). Anthropic streams whose input comes
+// whole in one fragment, or only in content_block_start, are read too; a
+// tool_use without fragments starts once the reply goes on past it (the
+// next block, or a stop_reason that is not a cut). Freeform (custom) Chat
+// calls start when the next call begins or the reply ends. A stream may
+// begin with a byte order mark; ctx is checked at every line. A Gemini
+// call that Vertex AI streams in pieces (streamFunctionCallArguments: a
+// first part with willContinue, then partialArgs by JSON path) runs when
+// its last piece arrives; pieces that cannot be put together, or another
+// call beginning before the last piece, answer the call with an error.
 //
 // # Truncated replies
 //

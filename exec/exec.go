@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -449,7 +450,7 @@ func (e *Executor) run(ctx context.Context, call Call) (r Result) {
 		ctx, cancel = context.WithTimeout(ctx, e.opts.Timeout)
 		defer cancel()
 	}
-	call.Arguments = unwrapArguments(call.Arguments)
+	call.Arguments = unwrapArguments(bytes.TrimSpace(call.Arguments))
 	if len(call.ID) > MaxCallIDBytes {
 		call.malformed = joinProblems(call.malformed,
 			fmt.Sprintf("the call id is %d bytes, more than the limit of %d", len(call.ID), MaxCallIDBytes))

@@ -223,9 +223,11 @@ func (fc *GeminiFunctionCall) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	var f struct {
-		ID   json.RawMessage `json:"id"`
-		Name json.RawMessage `json:"name"`
-		Args json.RawMessage `json:"args"`
+		ID           json.RawMessage `json:"id"`
+		Name         json.RawMessage `json:"name"`
+		Args         json.RawMessage `json:"args"`
+		PartialArgs  json.RawMessage `json:"partialArgs"`
+		WillContinue json.RawMessage `json:"willContinue"`
 	}
 	if firstByte(b) != '{' || json.Unmarshal(b, &f) != nil {
 		*fc = GeminiFunctionCall{problem: notObject(b, `"functionCall"`)}
@@ -233,6 +235,15 @@ func (fc *GeminiFunctionCall) UnmarshalJSON(b []byte) error {
 	}
 	var p problems
 	*fc = GeminiFunctionCall{ID: p.str(f.ID, "functionCall.id"), Name: p.str(f.Name, "functionCall.name"), Args: f.Args}
+	// A piece of a streamed call stays one, whatever else is wrong with
+	// it: a willContinue that cannot be read counts as true, so the
+	// pieces after it still belong to the call (which does not run).
+	if !absent(f.WillContinue) {
+		fc.WillContinue = p.boolean(f.WillContinue, "functionCall.willContinue") || string(f.WillContinue) != "false"
+	}
+	if !absent(f.PartialArgs) && json.Unmarshal(f.PartialArgs, &fc.PartialArgs) != nil {
+		p = append(p, `"functionCall.partialArgs" is not a list of pieces`)
+	}
 	fc.problem = p.String()
 	return nil
 }

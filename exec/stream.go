@@ -46,6 +46,7 @@ func (e *Executor) maxStream() int {
 // ended by a blank line when the body ends is dropped, as the format
 // requires.
 type sseReader struct {
+	ctx     context.Context // checked at each line: a body of endless comments ends with it
 	r       *bufio.Reader
 	max     int
 	data    []byte // the current event's data
@@ -54,8 +55,12 @@ type sseReader struct {
 	skipLF  bool // the last line ended with CR: a following LF is part of it
 }
 
-func newSSEReader(r io.Reader, max int) *sseReader {
-	return &sseReader{r: bufio.NewReaderSize(r, 32<<10), max: max}
+func newSSEReader(ctx context.Context, r io.Reader, max int) *sseReader {
+	s := &sseReader{ctx: ctx, r: bufio.NewReaderSize(r, 32<<10), max: max}
+	if b, err := s.r.Peek(3); err == nil && string(b) == "\ufeff" {
+		_, _ = s.r.Discard(3) // a byte order mark the format lets a stream begin with
+	}
+	return s
 }
 
 // next returns the data of the next event; it is valid until the next
@@ -63,6 +68,9 @@ func newSSEReader(r io.Reader, max int) *sseReader {
 func (s *sseReader) next() ([]byte, error) {
 	s.data, s.hasData = s.data[:0], false
 	for {
+		if err := s.ctx.Err(); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrStreamIncomplete, context.Cause(s.ctx))
+		}
 		line, err := s.readLine()
 		if err != nil {
 			return nil, err
@@ -149,7 +157,7 @@ func (s *sseReader) readLine() ([]byte, error) {
 // stops at the first error (io.EOF is not one).
 // It also stops, with an error wrapping ctx's, when ctx is done.
 func feedAll(ctx context.Context, r io.Reader, max int, feed func([]byte) error) error {
-	s := newSSEReader(r, max)
+	s := newSSEReader(ctx, r, max)
 	for {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("%w: %w", ErrStreamIncomplete, context.Cause(ctx))
@@ -171,14 +179,17 @@ func feedAll(ctx context.Context, r io.Reader, max int, feed func([]byte) error)
 // complete: add registers a call (in call order), start runs it, finish
 // waits for all and answers the calls never started.
 type streamCalls struct {
-	e    *Executor
-	ctx  context.Context
-	sem  chan struct{} // nil: no limit, or Concurrency 1 (run inline)
-	wg   sync.WaitGroup
-	res  []*Result
-	run  []bool
-	kept int   // bytes of call data kept (ids, names, arguments)
-	err  error // why the stream is incomplete; the first reason
+	e       *Executor
+	ctx     context.Context
+	limit   int // most workers; 0: no limit, or Concurrency 1 (run inline)
+	mu      sync.Mutex
+	pending []streamJob // started calls waiting for a worker
+	workers int
+	wg      sync.WaitGroup
+	res     []*Result
+	run     []bool
+	kept    int   // bytes of call data kept (ids, names, arguments)
+	err     error // why the stream is incomplete; the first reason
 
 	shape replyShape // the provider whose stream this is
 	own   bool       // an event of shape was seen
@@ -198,7 +209,7 @@ func newStreamCalls(ctx context.Context, e *Executor, shape replyShape) *streamC
 		if c == 0 {
 			c = DefaultConcurrency
 		}
-		s.sem = make(chan struct{}, c)
+		s.limit = c
 	}
 	return s
 }
@@ -239,7 +250,10 @@ func (s *streamCalls) keep(n int) error {
 	return nil
 }
 
-// start runs call i, now complete, unless it already runs.
+// start runs call i, now complete, unless it already runs: inside the
+// caller with Concurrency 1; else on a worker, at most limit of them
+// (none: one goroutine per call), a call waiting for a worker holding no
+// goroutine of its own.
 func (s *streamCalls) start(i int, call Call) {
 	if s.run[i] {
 		return
@@ -251,22 +265,72 @@ func (s *streamCalls) start(i int, call Call) {
 		return
 	}
 	s.wg.Add(1)
-	go func() {
-		finished := false
-		defer func() {
-			if !finished { // runtime.Goexit in a hook or the handler
-				*res = s.e.goexited(s.ctx, call)
-			}
-			s.wg.Done()
-		}()
-		presizeStack(i)
-		if s.sem != nil {
-			s.sem <- struct{}{}
-			defer func() { <-s.sem }()
+	j := streamJob{i, call, res}
+	if s.limit == 0 {
+		go s.runJob(j)
+		return
+	}
+	s.mu.Lock()
+	s.pending = append(s.pending, j)
+	spawn := s.workers < s.limit
+	if spawn {
+		s.workers++
+	}
+	s.mu.Unlock()
+	if spawn {
+		go s.work()
+	}
+}
+
+// streamJob is a started call waiting for a worker.
+type streamJob struct {
+	i    int
+	call Call
+	res  *Result
+}
+
+// work runs pending calls until there are none.
+func (s *streamCalls) work() {
+	for {
+		s.mu.Lock()
+		if len(s.pending) == 0 {
+			s.workers--
+			s.mu.Unlock()
+			return
 		}
-		*res = s.e.Run(s.ctx, call)
-		finished = true
+		j := s.pending[0]
+		s.pending[0] = streamJob{}
+		s.pending = s.pending[1:]
+		s.mu.Unlock()
+		s.runJob(j)
+	}
+}
+
+// runJob runs one call on the current goroutine. A hook or handler that
+// calls runtime.Goexit ends the goroutine: the call gets its answer, and
+// a worker so ended is replaced.
+func (s *streamCalls) runJob(j streamJob) {
+	finished := false
+	defer func() {
+		if !finished {
+			*j.res = s.e.goexited(s.ctx, j.call)
+			if s.limit > 0 {
+				s.mu.Lock()
+				more := len(s.pending) > 0
+				if !more {
+					s.workers--
+				}
+				s.mu.Unlock()
+				if more {
+					go s.work()
+				}
+			}
+		}
+		s.wg.Done()
 	}()
+	presizeStack(j.i)
+	*j.res = s.e.Run(s.ctx, j.call)
+	finished = true
 }
 
 // unmarshalEvent decodes one event's data into v. An event holding a

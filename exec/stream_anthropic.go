@@ -28,8 +28,9 @@ func (e *Executor) AnthropicStream(ctx context.Context, r io.Reader) (AnthropicM
 // content_block_start and gets its input from the input_json_delta
 // fragments of content_block_delta events (none: the input of
 // content_block_start, {}). It starts the moment those fragments form
-// one complete JSON object, or at its content_block_stop when it has
-// none; a block whose fragments never complete starts at message_stop
+// one complete JSON object, or, when it has none, once the reply goes on
+// after its content_block_stop (the next block, or a message_delta whose
+// stop_reason is not a cut); a block whose fragments never complete starts at message_stop
 // (and is answered with the registry's message for its arguments), or,
 // when message_delta says stop_reason "max_tokens", does not run and is
 // answered as [ErrTruncated] says. Fragments after the object is
@@ -43,7 +44,17 @@ type AnthropicFeed struct {
 	input   []streamArgs
 	byIndex map[int]int // content block index → position in blocks
 	started []bool
+	waiting []int // stopped blocks without fragments, started when the reply goes on
 	done    bool
+}
+
+// goOn starts the blocks that stopped without fragments: the reply went
+// on past them (a next block, or a stop_reason that is not a cut).
+func (f *AnthropicFeed) goOn() {
+	for _, pos := range f.waiting {
+		f.start(pos)
+	}
+	f.waiting = nil
 }
 
 // NewAnthropicFeed returns an empty feed whose calls run with ctx.
@@ -87,6 +98,7 @@ func (f *AnthropicFeed) Feed(data []byte) error {
 		if _, ok := f.byIndex[ev.Index]; ok {
 			return f.s.fail(fmt.Errorf("%w: content block %d started twice", ErrStreamIncomplete, ev.Index))
 		}
+		f.goOn()
 		f.byIndex[ev.Index] = f.s.add()
 		f.blocks = append(f.blocks, b)
 		f.input = append(f.input, streamArgs{})
@@ -115,12 +127,16 @@ func (f *AnthropicFeed) Feed(data []byte) error {
 		}
 	case "content_block_stop":
 		if pos, ok := f.byIndex[ev.Index]; ok && !f.started[pos] && f.input[pos].scan.state == scanStart {
-			f.start(pos) // no fragments: the input of content_block_start
+			// No fragments: the input of content_block_start, unless the
+			// reply was cut right there; it starts once the model goes on.
+			f.waiting = append(f.waiting, pos)
 		}
 	case "message_delta":
 		if cut := anthropicCut(ev.Delta.StopReason); cut != "" {
 			f.s.cut = cut
+			f.waiting = nil
 		}
+		f.goOn()
 	case "message_stop":
 		f.done = true
 	case "error":

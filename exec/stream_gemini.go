@@ -105,7 +105,9 @@ func (f *GeminiFeed) Feed(data []byte) error {
 				if err := f.s.keep(n); err != nil {
 					return f.s.fail(err)
 				}
-				f.piece(&parts[i], i == last)
+				if err := f.piece(&parts[i], i == last); err != nil {
+					return f.s.fail(err)
+				}
 				continue
 			}
 			f.release()
@@ -116,7 +118,9 @@ func (f *GeminiFeed) Feed(data []byte) error {
 			f.calls = append(f.calls, GeminiFunctionCall{ID: fc.ID, Name: fc.Name})
 			if len(fc.PartialArgs) > 0 || fc.WillContinue {
 				f.held, f.partial = pos, &partialValue{}
-				f.piece(&parts[i], i == last)
+				if err := f.piece(&parts[i], i == last); err != nil {
+					return f.s.fail(err)
+				}
 				continue
 			}
 			if f.s.cut != "" && i == last {
@@ -133,27 +137,39 @@ func (f *GeminiFeed) Feed(data []byte) error {
 
 // piece applies one part of the held call; the part without
 // WillContinue completes it, and it starts (unless it is the last call
-// of a reply cut at the output limit).
-func (f *GeminiFeed) piece(p *GeminiPart, last bool) {
+// of a reply cut at the output limit). A part that could not be read
+// makes the call's problem (it does not run).
+func (f *GeminiFeed) piece(p *GeminiPart, last bool) error {
 	fc := p.FunctionCall
+	if prob := joinProblems(p.problem, fc.problem); prob != "" && f.partial.err == "" {
+		f.partial.err = prob
+	}
 	for _, pa := range fc.PartialArgs {
 		if f.partial.err == "" {
 			f.partial.apply(pa)
 		}
 	}
+	if err := f.s.keep(f.partial.made * containerOverhead); err != nil {
+		return err
+	}
+	f.partial.made = 0
 	if fc.WillContinue {
-		return
+		return nil
 	}
 	pos := f.held
 	f.held = -1
 	if f.s.cut != "" && last {
-		return
+		return nil
 	}
-	call := Call{ID: f.calls[pos].ID, Name: f.calls[pos].Name, malformed: f.partial.err}
-	if call.Arguments = fc.Args; len(fc.Args) == 0 {
-		call.Arguments, _ = json.Marshal(f.partial.root)
+	call := Call{ID: f.calls[pos].ID, Name: f.calls[pos].Name, malformed: f.partial.err, Arguments: fc.Args}
+	if len(fc.Args) == 0 && call.malformed == "" {
+		var err error
+		if call.Arguments, err = json.Marshal(f.partial.root); err != nil {
+			call.malformed = "partialArgs: " + err.Error()
+		}
 	}
 	f.s.start(pos, call)
+	return nil
 }
 
 // release ends a held call that another call followed before its last
@@ -168,23 +184,41 @@ func (f *GeminiFeed) release() {
 		malformed: "another call began before the last piece of this call's streamed arguments (willContinue)"})
 }
 
+// containerOverhead is what each object or array a call's pieces make
+// counts against [Options.MaxStreamBytes]: about the memory it holds.
+const containerOverhead = 256
+
 // partialValue puts together the arguments of a call streamed in
 // pieces: each piece sets the value at its JSON path, and a string piece
 // at a path that holds a string goes on with it. Paths are "$" followed
 // by .name, ['name'] and [index] steps; an index may only be the next
-// one of its array. A path it cannot follow is the call's problem.
+// one of its array. A path it cannot follow, or a value that is not one,
+// is the call's problem.
 type partialValue struct {
 	root map[string]any
 	err  string
+	made int // objects and arrays made since the last count
 }
+
+// pieceString is a string value being put together from pieces.
+type pieceString struct{ strings.Builder }
+
+func (p *pieceString) MarshalJSON() ([]byte, error) { return json.Marshal(p.String()) }
 
 func (v *partialValue) apply(pa GeminiPartialArg) {
 	var val any
 	switch {
 	case pa.StringValue != nil:
-		val = *pa.StringValue
+		ps := &pieceString{}
+		ps.WriteString(*pa.StringValue)
+		val = ps
 	case len(pa.NumberValue) > 0:
-		val = json.Number(pa.NumberValue)
+		n, ok := jsonNumber(pa.NumberValue)
+		if !ok {
+			v.err = fmt.Sprintf("partialArgs: the numberValue at %q is %s, not a JSON number", headOf(pa.JSONPath), headOf(string(pa.NumberValue)))
+			return
+		}
+		val = n
 	case pa.BoolValue != nil:
 		val = *pa.BoolValue
 	default:
@@ -200,45 +234,77 @@ func (v *partialValue) apply(pa GeminiPartialArg) {
 	}
 	var parent any = v.root
 	for i, st := range steps {
-		lastStep := i == len(steps)-1
-		var next any
+		var get func() any
+		var set func(any)
 		switch node := parent.(type) {
 		case map[string]any:
 			if st.key == nil {
 				v.err = fmt.Sprintf("partialArgs: %q indexes an object", headOf(pa.JSONPath))
 				return
 			}
-			if lastStep {
-				node[*st.key] = joinPiece(node[*st.key], val)
-				return
-			}
-			if node[*st.key] == nil {
-				node[*st.key] = container(steps[i+1])
-			}
-			next = node[*st.key]
+			k := *st.key
+			get, set = func() any { return node[k] }, func(x any) { node[k] = x }
 		case *[]any:
 			if st.key != nil || st.index > len(*node) {
 				v.err = fmt.Sprintf("partialArgs: %q skips into an array", headOf(pa.JSONPath))
 				return
 			}
 			if st.index == len(*node) {
-				var c any
-				if !lastStep {
-					c = container(steps[i+1])
-				}
-				*node = append(*node, c)
+				*node = append(*node, nil)
 			}
-			if lastStep {
-				(*node)[st.index] = joinPiece((*node)[st.index], val)
-				return
-			}
-			next = (*node)[st.index]
+			n := st.index
+			get, set = func() any { return (*node)[n] }, func(x any) { (*node)[n] = x }
 		default:
 			v.err = fmt.Sprintf("partialArgs: %q goes inside a value that is not an object or array", headOf(pa.JSONPath))
 			return
 		}
-		parent = next
+		if i == len(steps)-1 {
+			set(joinPiece(get(), val))
+			return
+		}
+		if get() == nil {
+			set(v.container(steps[i+1]))
+		}
+		parent = get()
 	}
+}
+
+// jsonNumber is a piece's numberValue as a JSON number: its text, or the
+// number in a string (protobuf JSON may quote numbers); "NaN" and
+// "Infinity" are not one.
+func jsonNumber(raw json.RawMessage) (json.Number, bool) {
+	text := string(raw)
+	if len(raw) > 0 && raw[0] == '"' {
+		if json.Unmarshal(raw, &text) != nil {
+			return "", false
+		}
+	}
+	var n json.Number
+	if json.Unmarshal([]byte(text), &n) != nil || text == "" || text[0] == '"' {
+		return "", false
+	}
+	return n, true
+}
+
+// joinPiece is a string piece joined to the string it goes on, or the
+// value itself.
+func joinPiece(old, val any) any {
+	if a, ok := old.(*pieceString); ok {
+		if b, ok := val.(*pieceString); ok {
+			a.WriteString(b.String())
+			return a
+		}
+	}
+	return val
+}
+
+// container is a new object or array for the step that goes into it.
+func (v *partialValue) container(st pathStep) any {
+	v.made++
+	if st.key != nil {
+		return map[string]any{}
+	}
+	return &[]any{}
 }
 
 // headOf is a path as messages show it: at most its first 64 bytes.
@@ -253,25 +319,6 @@ func headOf(path string) string {
 	return path[:n] + "…"
 }
 
-// joinPiece is a string piece joined to the string it goes on, or the
-// value itself.
-func joinPiece(old, val any) any {
-	if a, ok := old.(string); ok {
-		if b, ok := val.(string); ok {
-			return a + b
-		}
-	}
-	return val
-}
-
-// container is a new object or array for the step that goes into it.
-func container(st pathStep) any {
-	if st.key != nil {
-		return map[string]any{}
-	}
-	return &[]any{}
-}
-
 // pathStep is one step of a JSON path: a member name, or an index.
 type pathStep struct {
 	key   *string
@@ -279,7 +326,8 @@ type pathStep struct {
 }
 
 // jsonPathSteps reads the steps of a normalized JSON path (RFC 9535
-// §2.7 and the dot shorthand): $, then .name, ['name'] or [index] steps.
+// §2.7, and the dot shorthand): $, then .name, ['name'] (with the escapes
+// \\, \' and \") or [index] steps.
 func jsonPathSteps(path string) ([]pathStep, bool) {
 	if !strings.HasPrefix(path, "$") {
 		return nil, false
@@ -300,17 +348,29 @@ func jsonPathSteps(path string) ([]pathStep, bool) {
 			rest = rest[1+end:]
 		case strings.HasPrefix(rest, "['") || strings.HasPrefix(rest, `["`):
 			q := rest[1]
-			end := strings.IndexByte(rest[2:], q)
-			if end < 0 || !strings.HasPrefix(rest[2+end:], string(q)+"]") {
+			var b strings.Builder
+			i := 2
+			for ; i < len(rest) && rest[i] != q; i++ {
+				if rest[i] == '\\' {
+					if i++; i == len(rest) || !strings.ContainsRune(`\'"`, rune(rest[i])) {
+						return nil, false
+					}
+				}
+				b.WriteByte(rest[i])
+			}
+			if i+1 >= len(rest) || rest[i+1] != ']' {
 				return nil, false
 			}
-			name := rest[2 : 2+end]
+			name := b.String()
 			steps = append(steps, pathStep{key: &name})
-			rest = rest[2+end+2:]
+			rest = rest[i+2:]
 		case rest[0] == '[':
 			end := strings.IndexByte(rest, ']')
-			n, err := strconv.Atoi(rest[1:max(end, 1)])
-			if end < 0 || err != nil || n < 0 || n > maxPartialIndex {
+			if end < 0 {
+				return nil, false
+			}
+			n, err := strconv.Atoi(rest[1:end])
+			if err != nil || n < 0 || n > maxPartialIndex {
 				return nil, false
 			}
 			steps = append(steps, pathStep{index: n})

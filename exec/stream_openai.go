@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // OpenAIChatStream is [Executor.OpenAIChat] on a streamed Chat
@@ -83,6 +84,10 @@ type chatDelta struct {
 		Name      json.RawMessage `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
 	} `json:"function"`
+	Custom struct {
+		Name  json.RawMessage `json:"name"`
+		Input json.RawMessage `json:"input"`
+	} `json:"custom"`
 }
 
 type chatChunk struct {
@@ -141,6 +146,10 @@ func (f *OpenAIChatFeed) delta(d *chatDelta, deep bool) error {
 	id := p.str(d.ID, "id")
 	typ, name := p.str(d.Type, "type"), fp.str(d.Function.Name, "function.name")
 	args := fp.arguments(d.Function.Arguments, "function.arguments")
+	cname, input := p.str(d.Custom.Name, "custom.name"), p.str(d.Custom.Input, "custom.input")
+	if name == "" {
+		name = cname
+	}
 	pos := f.locate(d.Index, id, name)
 	ambiguous := ""
 	if pos >= 0 && name != "" && f.calls[pos].Function.Name != "" && name != f.calls[pos].Function.Name {
@@ -155,6 +164,7 @@ func (f *OpenAIChatFeed) delta(d *chatDelta, deep bool) error {
 		pos = -1
 	}
 	if pos < 0 {
+		f.startCustom() // a freeform call is complete when the next call begins
 		pos = f.s.add()
 		f.calls = append(f.calls, OpenAIToolCall{})
 		f.args = append(f.args, streamArgs{})
@@ -167,9 +177,21 @@ func (f *OpenAIChatFeed) delta(d *chatDelta, deep bool) error {
 		f.byID[id] = pos
 	}
 	tc := &f.calls[pos]
-	tc.ID, tc.Type, tc.Function.Name = first(tc.ID, id), first(tc.Type, typ), first(tc.Function.Name, name)
-	tc.problem = joinProblems(tc.problem, ambiguous, p.String())
-	tc.Function.problem = joinProblems(tc.Function.problem, fp.String())
+	tc.ID, tc.Type = first(tc.ID, id), first(tc.Type, typ)
+	if tc.Type == "custom" {
+		tc.Custom.Name = first(tc.Custom.Name, cname)
+		if err := f.s.keep(len(id) + len(typ) + len(cname) + len(input)); err != nil {
+			return err
+		}
+		if !f.started[pos] {
+			f.args[pos].text = append(f.args[pos].text, input...)
+		}
+		tc.problem = addProblem(tc.problem, joinProblems(ambiguous, p.String()))
+		return nil
+	}
+	tc.Function.Name = first(tc.Function.Name, name)
+	tc.problem = addProblem(tc.problem, joinProblems(ambiguous, p.String()))
+	tc.Function.problem = addProblem(tc.Function.problem, fp.String())
 	if deep {
 		markDeepChat(tc)
 		tc.Function.problem = joinProblems(tc.Function.problem, deepStr("function.arguments", &args))
@@ -217,6 +239,15 @@ func (f *OpenAIChatFeed) locate(index *int, id, name string) int {
 	return n
 }
 
+// addProblem adds problem p to a call's problems, once: a producer that
+// repeats a wrongly typed field on every fragment does not grow them.
+func addProblem(problems, p string) string {
+	if p == "" || strings.Contains(problems, p) {
+		return problems
+	}
+	return joinProblems(problems, p)
+}
+
 // first is a if set, else b.
 func first(a, b string) string {
 	if a != "" {
@@ -225,13 +256,27 @@ func first(a, b string) string {
 	return b
 }
 
-// start runs call pos with the arguments it has.
+// start runs call pos with the arguments (or freeform input) it has.
 func (f *OpenAIChatFeed) start(pos int) {
 	f.started[pos] = true
 	tc := &f.calls[pos]
-	tc.Function.Arguments = string(f.args[pos].text)
-	f.args[pos].started(tc.Function.Arguments)
+	if tc.Type == "custom" {
+		tc.Custom.Input, f.args[pos].text = string(f.args[pos].text), nil
+	} else {
+		tc.Function.Arguments = string(f.args[pos].text)
+		f.args[pos].started(tc.Function.Arguments)
+	}
 	f.s.start(pos, chatCall(tc))
+}
+
+// startCustom starts the freeform calls not yet started: a later call
+// began, so their input is complete.
+func (f *OpenAIChatFeed) startCustom() {
+	for pos := range f.calls {
+		if !f.started[pos] && f.calls[pos].Type == "custom" {
+			f.start(pos)
+		}
+	}
 }
 
 // finish starts the calls not yet started, unless the reply was cut at

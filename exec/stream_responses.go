@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // ResponsesStream is [Executor.Responses] on a streamed Responses reply
@@ -43,12 +44,13 @@ func (e *Executor) ResponsesStream(ctx context.Context, r io.Reader) ([]Response
 // and error events make it incomplete. Used by one goroutine, as
 // [OpenAIChatFeed].
 type ResponsesFeed struct {
-	s       *streamCalls
-	items   []ResponsesItem
-	byIndex map[int]int // output_index → position in items
-	args    []streamArgs
-	started []bool
-	done    bool
+	s           *streamCalls
+	items       []ResponsesItem
+	byIndex     map[int]int // output_index → position in items
+	outputIndex []int       // position in items → output_index
+	args        []streamArgs
+	started     []bool
+	done        bool
 }
 
 // NewResponsesFeed returns an empty feed whose calls run with ctx.
@@ -106,8 +108,8 @@ func (f *ResponsesFeed) Feed(data []byte) error {
 		}
 		f.items[pos] = it
 		if ev.Type == "response.output_item.done" {
-			if it.Type != "function_call" && it.Status == "incomplete" {
-				return nil // cut, or started by response.completed
+			if it.Status == "incomplete" || it.Type == "function_call" && !completeObject(it.Arguments) && strings.TrimSpace(it.Arguments) != "" {
+				return nil // may be cut: answered at the response's end
 			}
 			f.start(pos)
 		} else if it.Type == "function_call" && f.args[pos].add(args) {
@@ -131,11 +133,14 @@ func (f *ResponsesFeed) Feed(data []byte) error {
 		}
 		a, it := &f.args[pos], &f.items[pos]
 		if ev.Type == "response.function_call_arguments.done" {
-			if f.started[pos] {
+			switch {
+			case f.started[pos]:
 				a.repeat(frag)
-			} else {
+			case completeObject(frag) || strings.TrimSpace(frag) == "":
 				it.Arguments = frag
 				f.start(pos)
+			default:
+				it.Arguments = frag // may be cut: answered at the response's end
 			}
 			return nil
 		}
@@ -176,6 +181,7 @@ func (f *ResponsesFeed) add(outputIndex int, it ResponsesItem) int {
 	f.started = append(f.started, false)
 	f.args = append(f.args, streamArgs{})
 	f.byIndex[outputIndex] = pos
+	f.outputIndex = append(f.outputIndex, outputIndex)
 	return pos
 }
 
@@ -189,23 +195,23 @@ func (f *ResponsesFeed) start(pos int) {
 // completed starts the calls of the final response that had not
 // started, with the items it holds.
 func (f *ResponsesFeed) completed(response json.RawMessage) {
-	var items []ResponsesItem
-	for i, ok := range f.started {
-		if ok {
+	items, err := ParseResponses(response)
+	if err != nil {
+		items = nil
+	}
+	for pos, oi := range f.outputIndex {
+		if oi < 0 || oi >= len(items) || items[oi].Type != f.items[pos].Type {
+			if !f.started[pos] {
+				f.start(pos) // with what the stream sent
+			}
 			continue
 		}
-		if items == nil {
-			var err error
-			if items, err = ParseResponses(response); err != nil {
-				return
-			}
+		if f.started[pos] {
+			f.args[pos].repeat(items[oi].Arguments) // must say what ran
+			continue
 		}
-		for oi, pos := range f.byIndex {
-			if pos == i && oi >= 0 && oi < len(items) && items[oi].Type == f.items[i].Type {
-				f.items[i] = items[oi]
-				f.start(i)
-			}
-		}
+		f.items[pos] = items[oi]
+		f.start(pos)
 	}
 }
 

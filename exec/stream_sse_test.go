@@ -2,6 +2,7 @@ package exec
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"reflect"
@@ -39,7 +40,7 @@ func refEvents(body []byte) []string {
 }
 
 func readEvents(body []byte, max int) ([]string, error) {
-	s := newSSEReader(bytes.NewReader(body), max)
+	s := newSSEReader(context.Background(), bytes.NewReader(body), max)
 	var out []string
 	for {
 		data, err := s.next()

@@ -494,8 +494,10 @@ func TestStreamCancel(t *testing.T) {
 	msgs, err := exec.New(reg, &exec.Options{Concurrency: 1}).OpenAIChatStream(ctx, bytes.NewReader(raw))
 	// get_weather starts the moment its arguments are complete, before
 	// the echo call begins: reading stops there, and echo is never seen.
+	// (get_weather's own answer is "ok" or its cancellation, as the
+	// handler's return and the cancel race.)
 	if !errors.Is(err, exec.ErrStreamIncomplete) || !errors.Is(err, context.Canceled) || len(msgs) != 1 || echoed.Load() != 0 ||
-		msgs[0].Content != `error: tool "get_weather" was cancelled before it finished` {
+		msgs[0].Content != "ok" && msgs[0].Content != `error: tool "get_weather" was cancelled before it finished` {
 		t.Errorf("messages %+v, err %v, echo ran %d times", msgs, err, echoed.Load())
 	}
 }
