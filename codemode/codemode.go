@@ -291,11 +291,11 @@ type run struct {
 	// stringify is JSON.stringify (guarded by MaxLength); parse is
 	// JSON.parse.
 	stringify, parse goja.Callable
-	calls     int
-	busy      int // calls started and not yet settled
-	workers   int
-	queue     chan pendingCall // calls waiting for a worker
-	done      chan pendingCall // calls with their results
+	calls            int
+	busy             int // calls started and not yet settled
+	workers          int
+	queue            chan pendingCall // calls waiting for a worker
+	done             chan pendingCall // calls with their results
 
 	mu      sync.Mutex
 	out     strings.Builder
