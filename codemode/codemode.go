@@ -29,6 +29,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/internal/jsonx"
 	"github.com/toolnexus/toolnexus/render"
 )
 
@@ -288,14 +289,13 @@ type run struct {
 	*sandbox
 	ctx context.Context
 	vm  *goja.Runtime
-	// stringify is JSON.stringify (guarded by MaxLength); parse is
-	// JSON.parse.
-	stringify, parse goja.Callable
-	calls            int
-	busy             int // calls started and not yet settled
-	workers          int
-	queue            chan pendingCall // calls waiting for a worker
-	done             chan pendingCall // calls with their results
+	// stringify is JSON.stringify (guarded by MaxLength).
+	stringify goja.Callable
+	calls     int
+	busy      int // calls started and not yet settled
+	workers   int
+	queue     chan pendingCall // calls waiting for a worker
+	done      chan pendingCall // calls with their results
 
 	mu      sync.Mutex
 	out     strings.Builder
@@ -539,9 +539,39 @@ func (r *run) toJSON(v goja.Value) (string, error) {
 }
 
 // value is a JSON document as a JavaScript value, objects in the
-// document's key order: the built-in JSON.parse's value.
+// document's key order (as JSON.parse makes them).
 func (r *run) value(doc json.RawMessage) (goja.Value, error) {
-	return r.parse(goja.Undefined(), r.vm.ToValue(string(doc)))
+	v, err := jsonx.Parse(doc)
+	if err != nil {
+		return nil, err
+	}
+	return r.toValue(v), nil
+}
+
+func (r *run) toValue(v any) goja.Value {
+	switch v := v.(type) {
+	case *jsonx.Object:
+		o := r.vm.NewObject()
+		for i, k := range v.Keys {
+			_ = o.Set(k, r.toValue(v.Vals[i]))
+		}
+		return o
+	case []any:
+		vals := make([]any, len(v))
+		for i, x := range v {
+			vals[i] = r.toValue(x)
+		}
+		return r.vm.NewArray(vals...)
+	case json.Number:
+		if n, err := v.Int64(); err == nil && n >= -1<<53 && n <= 1<<53 {
+			return r.vm.ToValue(n)
+		}
+		f, _ := v.Float64()
+		return r.vm.ToValue(f)
+	case nil:
+		return goja.Null()
+	}
+	return r.vm.ToValue(v) // string, bool
 }
 
 // jsonText is the returned value as JSON, or as text when JSON cannot

@@ -176,7 +176,6 @@ func (r *run) setupSandbox() error {
 		},
 	})
 	r.stringify, _ = goja.AssertFunction(jsonObj.Get("stringify")) // guarded
-	r.parse, _ = goja.AssertFunction(jsonObj.Get("parse"))
 	safeValue := vm.ToValue(safe)
 	if err := proto.DefineDataProperty("constructor", safeValue, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
 		return err
