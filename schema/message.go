@@ -60,6 +60,9 @@ func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
+	if strings.HasSuffix(word, "y") {
+		return strconv.Itoa(n) + " " + word[:len(word)-1] + "ies" // property → properties
+	}
 	return strconv.Itoa(n) + " " + word + "s"
 }
 

@@ -38,7 +38,7 @@ func TestNullAsAbsentExact(t *testing.T) {
 		{"propertyNames in allOf", `{"properties":{"x":{"type":"string"}},"allOf":[{"propertyNames":{"maxLength":0}}]}`, `{"x":null}`,
 			`"x" must be a string, got null; property name "x" is not allowed by the schema in "propertyNames"`},
 		{"maxProperties in anyOf", `{"properties":{"x":{"type":["string","null"]}},"anyOf":[{"maxProperties":0}]}`, `{"x":null}`,
-			`arguments must match at least one of 1 alternative (anyOf), matches none`},
+			`arguments must match at least one of 1 alternative (anyOf), matches none: alternative 1: arguments must have at most 0 properties`},
 		{"not required", `{"properties":{"x":{"type":"string"}},"not":{"required":["x"]}}`, `{"x":null}`,
 			`"x" must be a string, got null; arguments must not match the schema in "not"`},
 		{"dependentSchemas key, unevaluatedProperties", `{"properties":{"x":{"type":"string"}},"dependentSchemas":{"x":{"properties":{"y":{}}}},

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus/internal/jsonlex"
@@ -251,7 +252,12 @@ func (s *state) combine(n *node, i int) bool {
 					return false
 				}
 			} else {
-				s.add(p, "anyOf", "", subject(p)+" must match at least one of "+plural(len(n.anyOf), "alternative")+" (anyOf), matches none")
+				msg := subject(p) + " must match at least one of " + plural(len(n.anyOf), "alternative") + " (anyOf), matches none"
+				wants, ok := s.wanted(n.anyOf, i)
+				if !ok {
+					return false
+				}
+				s.add(p, "anyOf", "", msg+wants)
 			}
 		}
 	}
@@ -280,6 +286,12 @@ func (s *state) combine(n *node, i int) bool {
 			got := "none"
 			if second >= 0 {
 				got = "alternatives " + strconv.Itoa(first+1) + " and " + strconv.Itoa(second+1)
+			} else {
+				wants, ok := s.wanted(n.oneOf, i)
+				if !ok {
+					return false
+				}
+				got += wants
 			}
 			s.add(p, "oneOf", "", subject(p)+" must match exactly one of "+plural(len(n.oneOf), "alternative")+" (oneOf), matches "+got)
 		}
@@ -308,6 +320,54 @@ func (s *state) combine(n *node, i int) bool {
 		}
 	}
 	return true
+}
+
+// maxWanted bounds what wanted says of each alternative: its first
+// problems, and the most bytes of them.
+const (
+	maxWanted       = 2
+	maxWantedBytes  = 200
+	maxAlternatives = 8
+)
+
+// wanted says, for alternatives none of which the value at i matched,
+// what each of the first maxAlternatives wanted: ": alternative 1: "b" is required; alternative
+// 2: …", each alternative's first problems as the registry words them,
+// so that a model can see how to satisfy one. It runs each alternative
+// again, recording; false after a fatal problem.
+func (s *state) wanted(alts []*node, i int) (string, bool) {
+	var b strings.Builder
+	nerr, mark := s.nerr, len(s.problems)
+	for k, a := range alts {
+		if k == maxAlternatives {
+			b.WriteString("; and " + plural(len(alts)-k, "more alternative"))
+			break
+		}
+		if s.validate(a, i) < 0 {
+			return "", false
+		}
+		got := s.problems[mark:]
+		if len(got) == 0 {
+			continue // over MaxProblems: nothing recorded
+		}
+		b.WriteString("; alternative " + strconv.Itoa(k+1) + ": ")
+		start := b.Len()
+		for j, pr := range got[:min(len(got), maxWanted)] {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(pr.Message)
+			if b.Len()-start > maxWantedBytes {
+				break
+			}
+		}
+		s.problems = s.problems[:mark]
+	}
+	s.nerr = nerr
+	if b.Len() == 0 {
+		return "", true
+	}
+	return ":" + strings.TrimPrefix(b.String(), ";"), true
 }
 
 // typeOnly returns the union of the types of alternatives that only say

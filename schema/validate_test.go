@@ -77,7 +77,7 @@ func TestNewKeywordMessages(t *testing.T) {
 		{`{"properties":{"a":{"oneOf":[{"type":"object","properties":{"v":{"minLength":2}}},{"type":"null"}]}}}`, `{"a":{"v":"x"}}`, `"a.v" must have at least 2 characters`},
 		{`{"properties":{"a":{"anyOf":[{"type":"null"},{"type":"array","maxItems":1}]}}}`, `{"a":[1,2]}`, `"a" must have at most 1 item`},
 		{`{"properties":{"a":{"oneOf":[{"type":"object"},{"type":"null"}]}}}`, `{"a":null}`, ``},
-		{`{"properties":{"a":{"oneOf":[{"type":"object"},{"type":"string"}]}}}`, `{"a":1}`, `"a" must match exactly one of 2 alternatives (oneOf), matches none`},
+		{`{"properties":{"a":{"oneOf":[{"type":"object"},{"type":"string"}]}}}`, `{"a":1}`, `"a" must match exactly one of 2 alternatives (oneOf), matches none: alternative 1: "a" must be an object, got a number; alternative 2: "a" must be a string, got a number`},
 		{`{"const":false,"enum":[null]}`, `null`, `arguments must be false`}, // both apply (found by FuzzDifferential)
 		{`{"const":"a","enum":["b"]}`, `"c"`, `arguments must be "a"; arguments must be one of [b]`},
 		{`{"properties":{"a":{"const":{"k":[1,2]}}}}`, `{"a":{"k":[1,2.0]}}`, ``},
@@ -89,7 +89,12 @@ func TestNewKeywordMessages(t *testing.T) {
 		{`{"oneOf":[{"type":"integer"},{"minimum":2}]}`, `3`, `arguments must match exactly one of 2 alternatives (oneOf), matches alternatives 1 and 2`},
 		{`{"anyOf":[{"type":"integer"},{"type":"null"}]}`, `"a"`, `arguments must be an integer or null, got a string`},
 		{`{"properties":{"n":{"anyOf":[{"type":"integer"},{"type":"null"}]}}}`, `{"n":1.5}`, `"n" must be an integer or null, got 1.5`},
-		{`{"anyOf":[{"type":"integer"},{"type":"string","minLength":3}]}`, `"a"`, `arguments must match at least one of 2 alternatives (anyOf), matches none`},
+		{`{"anyOf":[{"type":"integer"},{"type":"string","minLength":3}]}`, `"a"`, `arguments must match at least one of 2 alternatives (anyOf), matches none: alternative 1: arguments must be an integer, got a string; alternative 2: arguments must have at least 3 characters`},
+		// anyOf of two required lists: the message says which properties
+		// would satisfy each (issue "Provider profiles", item 3).
+		{`{"anyOf":[{"const":1},{"const":2},{"const":3},{"const":4},{"const":5},{"const":6},{"const":7},{"const":8},{"const":9},{"const":10}]}`, `0`,
+			`arguments must match at least one of 10 alternatives (anyOf), matches none: alternative 1: arguments must be 1; alternative 2: arguments must be 2; alternative 3: arguments must be 3; alternative 4: arguments must be 4; alternative 5: arguments must be 5; alternative 6: arguments must be 6; alternative 7: arguments must be 7; alternative 8: arguments must be 8; and 2 more alternatives`},
+		{`{"anyOf":[{"required":["id"]},{"required":["email","name"]}]}`, `{"name":"x"}`, `arguments must match at least one of 2 alternatives (anyOf), matches none: alternative 1: "id" is required; alternative 2: "email" is required`},
 		{`{"not":{"type":"string"}}`, `"a"`, `arguments must not match the schema in "not"`},
 		{`{"if":{"minimum":10},"then":{"multipleOf":5},"else":{"maximum":3}}`, `12`, `arguments must be a multiple of 5`},
 		{`{"if":{"minimum":10},"then":{"multipleOf":5},"else":{"maximum":3}}`, `4`, `arguments must be at most 3`},
