@@ -87,42 +87,51 @@ const (
 // complete before b).
 func (a *argScan) feed(b []byte) int {
 	for i, c := range b {
-		switch a.state {
-		case scanStart:
-			switch c {
-			case ' ', '\t', '\n', '\r':
-			case '{':
-				a.state, a.depth = scanIn, 1
-			default:
-				a.state = scanOther
-				return -1
-			}
-		case scanIn:
-			switch c {
-			case '"':
-				a.state = scanString
-			case '{', '[':
-				a.depth++
-			case '}', ']':
-				if a.depth--; a.depth == 0 {
-					a.state = scanDone
-					return i + 1
-				}
-			}
-		case scanString:
-			switch c {
-			case '\\':
-				a.state = scanEscape
-			case '"':
-				a.state = scanIn
-			}
-		case scanEscape:
-			a.state = scanString
-		default:
+		if a.state == scanDone || a.state == scanOther {
 			return -1
+		}
+		if a.step(c) {
+			return i + 1
 		}
 	}
 	return -1
+}
+
+// step reads one byte; it reports whether that byte completed the
+// object.
+func (a *argScan) step(c byte) bool {
+	switch a.state {
+	case scanStart:
+		switch c {
+		case ' ', '\t', '\n', '\r':
+		case '{':
+			a.state, a.depth = scanIn, 1
+		default:
+			a.state = scanOther
+		}
+	case scanIn:
+		switch c {
+		case '"':
+			a.state = scanString
+		case '{', '[':
+			a.depth++
+		case '}', ']':
+			if a.depth--; a.depth == 0 {
+				a.state = scanDone
+				return true
+			}
+		}
+	case scanString:
+		switch c {
+		case '\\':
+			a.state = scanEscape
+		case '"':
+			a.state = scanIn
+		}
+	case scanEscape:
+		a.state = scanString
+	}
+	return false
 }
 
 func (a *argScan) complete() bool { return a.state == scanDone }

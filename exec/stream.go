@@ -157,11 +157,8 @@ func (s *sseReader) readLine() ([]byte, error) {
 // stops at the first error (io.EOF is not one).
 // It also stops, with an error wrapping ctx's, when ctx is done.
 func feedAll(ctx context.Context, r io.Reader, max int, feed func([]byte) error) error {
-	s := newSSEReader(ctx, r, max)
+	s := newSSEReader(ctx, r, max) // it checks ctx at every line
 	for {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("%w: %w", ErrStreamIncomplete, context.Cause(ctx))
-		}
 		data, err := s.next()
 		if err == io.EOF {
 			return nil

@@ -124,17 +124,13 @@ func TestStreamHostileGeminiDeepPathMemory(t *testing.T) {
 // strings) makes json.Marshal of the pieces fail; the error is dropped
 // and the call runs with no arguments at all ({}), losing every piece.
 func TestStreamHostileGeminiBadNumberRunsEmpty(t *testing.T) {
-	var saw []string
-	e := exec.New(testRegistry(t), &exec.Options{Concurrency: 1, Before: func(ctx context.Context, c *exec.Call) *toolnexus.Result {
-		saw = append(saw, string(c.Arguments))
-		return nil
-	}})
+	e, ran := recordingExecutor(t)
 	out, err := e.GeminiStream(context.Background(), sseOf(
 		geminiChunkOf(`{"name":"echo","willContinue":true}`, ""),
 		geminiChunkOf(`{"partialArgs":[{"jsonPath":"$.text","stringValue":"keep me"},{"jsonPath":"$.n","numberValue":"Infinity"}]}`, "STOP")))
 	got := mustJSON(t, out)
-	if len(saw) > 0 {
-		t.Errorf("pieces {text:\"keep me\", n:\"Infinity\"}: the call ran with arguments %q (err %v); answer %s", saw, err, got)
+	if len(*ran) > 0 {
+		t.Errorf("pieces {text:\"keep me\", n:\"Infinity\"}: the call ran with arguments %q (err %v); answer %s", *ran, err, got)
 	}
 }
 
@@ -144,19 +140,15 @@ func TestStreamHostileGeminiBadNumberRunsEmpty(t *testing.T) {
 // willContinue, looks like the last piece, and the held call runs on the
 // pieces before it: partial arguments, and a bad piece that runs.
 func TestStreamHostileGeminiMalformedPieceRunsPartial(t *testing.T) {
-	var saw []string
-	e := exec.New(testRegistry(t), &exec.Options{Concurrency: 1, Before: func(ctx context.Context, c *exec.Call) *toolnexus.Result {
-		saw = append(saw, string(c.Arguments))
-		return nil
-	}})
+	e, ran := recordingExecutor(t)
 	out, err := e.GeminiStream(context.Background(), sseOf(
 		geminiChunkOf(`{"name":"echo","willContinue":true}`, ""),
 		geminiChunkOf(`{"partialArgs":[{"jsonPath":"$.text","stringValue":"rm -rf /tmp/build","willContinue":true}],"willContinue":true}`, ""),
 		geminiChunkOf(`{"partialArgs":[{"jsonPath":"$.text","stringValue":5}],"willContinue":true}`, ""),
 		geminiChunkOf(`{"partialArgs":[{"jsonPath":"$.text","stringValue":"/cache"}]}`, "STOP")))
 	got := mustJSON(t, out)
-	if len(saw) > 0 {
-		t.Errorf("a bad piece in the middle: the call ran with %q (err %v); answer %s", saw, err, got)
+	if len(*ran) > 0 {
+		t.Errorf("a bad piece in the middle: the call ran with %q (err %v); answer %s", *ran, err, got)
 	}
 }
 
@@ -168,11 +160,7 @@ func TestStreamHostileGeminiMalformedPieceRunsPartial(t *testing.T) {
 // response answers both with ErrTruncated.
 func TestStreamHostileResponsesCutDoneItemRuns(t *testing.T) {
 	for _, args := range []string{``, `{\"text\":\"cut he`} {
-		var saw []string
-		e := exec.New(testRegistry(t), &exec.Options{Concurrency: 1, Before: func(ctx context.Context, c *exec.Call) *toolnexus.Result {
-			saw = append(saw, string(c.Arguments))
-			return nil
-		}})
+		e, ran := recordingExecutor(t)
 		item := `{"id":"fc_2","type":"function_call","status":"incomplete","arguments":"` + args + `","call_id":"call_2","name":"echo"}`
 		added := `{"id":"fc_2","type":"function_call","status":"in_progress","arguments":"","call_id":"call_2","name":"echo"}`
 		events := []string{
@@ -185,11 +173,10 @@ func TestStreamHostileResponsesCutDoneItemRuns(t *testing.T) {
 			`{"type":"response.output_item.done","output_index":0,"item":`+item+`}`,
 			`{"type":"response.incomplete","response":{"status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"output":[`+item+`]}}`)
 		outs, err := e.ResponsesStream(context.Background(), sseOf(events...))
-		whole := saw
-		saw = nil
+		streamed := *ran
 		wouts, werr := e.ResponsesJSON(context.Background(), []byte(`{"status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"output":[`+item+`]}`))
-		if mustJSON(t, outs) != mustJSON(t, wouts) || len(whole) > 0 {
-			t.Errorf("arguments %q: stream %s (%v), Before saw %q; whole %s (%v)", args, mustJSON(t, outs), err, whole, mustJSON(t, wouts), werr)
+		if mustJSON(t, outs) != mustJSON(t, wouts) || len(streamed) > 0 {
+			t.Errorf("arguments %q: stream %s (%v), Before saw %q; whole %s (%v)", args, mustJSON(t, outs), err, streamed, mustJSON(t, wouts), werr)
 		}
 	}
 }
@@ -418,4 +405,15 @@ func TestStreamHostileGeminiPathEscapes(t *testing.T) {
 	if got := mustJSON(t, out); got != want {
 		t.Errorf("path $['a\\\\b']:\n got %s (%v)\nwant %s", got, err, want)
 	}
+}
+
+// recordingExecutor runs calls inline on the test registry and records,
+// in *ran, the arguments of each call that reached its Before hook (that
+// is, that was run).
+func recordingExecutor(t *testing.T) (*exec.Executor, *[]string) {
+	ran := new([]string)
+	return exec.New(testRegistry(t), &exec.Options{Concurrency: 1, Before: func(ctx context.Context, c *exec.Call) *toolnexus.Result {
+		*ran = append(*ran, string(c.Arguments))
+		return nil
+	}}), ran
 }

@@ -12,15 +12,12 @@ import (
 // This file holds the early report of streamed calls whose partial
 // arguments can no longer be valid (Options.OnInvalidPartial).
 
-// partialArgs follows one call's arguments as they stream in: a scanner
-// over the top level of the JSON text, kept between fragments, that
-// picks out the first-level keys.
+// partialArgs follows one call's arguments as they stream in: argScan
+// over the JSON text, kept between fragments, and the first-level keys
+// it passes.
 type partialArgs struct {
 	done    bool // reported, or nothing more to check
-	started bool
-	depth   int
-	inStr   bool
-	esc     bool
+	scan    argScan
 	isKey   bool
 	wantKey bool
 	key     []byte
@@ -36,60 +33,40 @@ const maxKeyCheck = 256
 func (p *partialArgs) feed(frag string, known func(key string) string) string {
 	for i := 0; i < len(frag) && !p.done; i++ {
 		c := frag[i]
-		if !p.started {
-			switch c {
-			case ' ', '\t', '\n', '\r':
-				continue
-			case '{':
-				p.started, p.depth, p.wantKey = true, 1, true
-				continue
-			case '"':
-				p.done = true // a string holding the arguments: checked when complete
-				return ""
-			}
+		before := p.scan.state
+		if p.scan.step(c) {
 			p.done = true
-			return "the arguments do not start with a JSON object"
 		}
-		if p.inStr {
-			switch {
-			case p.esc:
-				p.esc = false
-				p.isKey = false // keys with escapes are not checked
-			case c == '\\':
-				p.esc = true
-			case c == '"':
-				p.inStr = false
-				if p.isKey {
-					if problem := known(string(p.key)); problem != "" {
-						p.done = true
-						return problem
-					}
+		switch after := p.scan.state; {
+		case after == scanOther:
+			p.done = true
+			if c == '"' {
+				return "" // a string holding the arguments: checked when complete
+			}
+			return "the arguments do not start with a JSON object"
+		case before == scanStart && after == scanIn:
+			p.wantKey = true
+		case before == scanIn && after == scanString:
+			p.isKey, p.key = p.scan.depth == 1 && p.wantKey, p.key[:0]
+		case before == scanString && after == scanIn:
+			if p.isKey {
+				if problem := known(string(p.key)); problem != "" {
+					p.done = true
+					return problem
 				}
-			case p.isKey && len(p.key) < maxKeyCheck:
+			}
+		case before == scanString && after == scanEscape:
+			p.isKey = false // keys with escapes are not checked
+		case before == scanString:
+			if p.isKey && len(p.key) < maxKeyCheck {
 				p.key = append(p.key, c)
-			default:
+			} else {
 				p.isKey = false
 			}
-			continue
-		}
-		switch c {
-		case '"':
-			p.inStr, p.isKey, p.key = true, p.depth == 1 && p.wantKey, p.key[:0]
-		case '{', '[':
-			p.depth++
-		case '}', ']':
-			p.depth--
-			if p.depth == 0 {
-				p.done = true
-			}
-		case ':':
-			if p.depth == 1 {
-				p.wantKey = false
-			}
-		case ',':
-			if p.depth == 1 {
-				p.wantKey = true
-			}
+		case before == scanIn && p.scan.depth == 1 && c == ':':
+			p.wantKey = false
+		case before == scanIn && p.scan.depth == 1 && c == ',':
+			p.wantKey = true
 		}
 	}
 	return ""
