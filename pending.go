@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // PendingKey is the [Result.Metadata] key under which a tool that needs the
@@ -52,48 +53,85 @@ type Answer struct {
 }
 
 // PendingResult returns a successful Result whose Output is output and
-// whose Metadata carries p under [PendingKey].
-func PendingResult(output string, p PendingRequest) Result {
-	return Result{Output: output, Metadata: map[string]any{PendingKey: &p}}
+// whose Metadata carries p under [PendingKey], and any more requests the
+// tool asks at the same time (a form and a sampling request, say): then
+// the value stored is a []PendingRequest, p first. A host that handles one
+// request at a time answers [PendingFrom]'s, and the re-run tool asks again
+// for what is still unanswered; one that asks all at once (package mcp
+// sends them as one round of input requests) reads [PendingAll].
+func PendingResult(output string, p PendingRequest, more ...PendingRequest) Result {
+	if len(more) == 0 {
+		return Result{Output: output, Metadata: map[string]any{PendingKey: &p}}
+	}
+	return Result{Output: output, Metadata: map[string]any{PendingKey: append([]PendingRequest{p}, more...)}}
 }
 
-// PendingFrom reports whether r carries a pending request and returns it.
-// It accepts the value a tool stored (*PendingRequest or PendingRequest)
-// and also the forms it takes after the Result went through JSON
-// (map[string]any, json.RawMessage, []byte), so hosts may call it on a
-// decoded Result. An error result never counts as pending.
+// PendingFrom reports whether r carries a pending request and returns it
+// (the first, when the tool asked several: see [PendingAll]). It accepts
+// the value a tool stored (*PendingRequest, PendingRequest or a slice of
+// them) and also the forms it takes after the Result went through JSON
+// (map[string]any or []any, json.RawMessage, []byte), so hosts may call it
+// on a decoded Result. An error result never counts as pending.
 func PendingFrom(r Result) (*PendingRequest, bool) {
-	if r.IsError || r.Metadata == nil {
+	all := PendingAll(r)
+	if len(all) == 0 {
 		return nil, false
 	}
+	return &all[0], true
+}
+
+// PendingAll returns every pending request r carries, in the order the
+// tool gave them, or nil when it carries none (see [PendingFrom] for the
+// forms accepted). A request without an ID is not counted.
+func PendingAll(r Result) []PendingRequest {
+	if r.IsError || r.Metadata == nil {
+		return nil
+	}
+	var out []PendingRequest
 	switch v := r.Metadata[PendingKey].(type) {
 	case *PendingRequest:
-		if v == nil {
-			return nil, false
+		if v != nil {
+			out = []PendingRequest{*v}
 		}
-		return v, true
 	case PendingRequest:
-		return &v, true
+		out = []PendingRequest{v}
+	case []PendingRequest:
+		out = slices.Clone(v)
+	case []*PendingRequest:
+		for _, p := range v {
+			if p != nil {
+				out = append(out, *p)
+			}
+		}
 	case json.RawMessage:
-		return decodePending(v)
+		out = decodePending(v)
 	case []byte:
-		return decodePending(v)
-	case map[string]any:
+		out = decodePending(v)
+	case map[string]any, []any:
 		b, err := json.Marshal(v)
 		if err != nil {
-			return nil, false
+			return nil
 		}
-		return decodePending(b)
+		out = decodePending(b)
 	}
-	return nil, false
+	return slices.DeleteFunc(out, func(p PendingRequest) bool { return p.ID == "" })
 }
 
-func decodePending(b []byte) (*PendingRequest, bool) {
-	var p PendingRequest
-	if err := json.Unmarshal(b, &p); err != nil || p.ID == "" {
-		return nil, false
+// decodePending reads one request ({"id",…}) or a list of them.
+func decodePending(b []byte) []PendingRequest {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '[' {
+		var ps []PendingRequest
+		if json.Unmarshal(b, &ps) != nil {
+			return nil
+		}
+		return ps
 	}
-	return &p, true
+	var p PendingRequest
+	if json.Unmarshal(b, &p) != nil {
+		return nil
+	}
+	return []PendingRequest{p}
 }
 
 // answerNode is one link of the answers attached to a context.

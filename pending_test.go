@@ -142,3 +142,38 @@ func ExamplePendingFrom() {
 	// ask the human: Deploy?
 	// "yes"
 }
+
+// A tool may ask several things at once; every form the Result takes
+// through JSON keeps them all, in order, and PendingFrom gives the first.
+func TestPendingAll(t *testing.T) {
+	a := toolnexus.PendingRequest{ID: "a", Kind: toolnexus.PendingKindForm, Prompt: "Name?"}
+	b := toolnexus.PendingRequest{ID: "b", Kind: "sampling", Data: json.RawMessage(`{"maxTokens":5}`)}
+	res := toolnexus.PendingResult("waiting", a, b)
+	raw, err := json.Marshal(res.Metadata[toolnexus.PendingKey])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var decoded any
+	if err := json.Unmarshal(raw, &decoded); err != nil {
+		t.Fatal(err)
+	}
+	forms := map[string]any{"stored": res.Metadata[toolnexus.PendingKey], "raw": json.RawMessage(raw),
+		"bytes": raw, "decoded": decoded, "pointers": []*toolnexus.PendingRequest{&a, nil, &b}}
+	for name, v := range forms {
+		r := toolnexus.Result{Metadata: map[string]any{toolnexus.PendingKey: v}}
+		got := toolnexus.PendingAll(r)
+		if len(got) != 2 || got[0].ID != "a" || got[1].ID != "b" || string(got[1].Data) != `{"maxTokens":5}` {
+			t.Errorf("%s: PendingAll = %+v, want a then b", name, got)
+		}
+		if p, ok := toolnexus.PendingFrom(r); !ok || p.ID != "a" {
+			t.Errorf("%s: PendingFrom = %+v, %v, want a", name, p, ok)
+		}
+	}
+	if got := toolnexus.PendingAll(toolnexus.PendingResult("w", a)); len(got) != 1 || got[0].ID != "a" {
+		t.Errorf("one request: PendingAll = %+v", got)
+	}
+	noID := toolnexus.Result{Metadata: map[string]any{toolnexus.PendingKey: []toolnexus.PendingRequest{{Kind: "form"}, b}}}
+	if got := toolnexus.PendingAll(noID); len(got) != 1 || got[0].ID != "b" {
+		t.Errorf("a request without an ID counted: %+v", got)
+	}
+}

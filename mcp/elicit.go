@@ -1,80 +1,330 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
+	"strings"
+	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolnexus/toolnexus"
 )
 
-// maxElicitRounds bounds how many times one tools/call asks the client:
-// a tool that keeps returning new pending requests gets an error result.
-const maxElicitRounds = 4
+// PendingKindSampling is the [toolnexus.PendingRequest] Kind of a tool
+// that asks the MCP client's model for a completion (sampling/createMessage,
+// https://modelcontextprotocol.io/specification/2025-11-25/client/sampling).
+// Data is the request's params, for example
+// {"messages":[{"role":"user","content":{"type":"text","text":"…"}}],"maxTokens":100};
+// the Answer's Data is the client's result,
+// {"role":"assistant","content":{"type":"text","text":"…"},"model":"…","stopReason":"…"}.
+// Served by [Server], it is asked of a client that declares sampling;
+// another host sees an ordinary pending request.
+const PendingKindSampling = "sampling"
 
-// askPerson turns a pending result into the tool's answer through
-// elicitation (form mode) when the client supports it, as an input
-// request of the multi-round-trip protocol (2026-07-28; the go-sdk sends
-// an elicitation/create request itself to a client of an older version):
-// the pending request becomes a form whose input request id is the
-// PendingRequest.ID, an accepted form is the Answer the tool is run again
-// with, and decline or cancel is an error result. No state is kept between
-// rounds: the retried tools/call carries the responses, and the pending
-// request's ID is derived from the arguments (an approval's, keyed by a
-// secret of the process: see toolnexus.ApprovalID). A client without
-// elicitation gets an error result saying the tool needs a person. With
+// PendingKindRoots is the [toolnexus.PendingRequest] Kind of a tool that
+// asks the MCP client for its roots (roots/list,
+// https://modelcontextprotocol.io/specification/2025-11-25/client/roots).
+// Data is unused; the Answer's Data is the client's result,
+// {"roots":[{"uri":"file:///…","name":"…"}]}.
+const PendingKindRoots = "roots"
+
+// maxInputRounds bounds how many rounds of questions one tools/call may
+// put to the client (counted across the retried calls of the 2026-07-28
+// revision too): a tool that keeps asking gets an error result.
+const maxInputRounds = 8
+
+// stateTTL is how long a requestState the server issued stays valid.
+const stateTTL = time.Hour
+
+// askPerson runs a tool and puts what it asks for (its pending requests:
+// forms, questions and approvals as elicitation, PendingKindSampling,
+// PendingKindRoots) to the client, then runs it again with the answers
+// (toolnexus.WithAnswer), until it finishes.
+//
+//   - A client of the 2026-07-28 revision or later gets them as one round
+//     of input requests (an input-required result, SEP-2322) keyed by each
+//     PendingRequest.ID, with a requestState that holds the answers of the
+//     earlier rounds, sealed with the server's key (see
+//     ServerOptions.StateKey): a retried call whose requestState does not
+//     verify, has expired, or belongs to another call is the JSON-RPC error
+//     -32602, and its tool does not run. Requests whose capability the
+//     client did not declare are left out; when that leaves none, the
+//     answer is the JSON-RPC error -32021 naming the capabilities.
+//   - A client of an earlier revision is asked directly
+//     (elicitation/create, sampling/createMessage, roots/list) while the
+//     call runs; a missing capability is an error result.
+//
+// A declined or cancelled elicitation is an error result. With
 // serverApproves, an approval is never asked (ServerOptions.RequireApprover).
-func askPerson(ctx context.Context, req *mcpsdk.CallToolRequest, name string, run func(context.Context) toolnexus.Result, serverApproves bool) *mcpsdk.CallToolResult {
+func (s *Server) askPerson(ctx context.Context, req *mcpsdk.CallToolRequest, name string, args json.RawMessage, run func(context.Context) toolnexus.Result) (*mcpsdk.CallToolResult, error) {
+	st := inputState{Tool: name, Args: argsDigest(args)}
 	var responses mcpsdk.InputResponseMap
-	if req != nil && req.Params != nil {
+	if req.Params != nil {
 		responses = req.Params.InputResponses
+		if req.Params.RequestState != "" {
+			if err := s.openState(req.Params.RequestState, &st); err != nil {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestState: " + err.Error()}
+			}
+		}
 	}
-	for round := 0; ; round++ {
+	for _, a := range st.Answers {
+		ctx = toolnexus.WithAnswer(ctx, a)
+	}
+	caps := req.ClientCapabilities()
+	multiRound := !olderRevision(req)
+	for {
 		res := run(ctx)
-		p, ok := toolnexus.PendingFrom(res)
-		if !ok {
-			return callResult(res)
+		pending := toolnexus.PendingAll(res)
+		if len(pending) == 0 {
+			return callResult(res), nil
 		}
-		if serverApproves && p.Kind == toolnexus.PendingKindApproval {
-			return callResult(errResult(fmt.Sprintf("tool %q needs approval, and this server takes it only from its own approver (ServerOptions.RequireApprover), which did not decide", name)))
+		ask := mcpsdk.InputRequestMap{}
+		var missing []string
+		answered := false
+		for _, p := range pending {
+			if s.opts.RequireApprover && p.Kind == toolnexus.PendingKindApproval {
+				return callResult(errResult(fmt.Sprintf("tool %q needs approval, and this server takes it only from its own approver (ServerOptions.RequireApprover), which did not decide", name))), nil
+			}
+			in, err := inputFor(&p)
+			if err != nil {
+				return callResult(errResult(fmt.Sprintf("tool %q: %v", name, err))), nil
+			}
+			if r, ok := responses[p.ID]; ok {
+				delete(responses, p.ID)
+				if er, ok := r.(*mcpsdk.ElicitResult); ok && in.capability == "elicitation" && er.Action != "accept" {
+					return callResult(errResult(fmt.Sprintf("tool %q: the person %s", name, declined(er)))), nil
+				}
+				if a, ok := in.answer(r); ok {
+					st.Answers = append(st.Answers, a)
+					ctx = toolnexus.WithAnswer(ctx, a)
+					answered = true
+					continue
+				}
+			}
+			if !in.supported(caps) {
+				missing = append(missing, in.capability)
+				continue
+			}
+			ask[p.ID] = in.request
 		}
-		if round == maxElicitRounds {
-			return callResult(errResult(fmt.Sprintf("tool %q still needs a person after %d answers", name, round)))
+		if answered {
+			continue
 		}
-		if !canElicit(req) {
-			return callResult(errResult(fmt.Sprintf("tool %q needs a person to answer (%s), and this MCP client does not support elicitation", name, p.Kind)))
+		if len(ask) == 0 {
+			slices.Sort(missing)
+			missing = slices.Compact(missing)
+			if multiRound {
+				return nil, missingCapabilities(missing)
+			}
+			return callResult(errResult(fmt.Sprintf("tool %q needs a person to answer (%s), and this MCP client does not support %s", name, pending[0].Kind, strings.Join(missing, " or ")))), nil
 		}
-		schema, decode := formFor(p)
-		er, answered := responses[p.ID].(*mcpsdk.ElicitResult)
-		if !answered {
-			return &mcpsdk.CallToolResult{InputRequests: mcpsdk.InputRequestMap{
-				p.ID: &mcpsdk.ElicitParams{Mode: "form", Message: p.Prompt, RequestedSchema: schema}}}
+		if st.Rounds == maxInputRounds {
+			return callResult(errResult(fmt.Sprintf("tool %q still needs input after %d rounds", name, st.Rounds))), nil
 		}
-		switch er.Action {
-		case "accept":
-			ctx = toolnexus.WithAnswer(ctx, decode(er.Content))
-		case "decline":
-			return callResult(errResult(fmt.Sprintf("tool %q: the person declined", name)))
-		default:
-			return callResult(errResult(fmt.Sprintf("tool %q: the person cancelled", name)))
+		st.Rounds++
+		if multiRound {
+			st.Expires = time.Now().Add(stateTTL).Unix()
+			return &mcpsdk.CallToolResult{InputRequests: ask, RequestState: s.sealState(&st)}, nil
+		}
+		responses = mcpsdk.InputResponseMap{}
+		for id, r := range ask {
+			resp, err := askSession(ctx, req.Session, r)
+			if err != nil {
+				return callResult(errResult(fmt.Sprintf("tool %q: the client did not answer: %v", name, err))), nil
+			}
+			responses[id] = resp
 		}
 	}
+}
+
+// input is one pending request as the client is asked it.
+type input struct {
+	request    mcpsdk.InputRequest
+	capability string // "elicitation", "sampling" or "roots"
+	url        bool   // elicitation in URL mode
+	answer     func(mcpsdk.InputResponse) (toolnexus.Answer, bool)
+}
+
+// inputFor is how p is asked: PendingKindSampling and PendingKindRoots as
+// themselves, PendingKindURL as URL-mode elicitation, every other kind as
+// a form (see formFor). It fails only for a sampling request whose Data is
+// not sampling/createMessage params.
+func inputFor(p *toolnexus.PendingRequest) (*input, error) {
+	id := p.ID
+	whole := func(r mcpsdk.InputResponse) toolnexus.Answer {
+		data, _ := json.Marshal(r)
+		return toolnexus.Answer{ID: id, OK: true, Data: data}
+	}
+	switch p.Kind {
+	case PendingKindSampling:
+		var params mcpsdk.CreateMessageParams
+		if err := json.Unmarshal(p.Data, &params); err != nil {
+			return nil, fmt.Errorf("its sampling request is not sampling/createMessage params: %v", err)
+		}
+		return &input{request: &params, capability: "sampling", answer: func(r mcpsdk.InputResponse) (toolnexus.Answer, bool) {
+			switch r.(type) {
+			case *mcpsdk.CreateMessageResult, *mcpsdk.CreateMessageWithToolsResult:
+				return whole(r), true
+			}
+			return toolnexus.Answer{}, false
+		}}, nil
+	case PendingKindRoots:
+		return &input{request: &mcpsdk.ListRootsParams{}, capability: "roots", answer: func(r mcpsdk.InputResponse) (toolnexus.Answer, bool) {
+			_, ok := r.(*mcpsdk.ListRootsResult)
+			return whole(r), ok
+		}}, nil
+	case toolnexus.PendingKindURL:
+		var d struct {
+			URL string `json:"url"`
+		}
+		_ = json.Unmarshal(p.Data, &d)
+		return &input{request: &mcpsdk.ElicitParams{Mode: "url", Message: p.Prompt, URL: d.URL, ElicitationID: id},
+			capability: "elicitation", url: true, answer: func(r mcpsdk.InputResponse) (toolnexus.Answer, bool) {
+				_, ok := r.(*mcpsdk.ElicitResult)
+				return toolnexus.Answer{ID: id, OK: true}, ok
+			}}, nil
+	}
+	schema, decode := formFor(p)
+	return &input{request: &mcpsdk.ElicitParams{Mode: "form", Message: p.Prompt, RequestedSchema: schema},
+		capability: "elicitation", answer: func(r mcpsdk.InputResponse) (toolnexus.Answer, bool) {
+			er, ok := r.(*mcpsdk.ElicitResult)
+			if !ok {
+				return toolnexus.Answer{}, false
+			}
+			return decode(er.Content), true
+		}}, nil
+}
+
+// supported reports whether caps, the client's declared capabilities,
+// include what in needs.
+func (in *input) supported(caps *mcpsdk.ClientCapabilities) bool {
+	if caps == nil {
+		return false
+	}
+	switch in.capability {
+	case "sampling":
+		return caps.Sampling != nil
+	case "roots":
+		return caps.RootsV2 != nil
+	}
+	if in.url {
+		return caps.Elicitation != nil && caps.Elicitation.URL != nil
+	}
+	return caps.Elicitation != nil
+}
+
+// declined says how the person ended an elicitation that was not accepted.
+func declined(er *mcpsdk.ElicitResult) string {
+	if er.Action == "decline" {
+		return "declined"
+	}
+	return "cancelled"
+}
+
+// missingCapabilities is the JSON-RPC error -32021 (SEP-2575) for a
+// request that needs client capabilities the client did not declare; its
+// data names them as a ClientCapabilities object.
+func missingCapabilities(names []string) error {
+	need := map[string]struct{}{}
+	for _, n := range names {
+		need[n] = struct{}{}
+	}
+	data, _ := json.Marshal(map[string]any{"requiredCapabilities": need})
+	return &jsonrpc.Error{Code: mcpsdk.CodeMissingRequiredClientCapabilities,
+		Message: "this call needs client capabilities the client did not declare: " + strings.Join(names, ", "), Data: data}
+}
+
+// askSession puts one input request to a client of an earlier revision,
+// as the server request of its kind.
+func askSession(ctx context.Context, ss *mcpsdk.ServerSession, r mcpsdk.InputRequest) (mcpsdk.InputResponse, error) {
+	if ss == nil {
+		return nil, errors.New("no session")
+	}
+	switch r := r.(type) {
+	case *mcpsdk.ElicitParams:
+		return ss.Elicit(ctx, r)
+	case *mcpsdk.CreateMessageParams:
+		return ss.CreateMessage(ctx, r)
+	case *mcpsdk.ListRootsParams:
+		return ss.ListRoots(ctx, r)
+	}
+	return nil, fmt.Errorf("unknown input request %T", r)
 }
 
 func errResult(msg string) toolnexus.Result {
 	return toolnexus.Result{Output: msg, IsError: true}
 }
 
-func canElicit(req *mcpsdk.CallToolRequest) bool {
-	if req == nil || req.Session == nil {
-		return false
+// inputState is what a requestState carries from one round of input
+// requests to the retried call: the call it belongs to, when it expires,
+// and the answers so far.
+type inputState struct {
+	Tool    string             `json:"tool"`
+	Args    string             `json:"args"` // argsDigest of the call's arguments
+	Expires int64              `json:"exp"`  // Unix seconds
+	Rounds  int                `json:"rounds"`
+	Answers []toolnexus.Answer `json:"answers,omitempty"`
+}
+
+// argsDigest is the hex SHA-256 of args in a canonical form (object keys
+// sorted, no white space), so a client that re-encodes the same arguments
+// is not refused.
+func argsDigest(args json.RawMessage) string {
+	d := json.NewDecoder(bytes.NewReader(args))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) == nil {
+		if b, err := json.Marshal(v); err == nil {
+			args = b
+		}
 	}
-	ip := req.Session.InitializeParams()
-	return ip != nil && ip.Capabilities != nil && ip.Capabilities.Elicitation != nil
+	sum := sha256.Sum256(args)
+	return hex.EncodeToString(sum[:])
+}
+
+// sealState encodes st as base64url(JSON) "." base64url(HMAC-SHA256).
+func (s *Server) sealState(st *inputState) string {
+	body, _ := json.Marshal(st)
+	mac := hmac.New(sha256.New, s.stateKey)
+	mac.Write(body)
+	enc := base64.RawURLEncoding
+	return enc.EncodeToString(body) + "." + enc.EncodeToString(mac.Sum(nil))
+}
+
+// openState verifies sealed and decodes it over st, which holds the tool
+// name and arguments digest of the call it must belong to.
+func (s *Server) openState(sealed string, st *inputState) error {
+	enc := base64.RawURLEncoding
+	b64, sig64, ok := strings.Cut(sealed, ".")
+	body, err1 := enc.DecodeString(b64)
+	sig, err2 := enc.DecodeString(sig64)
+	mac := hmac.New(sha256.New, s.stateKey)
+	mac.Write(body)
+	if !ok || err1 != nil || err2 != nil || !hmac.Equal(sig, mac.Sum(nil)) {
+		return errors.New("does not verify (it was not issued by this server, or was changed)")
+	}
+	var got inputState
+	if err := json.Unmarshal(body, &got); err != nil {
+		return errors.New("does not verify")
+	}
+	switch {
+	case got.Tool != st.Tool || got.Args != st.Args:
+		return errors.New("was issued for another call")
+	case time.Now().Unix() > got.Expires:
+		return errors.New("has expired")
+	}
+	*st = got
+	return nil
 }
 
 // formFor is the requested schema for p and the function that turns the

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
@@ -122,8 +123,20 @@ func TestServeElicitationDeclineAndUnsupported(t *testing.T) {
 		require.True(t, isErr, out)
 		require.Contains(t, out, action[:len(action)-1])
 	}
+	// A client of 2026-07-28 without elicitation gets the JSON-RPC error
+	// -32021 (SEP-2575) naming it; one of an earlier revision an error
+	// result.
+	calls := [][2]string{{"question", `{"questions":[{"question":"Name?"}]}`}, {"delete", `{"path":"a"}`}}
 	cs := elicitSession(t, "", nil, &ran)
-	for _, call := range [][2]string{{"question", `{"questions":[{"question":"Name?"}]}`}, {"delete", `{"path":"a"}`}} {
+	for _, call := range calls {
+		_, err := cs.CallTool(t.Context(), &mcpsdk.CallToolParams{Name: call[0], Arguments: json.RawMessage(call[1])})
+		var werr *jsonrpc.Error
+		require.ErrorAs(t, err, &werr)
+		require.EqualValues(t, mcpsdk.CodeMissingRequiredClientCapabilities, werr.Code)
+		require.JSONEq(t, `{"requiredCapabilities":{"elicitation":{}}}`, string(werr.Data))
+	}
+	cs = elicitSession(t, "2025-11-25", nil, &ran)
+	for _, call := range calls {
 		out, isErr := callText(t, cs, call[0], call[1])
 		require.True(t, isErr, out)
 		require.Contains(t, out, "needs a person to answer")

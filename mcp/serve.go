@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -60,6 +61,27 @@ type ServerOptions struct {
 	// stdio and other transports. It must be safe for concurrent use and
 	// quick: it runs for every tool of every tools/list.
 	ToolFilter func(r *http.Request, t toolnexus.Tool) bool
+
+	// StateKey seals the requestState of the input-required results a
+	// client of the 2026-07-28 revision gets when a tool asks it something
+	// mid-call (a form, a sampling request: see PendingKindSampling): the
+	// state carries the answers of earlier rounds and comes back with the
+	// retried call, which is refused when it does not verify. Use 32 random
+	// bytes. Nil means a random key of this Server, so only the process that
+	// issued a state accepts it; replicas behind a load balancer
+	// (Stateless) need one key shared by all of them.
+	StateKey []byte
+
+	// SDK, when not nil, holds the go-sdk server options the server is
+	// made with, for what package mcp does not set itself: completions
+	// (CompletionHandler), resource subscriptions (SubscribeHandler and
+	// UnsubscribeHandler), KeepAlive, PageSize, SetCacheable,
+	// SupportedProtocolVersions, InitializedHandler and the rest. Add
+	// prompts, resources and resource templates to [Server.SDKServer]. The
+	// fields above win where both say something: Instructions and Logger
+	// when set, and the capabilities always advertise tools (with
+	// listChanged) and logging on top of SDK.Capabilities.
+	SDK *mcpsdk.ServerOptions
 
 	// DrainTimeout limits how long [Server.ServeIO] and [Server.ServeStdio]
 	// wait, once their input has ended, for the replies to the calls already
@@ -209,8 +231,9 @@ type Server struct {
 	reg *toolnexus.Registry
 	srv *mcpsdk.Server
 
-	logger *slog.Logger // nil: none
-	opts   ServerOptions
+	logger   *slog.Logger // nil: none
+	opts     ServerOptions
+	stateKey []byte // seals requestState (ServerOptions.StateKey)
 
 	calls callSlots    // MaxSessionCalls
 	refs  *requestRefs // the HTTP requests open, for ToolFilter; nil without one
@@ -249,14 +272,32 @@ func NewServer(reg *toolnexus.Registry, opts *ServerOptions) *Server {
 	o.AllowedHosts = slices.Clone(o.AllowedHosts)
 	s := &Server{reg: reg, logger: o.Logger, opts: o, installed: map[string]toolnexus.Tool{}, skipped: map[string]skippedTool{},
 		calls: callSlots{max: limit(o.MaxSessionCalls, DefaultMaxSessionCalls), open: map[*mcpsdk.ServerSession]*sessionCalls{}}}
-	s.srv = mcpsdk.NewServer(&mcpsdk.Implementation{Name: o.Name, Version: o.Version}, &mcpsdk.ServerOptions{
-		Instructions: o.Instructions,
-		Logger:       o.Logger,
-		// Advertise tools (with list_changed) even while the registry is
-		// empty, and logging, and nothing else.
-		Capabilities: &mcpsdk.ServerCapabilities{Tools: &mcpsdk.ToolCapabilities{ListChanged: true},
-			Logging: &mcpsdk.LoggingCapabilities{}}, // handlers' toolnexus.Log lines
-	})
+	s.stateKey = o.StateKey
+	if s.stateKey == nil {
+		s.stateKey = make([]byte, 32)
+		_, _ = rand.Read(s.stateKey) // never fails (crypto/rand)
+	}
+	var so mcpsdk.ServerOptions
+	if o.SDK != nil {
+		so = *o.SDK
+	}
+	if o.Instructions != "" {
+		so.Instructions = o.Instructions
+	}
+	if o.Logger != nil {
+		so.Logger = o.Logger
+	}
+	// Advertise tools (with list_changed) even while the registry is
+	// empty, and logging (handlers' toolnexus.Log lines); the SDK adds
+	// prompts, resources and completions as they are set up.
+	caps := mcpsdk.ServerCapabilities{}
+	if so.Capabilities != nil {
+		caps = *so.Capabilities
+	}
+	caps.Tools = &mcpsdk.ToolCapabilities{ListChanged: true}
+	caps.Logging = &mcpsdk.LoggingCapabilities{}
+	so.Capabilities = &caps
+	s.srv = mcpsdk.NewServer(&mcpsdk.Implementation{Name: o.Name, Version: o.Version}, &so)
 	s.srv.AddReceivingMiddleware(revisionMiddleware)
 	if o.ToolFilter != nil {
 		s.refs = &requestRefs{}
@@ -441,7 +482,7 @@ func (s *Server) handler(name string) mcpsdk.ToolHandler {
 		run := func(ctx context.Context) toolnexus.Result {
 			return s.reg.Execute(toolnexus.WithEvents(ctx, sessionEvents(ctx, req, name)), name, args)
 		}
-		return askPerson(ctx, req, name, run, s.opts.RequireApprover), nil
+		return s.askPerson(ctx, req, name, args, run)
 	}
 }
 

@@ -45,10 +45,11 @@ import (
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address HOST:PORT (port 0 picks a free port)")
+	stateless := flag.Bool("stateless", false, "serve each request on its own, without sessions (the 2026-07-28 revision)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *addr, os.Stdout); err != nil {
+	if err := run(ctx, *addr, *stateless, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "mcpconformance:", err)
 		os.Exit(1)
 	}
@@ -56,13 +57,14 @@ func main() {
 
 // run serves until ctx is done, writing the endpoint URL as the first
 // line of w once the listener is open.
-func run(ctx context.Context, addr string, w io.Writer) error {
+func run(ctx context.Context, addr string, stateless bool, w io.Writer) error {
 	reg, err := newRegistry()
 	if err != nil {
 		return err
 	}
-	srv := mcp.NewServer(reg, &mcp.ServerOptions{Name: "toolnexus-conformance"})
+	srv := mcp.NewServer(reg, &mcp.ServerOptions{Name: "toolnexus-conformance", Stateless: stateless, SDK: sdkOptions()})
 	defer srv.Close()
+	addFeatures(srv.SDKServer(), redPixelPNG())
 	out := bufio.NewWriter(w)
 	return srv.ListenAndServe(ctx, addr, func(a net.Addr) {
 		fmt.Fprintf(out, "http://%s/mcp\n", a)
@@ -136,6 +138,7 @@ func newRegistry() (*toolnexus.Registry, error) {
 			func(context.Context, none) (string, error) {
 				return "", errors.New("This tool intentionally returns an error for testing")
 			}),
+		inputTools(reg),
 	}
 	return reg, errors.Join(errs...)
 }

@@ -20,7 +20,7 @@ func TestServer(t *testing.T) {
 	defer cancel()
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, "127.0.0.1:0", pw) }()
+	go func() { done <- run(ctx, "127.0.0.1:0", false, pw) }()
 	line, err := bufio.NewReader(pr).ReadString('\n')
 	if err != nil {
 		t.Fatal(err)
