@@ -43,6 +43,10 @@ func TestServer(t *testing.T) {
 			schema, _ := json.Marshal(r.Params.RequestedSchema)
 			return &mcpsdk.ElicitResult{Action: "accept", Content: map[string]any{"name": string(schema[:9])}}, nil
 		},
+		CreateMessageHandler: func(_ context.Context, r *mcpsdk.CreateMessageRequest) (*mcpsdk.CreateMessageResult, error) {
+			q := r.Params.Messages[0].Content.(*mcpsdk.TextContent).Text
+			return &mcpsdk.CreateMessageResult{Role: "assistant", Model: "m", Content: &mcpsdk.TextContent{Text: "echo " + q}}, nil
+		},
 		LoggingMessageHandler: func(_ context.Context, r *mcpsdk.LoggingMessageRequest) {
 			mu.Lock()
 			logs = append(logs, r.Params.Data.(string))
@@ -104,6 +108,29 @@ func TestServer(t *testing.T) {
 	}
 	if res := call("test_error_handling", nil); !res.IsError || kinds(res) != "text" {
 		t.Errorf("test_error_handling = %+v, want one text block with isError", res)
+	}
+	// A tool asks the client's model (sampling) and, in one round, a form,
+	// a sample and the roots.
+	sampled, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "test_sampling", Arguments: map[string]any{"prompt": "hi"}})
+	if err != nil || sampled.IsError || sampled.Content[0].(*mcpsdk.TextContent).Text != "LLM response: echo hi" {
+		t.Errorf("test_sampling = %+v, %v", sampled, err)
+	}
+	if got := call("test_input_required_result_multiple_inputs", nil).Content[0].(*mcpsdk.TextContent).Text; got != `Hello, {"propert! echo Generate a greeting Roots: {"roots":[]}` {
+		t.Errorf("test_input_required_result_multiple_inputs = %q", got)
+	}
+	// Prompts, resources and completions are the SDK server's own.
+	prompts, err := cs.ListPrompts(ctx, nil)
+	if err != nil || len(prompts.Prompts) != 5 {
+		t.Errorf("prompts/list = %+v, %v", prompts, err)
+	}
+	text, err := cs.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: "test://template/7/data"})
+	if err != nil || text.Contents[0].Text != `{"data":"Data for ID: 7","id":"7","templateTest":true}` {
+		t.Errorf("resources/read = %+v, %v", text, err)
+	}
+	done2, err := cs.Complete(ctx, &mcpsdk.CompleteParams{Ref: &mcpsdk.CompleteReference{Type: "ref/prompt", Name: "test_prompt_with_arguments"},
+		Argument: mcpsdk.CompleteParamsArgument{Name: "arg1", Value: "par"}})
+	if err != nil || strings.Join(done2.Completion.Values, ",") != "paris,park,party" {
+		t.Errorf("completion/complete = %+v, %v", done2, err)
 	}
 	call("test_tool_with_logging", nil)
 	call("test_tool_with_progress", "p1")
