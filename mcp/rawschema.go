@@ -31,6 +31,7 @@ type schemaStore struct {
 	limit   int  // most tools recorded between resets; 0 means no limit
 	over    bool // a result went over limit since the last reset
 	raw     map[string]json.RawMessage
+	tasks   map[string]bool // tools whose execution.taskSupport is "required"
 	listed  []string        // every tool name seen, in order
 	pending map[string]bool // HTTP: JSON text of the ids of tools/list calls in flight
 }
@@ -58,7 +59,15 @@ func (s *schemaStore) names() []string {
 func (s *schemaStore) reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.raw, s.listed, s.over = nil, nil, false
+	s.raw, s.tasks, s.listed, s.over = nil, nil, nil, false
+}
+
+// taskRequired reports whether the tool name was listed with
+// execution.taskSupport "required".
+func (s *schemaStore) taskRequired(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tasks[name]
 }
 
 func (s *schemaStore) get(name string) (json.RawMessage, bool) {
@@ -99,11 +108,14 @@ func (s *schemaStore) addResult(result json.RawMessage) error {
 			var t struct {
 				Name        string          `json:"name"`
 				InputSchema json.RawMessage `json:"inputSchema"`
+				Execution   struct {
+					TaskSupport string `json:"taskSupport"`
+				} `json:"execution"`
 			}
 			if dec.Decode(&t) != nil {
 				return nil
 			}
-			if err := s.add(t.Name, t.InputSchema); err != nil {
+			if err := s.add(t.Name, t.InputSchema, t.Execution.TaskSupport == "required"); err != nil {
 				return err
 			}
 		}
@@ -114,7 +126,7 @@ func (s *schemaStore) addResult(result json.RawMessage) error {
 	return nil
 }
 
-func (s *schemaStore) add(name string, schema json.RawMessage) error {
+func (s *schemaStore) add(name string, schema json.RawMessage, taskRequired bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.limit > 0 && len(s.listed) >= s.limit {
@@ -125,6 +137,12 @@ func (s *schemaStore) add(name string, schema json.RawMessage) error {
 		s.raw = map[string]json.RawMessage{}
 	}
 	s.listed = append(s.listed, name)
+	if taskRequired {
+		if s.tasks == nil {
+			s.tasks = map[string]bool{}
+		}
+		s.tasks[name] = true
+	}
 	if len(schema) > 0 {
 		var buf bytes.Buffer
 		if json.Compact(&buf, schema) == nil {
