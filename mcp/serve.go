@@ -236,7 +236,7 @@ type Server struct {
 	stateKey []byte // seals requestState (ServerOptions.StateKey)
 
 	calls callSlots    // MaxSessionCalls
-	refs  *requestRefs // the HTTP requests open, for ToolFilter; nil without one
+	refs  *requestRefs // the HTTP requests open, for ToolFilter and Stateless; nil without either
 
 	mu        sync.Mutex
 	installed map[string]toolnexus.Tool // name -> tool as last given to srv
@@ -299,8 +299,10 @@ func NewServer(reg *toolnexus.Registry, opts *ServerOptions) *Server {
 	so.Capabilities = &caps
 	s.srv = mcpsdk.NewServer(&mcpsdk.Implementation{Name: o.Name, Version: o.Version}, &so)
 	s.srv.AddReceivingMiddleware(revisionMiddleware)
-	if o.ToolFilter != nil {
+	if o.ToolFilter != nil || o.Stateless {
 		s.refs = &requestRefs{}
+	}
+	if o.ToolFilter != nil {
 		s.srv.AddReceivingMiddleware(s.filterMiddleware)
 	}
 	s.cancel = reg.OnChange(s.sync)
@@ -470,6 +472,18 @@ func sdkTool(t toolnexus.Tool) *mcpsdk.Tool {
 
 func (s *Server) handler(name string) mcpsdk.ToolHandler {
 	return func(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
+		if s.opts.Stateless && s.refs != nil {
+			// Every POST is a call of its own: a client that ends it has
+			// given up on the call, whatever its revision (the SDK ties the
+			// two for 2026-07-28 only, and an older client's
+			// notifications/cancelled has no session to reach).
+			if r := s.refs.request(req); r != nil {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithCancel(ctx)
+				defer cancel()
+				defer context.AfterFunc(r.Context(), cancel)()
+			}
+		}
 		leave, err := s.calls.enter(ctx, req.Session)
 		if err != nil {
 			return callResult(errResult(fmt.Sprintf("tool %q did not start: %v", name, err))), nil

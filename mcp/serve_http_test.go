@@ -20,6 +20,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/mcp/internal/testserver"
@@ -967,5 +968,51 @@ func TestReadOnceReleases(t *testing.T) {
 	got, err := io.ReadAll(r)
 	if err != nil || string(got) != "hello world" || r.b != nil {
 		t.Errorf("ReadAll = %q, %v; buffer after = %q, want released", got, err, r.b)
+	}
+}
+
+// A stateless server stops a call whose client gave up on it: the
+// 2026-07-28 client ends the POST, an older one (no session to send
+// notifications/cancelled on) ends it too; either way the tool's context
+// is done within a second, and its work does not run on.
+func TestStatelessCancelStopsTheCall(t *testing.T) {
+	for _, version := range []string{"", "2025-11-25", "2025-06-18"} {
+		t.Run("version "+version, func(t *testing.T) {
+			started, stopped := make(chan struct{}, 1), make(chan struct{}, 1)
+			reg := toolnexus.NewRegistry()
+			require.NoError(t, toolnexus.Register(reg, "wait", "Wait", func(ctx context.Context, _ struct{}) (string, error) {
+				started <- struct{}{}
+				select {
+				case <-ctx.Done():
+					stopped <- struct{}{}
+					return "", ctx.Err()
+				case <-time.After(30 * time.Second):
+					return "ran to the end", nil
+				}
+			}))
+			hs := newHTTPTestServer(t, reg, &ServerOptions{Stateless: true})
+			c := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "t", Version: "1"}, nil)
+			var copts *mcpsdk.ClientSessionOptions
+			if version != "" {
+				copts = &mcpsdk.ClientSessionOptions{ProtocolVersion: version}
+			}
+			cs, err := c.Connect(t.Context(), &mcpsdk.StreamableClientTransport{Endpoint: hs.URL, MaxRetries: -1}, copts)
+			require.NoError(t, err)
+			defer cs.Close()
+			ctx, cancel := context.WithCancel(t.Context())
+			errc := make(chan error, 1)
+			go func() {
+				_, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "wait", Arguments: map[string]any{}})
+				errc <- err
+			}()
+			<-started
+			cancel()
+			require.Error(t, <-errc)
+			select {
+			case <-stopped:
+			case <-time.After(time.Second):
+				t.Fatal("the tool's context was not done a second after the client cancelled")
+			}
+		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -458,5 +459,49 @@ func TestServeStdioRepliesAfterStdinCloses(t *testing.T) {
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], `{"jsonrpc":"2.0","id":1,"result":`) ||
 		lines[1] != `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"hi\n"}]}}` {
 		t.Errorf("stdout = %q, want the initialize reply, then the bash reply with text \"hi\\n\"", o.stdout)
+	}
+}
+
+// Every request read before stdin closes is answered, run after run: 100
+// runs of `toolnexus serve` with the initialize, five calls and EOF at
+// once, every reply counted (issue: replies were lost when stdin closed
+// right after the requests).
+func TestServeStdioDrainsEveryRun(t *testing.T) {
+	var in strings.Builder
+	in.WriteString(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
+	in.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	for id := 2; id <= 6; id++ {
+		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"bash","arguments":{"command":"echo %d"}}}`+"\n", id, id)
+	}
+	for run := range 100 {
+		o := cli(t, in.String(), "serve")
+		if o.code != 0 {
+			t.Fatalf("run %d: exit %d, stderr %q", run, o.code, o.stderr)
+		}
+		got := map[int]string{}
+		for _, line := range strings.Split(strings.TrimSpace(o.stdout), "\n") {
+			var r struct {
+				ID     int `json:"id"`
+				Result struct {
+					Content []struct{ Text string } `json:"content"`
+				} `json:"result"`
+			}
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Fatalf("run %d: line %q: %v", run, line, err)
+			}
+			if len(r.Result.Content) > 0 {
+				got[r.ID] = r.Result.Content[0].Text
+			} else {
+				got[r.ID] = ""
+			}
+		}
+		if len(got) != 6 {
+			t.Fatalf("run %d: %d replies of 6: %q", run, len(got), o.stdout)
+		}
+		for id := 2; id <= 6; id++ {
+			if got[id] != fmt.Sprintf("%d\n", id) {
+				t.Fatalf("run %d: reply %d = %q", run, id, got[id])
+			}
+		}
 	}
 }
