@@ -258,17 +258,7 @@ func (s *Set) Render(name string) (string, error) {
 		}
 		return "", &unknownError{msg: fmt.Sprintf("unknown skill %q; available skills: %s", shown, list)}
 	}
-	var files []string
-	more := false
-	if sk.Dir != "" {
-		files, more = listFiles(sk.Dir, s.max)
-	} else if s.max > 0 {
-		files = slices.Clone(sk.Resources)
-		slices.Sort(files)
-		if len(files) > s.max {
-			files, more = files[:s.max], true
-		}
-	}
+	files, more := s.files(sk)
 	var b strings.Builder
 	b.WriteString(`<skill_content name="`)
 	b.WriteString(escapeXML(sk.Name))
@@ -281,7 +271,7 @@ func (s *Set) Render(name string) (string, error) {
 	}
 	if sk.Dir != "" {
 		b.WriteString("Base directory for this skill: ")
-		b.WriteString(fileURL(sk.Dir))
+		b.WriteString(FileURL(sk.Dir))
 		b.WriteString("\nRelative paths in this skill (for example scripts/ or reference/) resolve against this base directory.\n")
 	}
 	if more {
@@ -300,13 +290,44 @@ func (s *Set) Render(name string) (string, error) {
 	return b.String(), nil
 }
 
+// Files returns the files the skill tool lists for the named skill, as
+// [Set.Render] lists them: for a skill on disk the absolute paths of the
+// files in its directory now (its SKILL.md, names starting with "." and
+// nested skills left out; symbolic links followed), for a skill given as
+// data its Resources, sorted; at most Options.MaxFiles of them, with more
+// reporting that others were left out. ok is false for an unknown name.
+func (s *Set) Files(name string) (files []string, more, ok bool) {
+	sk, ok := s.Get(name)
+	if !ok {
+		return nil, false, false
+	}
+	files, more = s.files(sk)
+	return files, more, true
+}
+
+func (s *Set) files(sk Skill) (files []string, more bool) {
+	if sk.Dir != "" {
+		return listFiles(sk.Dir, s.max)
+	}
+	if s.max <= 0 {
+		return nil, false
+	}
+	files = slices.Clone(sk.Resources)
+	slices.Sort(files)
+	if len(files) > s.max {
+		files, more = files[:s.max], true
+	}
+	return files, more
+}
+
 type unknownError struct{ msg string }
 
 func (e *unknownError) Error() string { return e.msg }
 func (e *unknownError) Unwrap() error { return ErrUnknownSkill }
 
-// fileURL returns the file:// URL of an absolute path.
-func fileURL(path string) string {
+// FileURL returns the file:// URL of an absolute path, as [Set.Render]
+// writes a skill's base directory: file:///home/me/skills/pdf.
+func FileURL(path string) string {
 	p := filepath.ToSlash(path)
 	if !strings.HasPrefix(p, "/") {
 		p = "/" + p // Windows: C:/x -> /C:/x

@@ -238,7 +238,7 @@ func examplesRoot(t *testing.T) string {
 
 // normalize replaces the machine-specific path of root with $ROOT.
 func normalize(out, root string) string {
-	out = strings.ReplaceAll(out, fileURL(root), "file://$ROOT")
+	out = strings.ReplaceAll(out, FileURL(root), "file://$ROOT")
 	return strings.ReplaceAll(out, root, "$ROOT")
 }
 
@@ -350,7 +350,7 @@ func TestRenderFileSampling(t *testing.T) {
 }
 
 func TestFileURL(t *testing.T) {
-	got := fileURL("/a b/c#d%")
+	got := FileURL("/a b/c#d%")
 	assert.Equal(t, "file:///a%20b/c%23d%25", got, "fileURL = %q", got)
 }
 

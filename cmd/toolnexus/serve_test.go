@@ -94,6 +94,15 @@ func TestServeStdio(t *testing.T) {
 	if text, isErr := mcpCall(t, ctx, cs, "read", `{"path":5}`); !isErr || !strings.Contains(text, `"path"`) {
 		t.Errorf("read with bad args = %q, isError %v; want an error result naming path", text, isErr)
 	}
+	// The skills are prompts too, and their files resources.
+	if p, err := cs.GetPrompt(ctx, &mcpsdk.GetPromptParams{Name: "hello-world"}); err != nil || !strings.Contains(p.Messages[0].Content.(*mcpsdk.TextContent).Text, "# Skill: hello-world") {
+		t.Errorf("prompts/get hello-world = %+v, %v", p, err)
+	}
+	if r, err := cs.ListResources(ctx, nil); err != nil || len(r.Resources) != 1 || r.Resources[0].Name != "hello-world/hello.sh" {
+		t.Errorf("resources/list = %+v, %v", r, err)
+	} else if c, err := cs.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: r.Resources[0].URI}); err != nil || !strings.HasPrefix(c.Contents[0].Text, "#!") {
+		t.Errorf("resources/read %s = %+v, %v", r.Resources[0].URI, c, err)
+	}
 	if _, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "nope", Arguments: map[string]any{}}); err == nil || !strings.Contains(err.Error(), "unknown tool") {
 		t.Errorf("unknown tool: err = %v", err)
 	}
