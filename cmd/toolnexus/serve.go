@@ -215,7 +215,7 @@ var serveCommand = &command{
 		}
 		srv := mcp.NewServer(served, sopts)
 		defer srv.Close()
-		srv.AddSkills(tk.Skills()) // prompts, and their files as resources
+		srv.AddSkills(tk.Skills())         // prompts, and their files as resources
 		for _, sk := range srv.Skipped() { // "name: reason"
 			fmt.Fprintf(e.stderr, "toolnexus: warning: tool not served over MCP: %s\n", sk)
 		}
