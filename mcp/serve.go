@@ -72,6 +72,11 @@ type ServerOptions struct {
 	// (Stateless) need one key shared by all of them.
 	StateKey []byte
 
+	// Tasks, when not nil, lets clients call the tools as tasks (see
+	// [TaskOptions]). nil means no tasks: a tools/call's "task" member is
+	// ignored and the call answered as any other, as the revision allows.
+	Tasks *TaskOptions
+
 	// SDK, when not nil, holds the go-sdk server options the server is
 	// made with, for what package mcp does not set itself: completions
 	// (CompletionHandler), resource subscriptions (SubscribeHandler and
@@ -237,6 +242,7 @@ type Server struct {
 
 	calls callSlots    // MaxSessionCalls
 	refs  *requestRefs // the HTTP requests open, for ToolFilter and Stateless; nil without either
+	tasks *taskStore   // nil without ServerOptions.Tasks
 
 	mu        sync.Mutex
 	installed map[string]toolnexus.Tool // name -> tool as last given to srv
@@ -299,11 +305,19 @@ func NewServer(reg *toolnexus.Registry, opts *ServerOptions) *Server {
 	so.Capabilities = &caps
 	s.srv = mcpsdk.NewServer(&mcpsdk.Implementation{Name: o.Name, Version: o.Version}, &so)
 	s.srv.AddReceivingMiddleware(revisionMiddleware)
+	if o.Tasks != nil {
+		s.tasks = newTaskStore(o.Tasks)
+		s.tasks.addTaskMethods(s.srv)
+		s.srv.AddReceivingMiddleware(s.tasks.callMiddleware)
+	}
 	if o.ToolFilter != nil || o.Stateless {
 		s.refs = &requestRefs{}
 	}
 	if o.ToolFilter != nil {
 		s.srv.AddReceivingMiddleware(s.filterMiddleware)
+	}
+	if s.tasks != nil {
+		s.srv.AddReceivingMiddleware(s.tasks.shapeMiddleware)
 	}
 	s.cancel = reg.OnChange(s.sync)
 	s.sync()
@@ -472,7 +486,7 @@ func sdkTool(t toolnexus.Tool) *mcpsdk.Tool {
 
 func (s *Server) handler(name string) mcpsdk.ToolHandler {
 	return func(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
-		if s.opts.Stateless && s.refs != nil {
+		if _, inTask := ctx.Value(inTaskKey{}).(bool); s.opts.Stateless && s.refs != nil && !inTask {
 			// Every POST is a call of its own: a client that ends it has
 			// given up on the call, whatever its revision (the SDK ties the
 			// two for 2026-07-28 only, and an older client's
@@ -548,7 +562,15 @@ func (c *callSlots) enter(ctx context.Context, ss *mcpsdk.ServerSession) (leave 
 // [Server.ServeStdio] (or [Server.ServeIO]): with [mcpsdk.StdioTransport],
 // the SDK drops the replies to requests still running when stdin closes.
 func (s *Server) Run(ctx context.Context, t mcpsdk.Transport) error {
-	return s.srv.Run(ctx, t)
+	return s.srv.Run(ctx, s.transport(t))
+}
+
+// transport is t, reading tools/call's task members when tasks are on.
+func (s *Server) transport(t mcpsdk.Transport) mcpsdk.Transport {
+	if s.tasks == nil {
+		return t
+	}
+	return taskTransport{t}
 }
 
 // Handler returns an http.Handler that serves the MCP streamable HTTP

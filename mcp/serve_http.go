@@ -96,6 +96,7 @@ type httpConfig struct {
 	origins        map[string]bool    // normalized scheme://host[:port]
 	hosts          []hostPort         // normalized, port "" = any
 	stateless      bool
+	tasks          bool // read tools/call's task members (ServerOptions.Tasks)
 	trustProxy     bool
 	sessionTimeout time.Duration
 	maxSessions    int
@@ -128,6 +129,7 @@ func newHTTPConfig(o *ServerOptions) (*httpConfig, error) {
 	c := &httpConfig{
 		origins:        map[string]bool{},
 		stateless:      o.Stateless,
+		tasks:          o.Tasks != nil,
 		trustProxy:     o.TrustProxyHeaders,
 		sessionTimeout: limit(o.SessionTimeout, DefaultSessionTimeout),
 		maxSessions:    limit(o.MaxSessions, DefaultMaxSessions),
@@ -473,6 +475,10 @@ func (c *httpConfig) admit(next http.Handler, srv *mcpsdk.Server) http.Handler {
 				return
 			}
 			slots = int64(n)
+		}
+		if c.tasks && n == 0 {
+			data = liftTask(data)
+			r.ContentLength = int64(len(data))
 		}
 		r.Body = &readOnce{data}
 		next.ServeHTTP(w, r)

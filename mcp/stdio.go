@@ -46,7 +46,7 @@ func (s *Server) ServeIO(ctx context.Context, r io.Reader, w io.Writer) error {
 		limit = DefaultDrainTimeout
 	}
 	d := &drain{r: r, w: w, limit: limit, changed: make(chan struct{}, 1), closed: make(chan struct{})}
-	err := s.srv.Run(ctx, &mcpsdk.IOTransport{Reader: drainReader{d}, Writer: drainWriter{d}})
+	err := s.srv.Run(ctx, s.transport(&mcpsdk.IOTransport{Reader: drainReader{d}, Writer: drainWriter{d}}))
 	if err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, mcpsdk.ErrConnectionClosed) || errors.Is(err, io.EOF)) {
 		return nil
 	}

@@ -24,6 +24,7 @@ type serveOpts struct {
 	kit      kitFlags
 	http     string
 	codeMode bool
+	tasks    bool
 
 	// HTTP only.
 	tokenFile         string
@@ -101,7 +102,7 @@ func usageErr(e *env, format string, args ...any) int {
 var serveCommand = &command{
 	name: "serve",
 	args: "[--skills DIR]... [--mcp FILE] [--openapi FILE_OR_URL]... [--openapi-base-url URL] [--no-builtins] [--disable NAME,...] [--workspace DIR]\n" +
-		"                       [--code-mode] [--http ADDR [--token-file FILE | --no-auth] [--allow-origin ORIGIN]... [--allow-host HOST]... [--stateless] [limits]]",
+		"                       [--code-mode] [--tasks] [--http ADDR [--token-file FILE | --no-auth] [--allow-origin ORIGIN]... [--allow-host HOST]... [--stateless] [limits]]",
 	summary: "serve the toolkit's tools to MCP clients (stdio, or streamable HTTP with --http)",
 	detail: "Builds the toolkit and serves its tools over the Model Context Protocol:\n" +
 		"tools/list gives every tool with its input schema, tools/call runs it, and\n" +
@@ -130,6 +131,7 @@ var serveCommand = &command{
 		o := &serveOpts{fs: fs}
 		o.kit.register(fs)
 		fs.BoolVar(&o.codeMode, "code-mode", false, "serve one tool, run_code, whose JavaScript programs call the loaded tools (docs/code-mode.md)")
+		fs.BoolVar(&o.tasks, "tasks", false, "let clients call the tools as tasks that run on after the request (MCP 2025-11-25 tasks; at most 100, kept an hour)")
 		fs.StringVar(&o.http, "http", "", "serve streamable HTTP on `ADDR` (e.g. 127.0.0.1:8080) instead of stdio")
 		fs.StringVar(&o.tokenFile, "token-file", "", "require the bearer token in `FILE` (instead of $"+tokenEnv+")")
 		fs.BoolVar(&o.noAuth, "no-auth", false, "serve a loopback ADDR without a bearer token (every local user can then run the tools)")
@@ -212,6 +214,9 @@ var serveCommand = &command{
 			if served, err = tk.CodeMode(nil); err != nil {
 				return fail(e, err)
 			}
+		}
+		if o.tasks {
+			sopts.Tasks = &mcp.TaskOptions{}
 		}
 		srv := mcp.NewServer(served, sopts)
 		defer srv.Close()

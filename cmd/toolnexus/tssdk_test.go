@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -105,5 +106,53 @@ return seen;`
 		`invalid arguments for \"read\": \"path\" must be a string, got a number\n[\"alpha\",\"beta\"]"}]}}` + "\n"
 	if string(out) != want {
 		t.Errorf("the TypeScript client printed\n%s\nwant\n%s", out, want)
+	}
+}
+
+// TestServeTasksTypeScriptClient serves the built-ins with --tasks and has
+// the TypeScript SDK's Client call bash as a task through its experimental
+// tasks API (callToolStream: create, poll, result), then cancel a second
+// task while it runs. TOOLNEXUS_TSSDK_DIR as for
+// TestServeQuestionTypeScriptClient.
+func TestServeTasksTypeScriptClient(t *testing.T) {
+	dir, node := tsSDK(t)
+	url := startServe(t, nil, "--tasks", "--http", "127.0.0.1:0", "--no-auth")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	script, _ := filepath.Abs(filepath.Join("testdata", "tssdk_tasks.cjs"))
+	cmd := exec.CommandContext(ctx, node, script, dir, url)
+	cmd.Env = envWithoutToken()
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("node %s: %v\n%s", script, err, stderr)
+	}
+	var got struct {
+		Execution   map[string]string `json:"execution"`
+		Messages    []string          `json:"messages"`
+		TaskID      string            `json:"taskId"`
+		Result      json.RawMessage   `json:"result"`
+		Cancelled   string            `json:"cancelled"`
+		AfterCancel string            `json:"afterCancel"`
+		Listed      int               `json:"listed"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if got.Execution["taskSupport"] != "optional" {
+		t.Errorf("bash execution = %v, want taskSupport optional", got.Execution)
+	}
+	if len(got.Messages) < 2 || got.Messages[0] != "taskCreated" || got.Messages[len(got.Messages)-1] != "result" || got.TaskID == "" {
+		t.Errorf("callToolStream messages = %v (task %q), want taskCreated ... result", got.Messages, got.TaskID)
+	}
+	want := `{"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"` + got.TaskID + `"}},"content":[{"type":"text","text":"tasked\n"}]}`
+	if string(got.Result) != want {
+		t.Errorf("task result = %s, want %s", got.Result, want)
+	}
+	if got.Cancelled != "cancelled" || got.AfterCancel != "cancelled" || got.Listed != 2 {
+		t.Errorf("cancel = %q, get after = %q, listed %d; want cancelled, cancelled, 2", got.Cancelled, got.AfterCancel, got.Listed)
 	}
 }

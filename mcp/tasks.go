@@ -1,0 +1,484 @@
+package mcp
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Defaults of [TaskOptions], used when a field is zero.
+const (
+	// DefaultTaskTTL is the default TaskOptions.MaxTTL.
+	DefaultTaskTTL = time.Hour
+	// DefaultMaxTasks is the default TaskOptions.MaxTasks.
+	DefaultMaxTasks = 100
+	// DefaultTaskPollInterval is the default TaskOptions.PollInterval.
+	DefaultTaskPollInterval = time.Second
+)
+
+// TaskOptions lets clients of the 2025-11-25 revision call the served
+// tools as tasks (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks):
+// the server advertises the tasks capability (tools/call, list, cancel)
+// and lists every tool with execution.taskSupport "optional", or
+// "required" for the tools named in Required. A tools/call with a "task"
+// member is answered at once with the task (status "working"); the call
+// runs on, through the registry as any call does, and its result is kept
+// for tasks/result until its TTL has passed since it was created.
+// tasks/get and tasks/list report the status ("working", then
+// "completed", or "failed" for an error result or error, or "cancelled"),
+// tasks/cancel cancels the call's context. A client sees only the tasks
+// its session created (in stateless mode, where there are no sessions,
+// every client sees every task). A call of a tool in Required without a
+// task is the JSON-RPC error -32601, as the revision asks.
+type TaskOptions struct {
+	// MaxTTL is the longest a task and its result are kept, from its
+	// creation; a client that asks for longer, or for no TTL, gets MaxTTL.
+	// Zero means DefaultTaskTTL (1 hour). A task still running at its end
+	// is cancelled.
+	MaxTTL time.Duration
+	// MaxTasks bounds the tasks kept at once, running or finished; a
+	// tools/call as a task past it is the JSON-RPC error -32603 saying so.
+	// Zero means DefaultMaxTasks (100).
+	MaxTasks int
+	// PollInterval is the interval between polls of tasks/get the server
+	// suggests. Zero means DefaultTaskPollInterval (1 second).
+	PollInterval time.Duration
+	// Required names the tools that may only be called as tasks.
+	Required []string
+}
+
+// taskMetaKey is where the server moves the "task" member of a tools/call's
+// params (see liftTask): the SDK decodes params into a struct without it,
+// and keeps _meta.
+const taskMetaKey = "toolnexus/task"
+
+// relatedTaskKey is the _meta key of a result that belongs to a task.
+const relatedTaskKey = "io.modelcontextprotocol/related-task"
+
+// liftTask returns msg, a JSON-RPC message, with the "task" member of a
+// tools/call's params copied to params._meta[taskMetaKey]; any other
+// message, or one that is not a JSON object, is returned unchanged.
+func liftTask(msg []byte) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(msg, &m) != nil || string(m["method"]) != `"tools/call"` {
+		return msg
+	}
+	params, ok := liftTaskParams(m["params"])
+	if !ok {
+		return msg
+	}
+	m["params"] = params
+	out, err := json.Marshal(m)
+	if err != nil {
+		return msg
+	}
+	return out
+}
+
+// liftTaskParams is liftTask on the params of a tools/call; ok is false
+// when they hold no task.
+func liftTaskParams(raw json.RawMessage) (json.RawMessage, bool) {
+	var p map[string]json.RawMessage
+	if json.Unmarshal(raw, &p) != nil || p["task"] == nil {
+		return raw, false
+	}
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(p["_meta"], &meta) != nil || meta == nil {
+		meta = map[string]json.RawMessage{}
+	}
+	meta[taskMetaKey] = p["task"]
+	b, err := json.Marshal(meta)
+	if err != nil {
+		return raw, false
+	}
+	p["_meta"] = b
+	out, err := json.Marshal(p)
+	if err != nil {
+		return raw, false
+	}
+	return out, true
+}
+
+// taskTransport lifts the task of each tools/call read from inner (see
+// liftTask).
+type taskTransport struct{ inner mcpsdk.Transport }
+
+func (t taskTransport) Connect(ctx context.Context) (mcpsdk.Connection, error) {
+	c, err := t.inner.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return taskConn{c}, nil
+}
+
+type taskConn struct{ mcpsdk.Connection }
+
+func (c taskConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	m, err := c.Connection.Read(ctx)
+	if r, ok := m.(*jsonrpc.Request); ok && err == nil && r.Method == "tools/call" {
+		r.Params, _ = liftTaskParams(r.Params)
+	}
+	return m, err
+}
+
+// taskStore holds the tasks of a Server.
+type taskStore struct {
+	maxTTL   time.Duration
+	max      int
+	poll     time.Duration
+	required map[string]bool
+
+	mu   sync.Mutex
+	byID map[string]*task
+}
+
+func newTaskStore(o *TaskOptions) *taskStore {
+	ts := &taskStore{maxTTL: limit(o.MaxTTL, DefaultTaskTTL), max: limit(o.MaxTasks, DefaultMaxTasks),
+		poll: limit(o.PollInterval, DefaultTaskPollInterval), required: map[string]bool{}, byID: map[string]*task{}}
+	for _, n := range o.Required {
+		ts.required[n] = true
+	}
+	return ts
+}
+
+// task is one task; its fields after id are guarded by taskStore.mu.
+type task struct {
+	id, owner string
+	created   time.Time
+	ttl       time.Duration
+	cancel    context.CancelFunc
+	done      chan struct{} // closed once the task is terminal
+
+	status, message string
+	updated         time.Time
+	result          mcpsdk.Result
+	err             error
+}
+
+// wireTask is a task as the 2025-11-25 revision sends it.
+type wireTask struct {
+	TaskID        string `json:"taskId"`
+	Status        string `json:"status"`
+	StatusMessage string `json:"statusMessage,omitempty"`
+	CreatedAt     string `json:"createdAt"`
+	LastUpdatedAt string `json:"lastUpdatedAt"`
+	TTL           int64  `json:"ttl"`          // milliseconds
+	PollInterval  int64  `json:"pollInterval"` // milliseconds
+}
+
+// createTaskResult answers a tools/call made as a task.
+type createTaskResult struct {
+	mcpsdk.ResultBase
+	Task wireTask `json:"task"`
+}
+
+// taskResult answers tasks/get and tasks/cancel: the task's members at the
+// top level.
+type taskResult struct {
+	mcpsdk.ResultBase
+	wireTask
+}
+
+// listTasksResult answers tasks/list.
+type listTasksResult struct {
+	mcpsdk.ResultBase
+	Tasks []wireTask `json:"tasks"`
+}
+
+// taskIDParams are the params of tasks/get, tasks/result and tasks/cancel.
+type taskIDParams struct {
+	mcpsdk.ParamsBase
+	TaskID string `json:"taskId"`
+}
+
+// listTasksParams are the params of tasks/list.
+type listTasksParams struct {
+	mcpsdk.ParamsBase
+	Cursor string `json:"cursor,omitempty"`
+}
+
+// wire is t as sent; the caller holds taskStore.mu.
+func (ts *taskStore) wire(t *task) wireTask {
+	return wireTask{TaskID: t.id, Status: t.status, StatusMessage: t.message,
+		CreatedAt: t.created.UTC().Format(time.RFC3339Nano), LastUpdatedAt: t.updated.UTC().Format(time.RFC3339Nano),
+		TTL: t.ttl.Milliseconds(), PollInterval: ts.poll.Milliseconds()}
+}
+
+// start runs run as a new task of owner, kept for the ttl asked (capped at
+// maxTTL; spec is the tools/call's task member, {"ttl": ms}).
+func (ts *taskStore) start(ctx context.Context, owner string, spec any, run func(context.Context) (mcpsdk.Result, error)) (wireTask, error) {
+	ttl := ts.maxTTL
+	if m, ok := spec.(map[string]any); ok {
+		if ms, ok := m["ttl"].(float64); ok && ms > 0 && time.Duration(ms)*time.Millisecond < ttl {
+			ttl = time.Duration(ms) * time.Millisecond
+		}
+	}
+	ctx, cancel := context.WithCancel(context.WithValue(context.WithoutCancel(ctx), inTaskKey{}, true))
+	now := time.Now()
+	t := &task{id: rand.Text(), owner: owner, created: now, ttl: ttl, cancel: cancel, done: make(chan struct{}),
+		status: "working", updated: now}
+	ts.mu.Lock()
+	if len(ts.byID) >= ts.max {
+		ts.mu.Unlock()
+		cancel()
+		return wireTask{}, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+			Message: fmt.Sprintf("too many tasks: %d are kept (TaskOptions.MaxTasks); cancel one or wait for one to expire", ts.max)}
+	}
+	ts.byID[t.id] = t
+	w := ts.wire(t)
+	ts.mu.Unlock()
+	time.AfterFunc(ttl, func() {
+		cancel()
+		ts.mu.Lock()
+		delete(ts.byID, t.id)
+		ts.mu.Unlock()
+	})
+	go func() {
+		res, err := run(ctx)
+		ts.finish(t, res, err)
+	}()
+	return w, nil
+}
+
+// finish records the end of t's run, unless it was cancelled first.
+func (ts *taskStore) finish(t *task, res mcpsdk.Result, err error) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if t.status != "working" {
+		return
+	}
+	t.result, t.err, t.status, t.updated = res, err, "completed", time.Now()
+	if err != nil {
+		t.status, t.message = "failed", err.Error()
+	} else if cr, ok := res.(*mcpsdk.CallToolResult); ok && cr.IsError {
+		t.status, t.message = "failed", firstText(cr)
+	}
+	close(t.done)
+}
+
+func firstText(r *mcpsdk.CallToolResult) string {
+	for _, c := range r.Content {
+		if tc, ok := c.(*mcpsdk.TextContent); ok {
+			return tc.Text
+		}
+	}
+	return "the tool failed"
+}
+
+// get returns the task id of owner, or the JSON-RPC error -32602.
+func (ts *taskStore) get(owner, id string) (*task, error) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	t, ok := ts.byID[id]
+	if !ok || t.owner != owner {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown task %q", id)}
+	}
+	return t, nil
+}
+
+// owner is whose tasks a session sees: its session ID ("" without one).
+func owner(ss *mcpsdk.ServerSession) string {
+	if ss == nil {
+		return ""
+	}
+	return ss.ID()
+}
+
+// addTaskMethods adds tasks/get, tasks/result, tasks/cancel and tasks/list
+// to srv.
+func (ts *taskStore) addTaskMethods(srv *mcpsdk.Server) {
+	must := func(err error) {
+		if err != nil {
+			panic("mcp: adding the task methods: " + err.Error()) // static names: cannot happen
+		}
+	}
+	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/get", func(_ context.Context, ss *mcpsdk.ServerSession, p *taskIDParams) (*taskResult, error) {
+		t, err := ts.get(owner(ss), p.TaskID)
+		if err != nil {
+			return nil, err
+		}
+		ts.mu.Lock()
+		defer ts.mu.Unlock()
+		return &taskResult{wireTask: ts.wire(t)}, nil
+	}))
+	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/result", func(ctx context.Context, ss *mcpsdk.ServerSession, p *taskIDParams) (mcpsdk.Result, error) {
+		t, err := ts.get(owner(ss), p.TaskID)
+		if err != nil {
+			return nil, err
+		}
+		select {
+		case <-t.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		ts.mu.Lock()
+		defer ts.mu.Unlock()
+		if t.status == "cancelled" {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("task %q was cancelled", t.id)}
+		}
+		if t.err != nil {
+			return nil, t.err
+		}
+		if cr, ok := t.result.(*mcpsdk.CallToolResult); ok {
+			out := *cr
+			meta := map[string]any{}
+			for k, v := range cr.Meta {
+				meta[k] = v
+			}
+			meta[relatedTaskKey] = map[string]string{"taskId": t.id}
+			out.Meta = meta
+			return &out, nil
+		}
+		return t.result, nil
+	}))
+	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/cancel", func(_ context.Context, ss *mcpsdk.ServerSession, p *taskIDParams) (*taskResult, error) {
+		t, err := ts.get(owner(ss), p.TaskID)
+		if err != nil {
+			return nil, err
+		}
+		ts.mu.Lock()
+		defer ts.mu.Unlock()
+		if t.status != "working" {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("task %q is already %s", t.id, t.status)}
+		}
+		t.status, t.message, t.updated = "cancelled", "cancelled by the client", time.Now()
+		t.cancel()
+		close(t.done)
+		return &taskResult{wireTask: ts.wire(t)}, nil
+	}))
+	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/list", func(_ context.Context, ss *mcpsdk.ServerSession, _ *listTasksParams) (*listTasksResult, error) {
+		who := owner(ss)
+		ts.mu.Lock()
+		defer ts.mu.Unlock()
+		out := &listTasksResult{Tasks: []wireTask{}}
+		for _, t := range ts.byID {
+			if t.owner == who {
+				out.Tasks = append(out.Tasks, ts.wire(t))
+			}
+		}
+		slices.SortFunc(out.Tasks, func(a, b wireTask) int { return strings.Compare(a.CreatedAt+a.TaskID, b.CreatedAt+b.TaskID) })
+		return out, nil
+	}))
+}
+
+// inTaskKey marks the context of a call that runs as a task: it outlives
+// the request that started it.
+type inTaskKey struct{}
+
+// callMiddleware runs a tools/call whose params carry a task as that task
+// and answers with it at once; a call without one of a tool in Required
+// is the JSON-RPC error -32601.
+func (ts *taskStore) callMiddleware(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+		p, ok := req.GetParams().(*mcpsdk.CallToolParamsRaw)
+		if method != "tools/call" || !ok || p == nil {
+			return next(ctx, method, req)
+		}
+		spec, asked := p.Meta[taskMetaKey]
+		if !asked {
+			if ts.required[p.Name] {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
+					Message: fmt.Sprintf("tool %q must be called as a task (its execution.taskSupport is \"required\")", p.Name)}
+			}
+			return next(ctx, method, req)
+		}
+		delete(p.Meta, taskMetaKey)
+		ss, _ := req.GetSession().(*mcpsdk.ServerSession)
+		w, err := ts.start(ctx, owner(ss), spec, func(ctx context.Context) (mcpsdk.Result, error) { return next(ctx, method, req) })
+		if err != nil {
+			return nil, err
+		}
+		return &createTaskResult{Task: w}, nil
+	}
+}
+
+// shapeMiddleware adds to the answers what the SDK's types cannot carry:
+// the tasks capability to initialize, and each tool's execution to
+// tools/list.
+func (ts *taskStore) shapeMiddleware(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+		res, err := next(ctx, method, req)
+		if err != nil {
+			return res, err
+		}
+		switch r := res.(type) {
+		case *mcpsdk.InitializeResult:
+			if r != nil {
+				return &initWithTasks{r}, nil
+			}
+		case *mcpsdk.ListToolsResult:
+			if r != nil {
+				return &toolsWithExecution{r, ts.required}, nil
+			}
+		}
+		return res, err
+	}
+}
+
+// initWithTasks is an initialize result whose capabilities include tasks.
+type initWithTasks struct{ *mcpsdk.InitializeResult }
+
+func (r *initWithTasks) MarshalJSON() ([]byte, error) {
+	return withMembers(r.InitializeResult, func(m map[string]json.RawMessage) error {
+		var caps map[string]json.RawMessage
+		if err := json.Unmarshal(m["capabilities"], &caps); err != nil || caps == nil {
+			caps = map[string]json.RawMessage{}
+		}
+		caps["tasks"] = json.RawMessage(`{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}`)
+		b, err := json.Marshal(caps)
+		m["capabilities"] = b
+		return err
+	})
+}
+
+// toolsWithExecution is a tools/list result whose tools say their task
+// support.
+type toolsWithExecution struct {
+	*mcpsdk.ListToolsResult
+	required map[string]bool
+}
+
+func (r *toolsWithExecution) MarshalJSON() ([]byte, error) {
+	return withMembers(r.ListToolsResult, func(m map[string]json.RawMessage) error {
+		var tools []map[string]json.RawMessage
+		if err := json.Unmarshal(m["tools"], &tools); err != nil {
+			return err
+		}
+		for _, t := range tools {
+			var name string
+			_ = json.Unmarshal(t["name"], &name)
+			support := `"optional"`
+			if r.required[name] {
+				support = `"required"`
+			}
+			t["execution"] = json.RawMessage(`{"taskSupport":` + support + `}`)
+		}
+		b, err := json.Marshal(tools)
+		m["tools"] = b
+		return err
+	})
+}
+
+// withMembers is v's JSON object after edit changed its members.
+func withMembers(v any, edit func(map[string]json.RawMessage) error) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	if err := edit(m); err != nil {
+		return nil, err
+	}
+	return json.Marshal(m)
+}
