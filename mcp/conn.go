@@ -137,6 +137,8 @@ func (c *conn) handshake(ctx context.Context, transport mcpsdk.Transport) error 
 		copts.ElicitationHandler = elicitationHandler(c.cfg.Name, c.opts.Answer)
 	}
 	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "toolnexus", Version: "dev"}, copts)
+	addTaskCalls(client)
+	transport = taskClientTransport{transport}
 	if len(c.opts.ClientMiddleware) > 0 {
 		client.AddSendingMiddleware(c.opts.ClientMiddleware...)
 	}
@@ -221,26 +223,20 @@ func (c *conn) list(ctx context.Context, session *mcpsdk.ClientSession) ([]liste
 		if !c.cfg.offers(t.Name) {
 			continue
 		}
-		if why := notForModels(t, c.store.taskRequired(t.Name)); why != "" {
+		if why := notForModels(t); why != "" {
 			skipped = append(skipped, cleanOutput(t.Name, maxLabel)+": "+why)
 			continue
 		}
 		schema, _ := c.store.get(t.Name)
-		out = append(out, listedTool{tool: t, schema: schema})
+		out = append(out, listedTool{tool: t, schema: schema, task: c.store.taskRequired(t.Name)})
 	}
 	return out, skipped, nil
 }
 
 // notForModels says why a listed tool is not offered to a model, or "":
-//   - its execution.taskSupport is "required" (2025-11-25 tasks): every
-//     call of it without a task fails (-32601), and the loader does not
-//     call tools as tasks;
-//   - its _meta.ui.visibility (MCP Apps, SEP-1865) does not hold "model":
-//     the server meant it for its app's UI only.
-func notForModels(t *mcpsdk.Tool, taskRequired bool) string {
-	if taskRequired {
-		return "needs to be called as a task (execution.taskSupport \"required\"), which the loader does not do"
-	}
+// its _meta.ui.visibility (MCP Apps, SEP-1865) does not hold "model", so
+// the server meant it for its app's UI only.
+func notForModels(t *mcpsdk.Tool) string {
 	ui, _ := t.Meta["ui"].(map[string]any)
 	if vis, ok := ui["visibility"].([]any); ok && !slices.Contains(vis, any("model")) {
 		return "for the MCP Apps UI only (_meta.ui.visibility has no \"model\")"

@@ -19,6 +19,7 @@ import (
 type listedTool struct {
 	tool   *mcpsdk.Tool
 	schema json.RawMessage // as the server sent it, compacted; nil if not captured
+	task   bool            // execution.taskSupport "required": called as a task
 	built  *builtTool      // the last conversion (set under Servers.mu), reused while the name stays
 }
 
@@ -65,7 +66,7 @@ func (c *conn) tool(lt listedTool, name string) (tool toolnexus.Tool, note, unch
 	}
 	// Arguments are checked locally against the server's schema first;
 	// what the engine cannot check is reported, never a refused tool.
-	out.Handler, unchecked = toolnexus.CheckArguments(name, schema, toolHandler{conn: c, tool: t.Name})
+	out.Handler, unchecked = toolnexus.CheckArguments(name, schema, toolHandler{conn: c, tool: t.Name, task: lt.task})
 	if a := t.Annotations; a != nil {
 		out.Annotations = &toolnexus.Annotations{
 			Title:           a.Title,
@@ -99,6 +100,7 @@ func (e *ToolError) Error() string {
 type toolHandler struct {
 	conn *conn
 	tool string
+	task bool // call it as a task (see callTask)
 }
 
 // Call implements toolnexus.Handler. What comes from the server is
@@ -132,7 +134,13 @@ func (h toolHandler) call(ctx context.Context, args json.RawMessage) toolnexus.R
 		return toolnexus.Result{Output: fmt.Sprintf("MCP server %q is not connected", server), IsError: true,
 			Err: fmt.Errorf("mcp: server %q is not connected", server), Metadata: meta}
 	}
-	res, err := session.CallTool(ctx, &mcpsdk.CallToolParams{Name: h.tool, Arguments: args})
+	var res *mcpsdk.CallToolResult
+	var err error
+	if h.task {
+		res, err = callTask(ctx, session, h.tool, args)
+	} else {
+		res, err = session.CallTool(ctx, &mcpsdk.CallToolParams{Name: h.tool, Arguments: args})
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			err = ctx.Err()

@@ -7,9 +7,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// A tool that must be called as a task, or that the server meant for its
-// MCP Apps UI only, is not offered to a model; ServerStatus.Skipped says
-// why. A tool visible to both, or to the model, is loaded.
+// A tool that the server meant for its MCP Apps UI only is not offered to
+// a model; ServerStatus.Skipped says why. A tool visible to both, or to the
+// model, is loaded, and so is one that must be called as a task.
 func TestLoadLeavesOutToolsNotForModels(t *testing.T) {
 	srv := &fakeServer{list: func(string) (string, string) {
 		return `{"tools":[` +
@@ -25,10 +25,9 @@ func TestLoadLeavesOutToolsNotForModels(t *testing.T) {
 	for _, tl := range servers.Tools() {
 		names = append(names, tl.Name)
 	}
-	require.ElementsMatch(t, []string{"s_plain", "s_optional_task", "s_both"}, names)
+	require.ElementsMatch(t, []string{"s_plain", "s_optional_task", "s_long_job", "s_both"}, names)
 	st := servers.Status()[0]
 	require.Equal(t, []string{
-		`long_job: needs to be called as a task (execution.taskSupport "required"), which the loader does not do`,
 		`refresh_view: for the MCP Apps UI only (_meta.ui.visibility has no "model")`,
 	}, st.Skipped)
 }

@@ -71,7 +71,7 @@ func liftTask(msg []byte) []byte {
 	if json.Unmarshal(msg, &m) != nil || string(m["method"]) != `"tools/call"` {
 		return msg
 	}
-	params, ok := liftTaskParams(m["params"])
+	params, ok := taskToMeta(m["params"])
 	if !ok {
 		return msg
 	}
@@ -83,28 +83,50 @@ func liftTask(msg []byte) []byte {
 	return out
 }
 
-// liftTaskParams is liftTask on the params of a tools/call; ok is false
-// when they hold no task.
-func liftTaskParams(raw json.RawMessage) (json.RawMessage, bool) {
-	var p map[string]json.RawMessage
-	if json.Unmarshal(raw, &p) != nil || p["task"] == nil {
+// taskToMeta returns the JSON object raw with its "task" member copied
+// to _meta[taskMetaKey] (a tools/call's params on the server, the answer
+// to one on the client); ok is false when it has none.
+func taskToMeta(raw json.RawMessage) (json.RawMessage, bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil || m["task"] == nil {
 		return raw, false
 	}
 	var meta map[string]json.RawMessage
-	if json.Unmarshal(p["_meta"], &meta) != nil || meta == nil {
+	if json.Unmarshal(m["_meta"], &meta) != nil || meta == nil {
 		meta = map[string]json.RawMessage{}
 	}
-	meta[taskMetaKey] = p["task"]
-	b, err := json.Marshal(meta)
-	if err != nil {
+	meta[taskMetaKey] = m["task"]
+	return remarshal(m, "_meta", meta)
+}
+
+// metaToTask returns the JSON object raw with _meta[taskMetaKey] moved to
+// its "task" member (a tools/call's params the loader sends); ok is false
+// when _meta holds none.
+func metaToTask(raw json.RawMessage) (json.RawMessage, bool) {
+	var m, meta map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil || json.Unmarshal(m["_meta"], &meta) != nil || meta[taskMetaKey] == nil {
 		return raw, false
 	}
-	p["_meta"] = b
-	out, err := json.Marshal(p)
-	if err != nil {
-		return raw, false
+	m["task"] = meta[taskMetaKey]
+	delete(meta, taskMetaKey)
+	if len(meta) == 0 {
+		delete(m, "_meta")
+		return remarshal(m, "", nil)
 	}
-	return out, true
+	return remarshal(m, "_meta", meta)
+}
+
+// remarshal encodes m with its member key set to v (none when key is "").
+func remarshal(m map[string]json.RawMessage, key string, v any) (json.RawMessage, bool) {
+	if key != "" {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, false
+		}
+		m[key] = b
+	}
+	out, err := json.Marshal(m)
+	return out, err == nil
 }
 
 // taskTransport lifts the task of each tools/call read from inner (see
@@ -124,7 +146,7 @@ type taskConn struct{ mcpsdk.Connection }
 func (c taskConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	m, err := c.Connection.Read(ctx)
 	if r, ok := m.(*jsonrpc.Request); ok && err == nil && r.Method == "tools/call" {
-		r.Params, _ = liftTaskParams(r.Params)
+		r.Params, _ = taskToMeta(r.Params)
 	}
 	return m, err
 }
@@ -481,4 +503,102 @@ func withMembers(v any, edit func(map[string]json.RawMessage) error) ([]byte, er
 		return nil, err
 	}
 	return json.Marshal(m)
+}
+
+// The loader's side: a tool listed with execution.taskSupport "required"
+// is called as a task (callTask). The SDK client cannot send a tools/call
+// with a task member nor read the task it is answered with, so
+// taskClientTransport carries the one from _meta[taskMetaKey] into
+// params.task on the way out and the other from result.task into
+// result._meta[taskMetaKey] on the way in.
+
+// taskCancelTimeout bounds the tasks/cancel sent for a call whose context
+// ended while its task ran.
+const taskCancelTimeout = 5 * time.Second
+
+// addTaskCalls lets client send tasks/result and tasks/cancel.
+func addTaskCalls(client *mcpsdk.Client) {
+	if err := mcpsdk.AddSendingCustomMethod[*taskIDParams, *mcpsdk.CallToolResult](client, "tasks/result"); err != nil {
+		panic("mcp: " + err.Error()) // static names: cannot happen
+	}
+	if err := mcpsdk.AddSendingCustomMethod[*taskIDParams, *taskResult](client, "tasks/cancel"); err != nil {
+		panic("mcp: " + err.Error())
+	}
+}
+
+// callTask calls tool as a task: tools/call with a task member, then
+// tasks/result, which the server answers once the task has ended, with
+// the tool's result. When ctx ends first the task is cancelled. A server
+// that answers the tools/call with a result instead of a task (it ignored
+// the task member) gives that result.
+func callTask(ctx context.Context, session *mcpsdk.ClientSession, tool string, args json.RawMessage) (*mcpsdk.CallToolResult, error) {
+	res, err := session.CallTool(ctx, &mcpsdk.CallToolParams{Name: tool, Arguments: args,
+		Meta: mcpsdk.Meta{taskMetaKey: map[string]any{}}})
+	if err != nil {
+		return nil, err
+	}
+	t, _ := res.Meta[taskMetaKey].(map[string]any)
+	id, _ := t["taskId"].(string)
+	if id == "" {
+		return res, nil
+	}
+	out, err := mcpsdk.CallCustomMethod[*taskIDParams, *mcpsdk.CallToolResult](ctx, session, "tasks/result", &taskIDParams{TaskID: id})
+	if ctx.Err() != nil {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), taskCancelTimeout)
+		defer cancel()
+		_, _ = mcpsdk.CallCustomMethod[*taskIDParams, *taskResult](cctx, session, "tasks/cancel", &taskIDParams{TaskID: id})
+		return nil, ctx.Err()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("task %s: %w", id, err)
+	}
+	return out, nil
+}
+
+// taskClientTransport carries task members the SDK client's types cannot
+// (see callTask).
+type taskClientTransport struct{ inner mcpsdk.Transport }
+
+func (t taskClientTransport) Connect(ctx context.Context) (mcpsdk.Connection, error) {
+	c, err := t.inner.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &taskClientConn{Connection: c, calls: map[jsonrpc.ID]bool{}}, nil
+}
+
+type taskClientConn struct {
+	mcpsdk.Connection
+	mu    sync.Mutex
+	calls map[jsonrpc.ID]bool // ids of tools/calls made as tasks, in flight
+}
+
+func (c *taskClientConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "tools/call" && req.IsCall() {
+		if params, ok := metaToTask(req.Params); ok {
+			cp := *req
+			cp.Params = params
+			c.mu.Lock()
+			c.calls[req.ID] = true
+			c.mu.Unlock()
+			msg = &cp
+		}
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+func (c *taskClientConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if resp, ok := msg.(*jsonrpc.Response); ok && err == nil {
+		c.mu.Lock()
+		mine := c.calls[resp.ID]
+		delete(c.calls, resp.ID)
+		c.mu.Unlock()
+		if mine && resp.Error == nil {
+			if result, ok := taskToMeta(resp.Result); ok {
+				resp.Result = result
+			}
+		}
+	}
+	return msg, err
 }
