@@ -105,7 +105,7 @@ func (c *conn) connect(ctx context.Context) error {
 			st := &mcpsdk.StreamableClientTransport{Endpoint: c.cfg.URL, HTTPClient: &hc, MaxRetries: o.MaxRetries,
 				MaxEventSize: o.MaxEventSize}
 			if o.OAuth != nil {
-				st.OAuthHandler = o.OAuth(c.cfg.Name)
+				st.OAuthHandler = o.OAuth(c.cfg)
 			}
 			transport = st
 		}

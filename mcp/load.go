@@ -149,16 +149,16 @@ type LoadOptions struct {
 	// value means never. A call whose stream is not resumed fails.
 	MaxRetries int
 
-	// OAuth, if non-nil, gives the OAuth handler of a remote server by its
-	// name (nil: none for that server): the transport then sends its
-	// access token and, on a 401 or 403, runs its authorization flow
-	// (MCP authorization, https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization)
-	// and retries once. go-sdk's auth.NewAuthorizationCodeHandler is one:
-	// metadata discovery, client ID metadata documents, dynamic client
-	// registration or a pre-registered client, PKCE, scope step-up and
-	// refresh; its AuthorizationCodeFetcher is the step that opens the
-	// person's browser and receives the redirect. Streamable HTTP only.
-	OAuth func(server string) auth.OAuthHandler
+	// OAuth, if non-nil, gives the OAuth handler of a remote server (nil:
+	// none for that server): the transport then sends its access token
+	// and, on a 401 or 403, runs its authorization flow (MCP
+	// authorization, https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization)
+	// and retries once. [LocalOAuth.Handler] is one for programs run by
+	// the person they act for (browser, loopback redirect, tokens kept on
+	// disk); go-sdk's auth.NewAuthorizationCodeHandler is the general one
+	// (client ID metadata documents, pre-registered clients too).
+	// Streamable HTTP only.
+	OAuth func(server ServerConfig) auth.OAuthHandler
 
 	// MaxOutputBytes caps the text of one call's result of an MCP tool,
 	// in bytes, by toolnexus.Result.Capped; zero means

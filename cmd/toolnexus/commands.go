@@ -56,6 +56,7 @@ func (k *kitFlags) build(e *env) (*toolkit.Toolkit, error) {
 		MCPFile:        k.mcp,
 		OpenAPI:        k.openapi.vals,
 		OpenAPIBaseURL: k.openapiURL,
+		MCPOptions:     &mcp.LoadOptions{OAuth: localOAuth(e).Handler},
 	}
 	builtins := builtin.Names()
 	var others []string // --disable names that are not built-ins

@@ -26,6 +26,10 @@ var bin string
 var repoRoot, _ = filepath.Abs(filepath.Join("..", ".."))
 
 func TestMain(m *testing.M) {
+	if os.Getenv(followEnv) == "1" {
+		follow(os.Args[1])
+		return
+	}
 	dir, err := os.MkdirTemp("", "toolnexus-bin")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

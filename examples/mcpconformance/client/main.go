@@ -75,7 +75,7 @@ func run(ctx context.Context, serverURL, conformanceContext string) error {
 	}
 	cfg := &mcp.Config{Servers: map[string]mcp.ServerConfig{server: {Name: server, Transport: mcp.TransportHTTP, URL: serverURL}}}
 	servers := mcp.Load(ctx, cfg, &mcp.LoadOptions{
-		OAuth:  func(string) auth.OAuthHandler { return oauth },
+		OAuth:  func(mcp.ServerConfig) auth.OAuthHandler { return oauth },
 		Answer: answer,
 	})
 	defer servers.Close()
