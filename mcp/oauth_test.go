@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolnexus/toolnexus"
-	"github.com/toolnexus/toolnexus/mcp"
 	"github.com/toolnexus/toolnexus/internal/oauthtest"
+	"github.com/toolnexus/toolnexus/mcp"
 )
 
 // freePort is a loopback port nothing listens on now.

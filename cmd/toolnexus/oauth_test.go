@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolnexus/toolnexus/mcp"
 	"github.com/toolnexus/toolnexus/internal/oauthtest"
+	"github.com/toolnexus/toolnexus/mcp"
 )
 
 // followEnv makes this test binary a browser (see TestMain): it fetches

@@ -115,4 +115,3 @@ func NewServer(t testing.TB) *Server {
 	})
 	return o
 }
-
