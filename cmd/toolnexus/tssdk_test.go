@@ -156,3 +156,22 @@ func TestServeTasksTypeScriptClient(t *testing.T) {
 		t.Errorf("cancel = %q, get after = %q, listed %d; want cancelled, cancelled, 2", got.Cancelled, got.AfterCancel, got.Listed)
 	}
 }
+
+// TestCallTaskToolOfTypeScriptServer loads a TypeScript SDK server whose
+// tool must be called as a task (testdata/tssdk_task_server.cjs) and calls
+// it with toolnexus call: the loader makes the tools/call a task and
+// fetches its result with tasks/result. TOOLNEXUS_TSSDK_DIR as for
+// TestServeQuestionTypeScriptClient.
+func TestCallTaskToolOfTypeScriptServer(t *testing.T) {
+	dir, node := tsSDK(t)
+	script, _ := filepath.Abs(filepath.Join("testdata", "tssdk_task_server.cjs"))
+	cfg := filepath.Join(t.TempDir(), "mcp.json")
+	b, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"ts": map[string]any{"command": node, "args": []string{script, dir}}}})
+	if err := os.WriteFile(cfg, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := cli(t, "", "call", "ts_slow_sum", `{"a":2,"b":40}`, "--mcp", cfg, "--no-builtins")
+	if o.code != 0 || o.stdout != "sum 42\n" {
+		t.Errorf("call ts_slow_sum: exit %d, stdout %q, stderr %q; want sum 42", o.code, o.stdout, o.stderr)
+	}
+}
