@@ -46,19 +46,7 @@ func tsSDK(t *testing.T) (dir, node string) {
 func TestServeQuestionTypeScriptClient(t *testing.T) {
 	dir, node := tsSDK(t)
 	url := startServe(t, nil, "--http", "127.0.0.1:0", "--no-auth")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	script, _ := filepath.Abs(filepath.Join("testdata", "tssdk_question.cjs"))
-	cmd := exec.CommandContext(ctx, node, script, dir, url)
-	cmd.Env = envWithoutToken()
-	out, err := cmd.Output()
-	if err != nil {
-		var stderr []byte
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = ee.Stderr
-		}
-		t.Fatalf("node %s: %v\n%s", script, err, stderr)
-	}
+	out := runNode(t, node, "tssdk_question.cjs", dir, url)
 	want := `{"elicitation":{"mode":"form","message":"Which color? (options: red, blue)\nWhy?",` +
 		`"requestedSchema":{"type":"object","properties":{` +
 		`"q1":{"type":"string","title":"Which color?","description":"Which color?","enum":["red","blue"]},` +
@@ -82,8 +70,6 @@ func TestServeCodeModeTypeScriptClient(t *testing.T) {
 		}
 	}
 	url := startServe(t, nil, "--code-mode", "--http", "127.0.0.1:0", "--no-auth", "--workspace", ws)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
 	program := `const seen = [];
 for (const path of ["a.txt", "b.txt"]) {
   const text = await tools.read({ path });
@@ -91,17 +77,7 @@ for (const path of ["a.txt", "b.txt"]) {
 }
 try { await tools.read({ path: 7 }); } catch (e) { console.log("refused:", e.message.split("\n")[0]); }
 return seen;`
-	script, _ := filepath.Abs(filepath.Join("testdata", "tssdk_codemode.cjs"))
-	cmd := exec.CommandContext(ctx, node, script, dir, url, program)
-	cmd.Env = envWithoutToken()
-	out, err := cmd.Output()
-	if err != nil {
-		var stderr []byte
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = ee.Stderr
-		}
-		t.Fatalf("node %s: %v\n%s", script, err, stderr)
-	}
+	out := runNode(t, node, "tssdk_codemode.cjs", dir, url, program)
 	want := `{"tools":["run_code"],"codeDeclares":true,"result":{"content":[{"type":"text","text":"refused: ` +
 		`invalid arguments for \"read\": \"path\" must be a string, got a number\n[\"alpha\",\"beta\"]"}]}}` + "\n"
 	if string(out) != want {
@@ -117,19 +93,7 @@ return seen;`
 func TestServeTasksTypeScriptClient(t *testing.T) {
 	dir, node := tsSDK(t)
 	url := startServe(t, nil, "--tasks", "--http", "127.0.0.1:0", "--no-auth")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	script, _ := filepath.Abs(filepath.Join("testdata", "tssdk_tasks.cjs"))
-	cmd := exec.CommandContext(ctx, node, script, dir, url)
-	cmd.Env = envWithoutToken()
-	out, err := cmd.Output()
-	if err != nil {
-		var stderr []byte
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = ee.Stderr
-		}
-		t.Fatalf("node %s: %v\n%s", script, err, stderr)
-	}
+	out := runNode(t, node, "tssdk_tasks.cjs", dir, url)
 	var got struct {
 		Execution   map[string]string `json:"execution"`
 		Messages    []string          `json:"messages"`
@@ -174,4 +138,25 @@ func TestCallTaskToolOfTypeScriptServer(t *testing.T) {
 	if o.code != 0 || o.stdout != "sum 42\n" {
 		t.Errorf("call ts_slow_sum: exit %d, stdout %q, stderr %q; want sum 42", o.code, o.stdout, o.stderr)
 	}
+}
+
+// runNode runs testdata/script with node and args (at most 60 seconds,
+// without TOOLNEXUS_TOKEN) and returns its standard output; it fails the
+// test, showing standard error, when node does not exit 0.
+func runNode(t *testing.T, node, script string, args ...string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	path, _ := filepath.Abs(filepath.Join("testdata", script))
+	cmd := exec.CommandContext(ctx, node, append([]string{path}, args...)...)
+	cmd.Env = envWithoutToken()
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("node %s: %v\n%s", path, err, stderr)
+	}
+	return out
 }
