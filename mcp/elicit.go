@@ -82,13 +82,25 @@ func (s *Server) askPerson(ctx context.Context, req *mcpsdk.CallToolRequest, nam
 	}
 	caps := req.ClientCapabilities()
 	multiRound := !olderRevision(req)
+	// pending are the requests the answers in responses are matched to:
+	// those of the tool's last run (rerun), or those the client was asked,
+	// from the requestState of a retried call or just now directly.
+	var pending []toolnexus.PendingRequest
+	rerun := true
+	if len(st.Asked) > 0 && len(responses) > 0 {
+		pending, rerun = st.Asked, false
+	}
+	st.Asked = nil
 	for {
-		res := run(ctx)
-		pending := toolnexus.PendingAll(res)
-		if len(pending) == 0 {
-			return callResult(res), nil
+		if rerun {
+			res := run(ctx)
+			if pending = toolnexus.PendingAll(res); len(pending) == 0 {
+				return callResult(res), nil
+			}
 		}
+		rerun = true
 		ask := mcpsdk.InputRequestMap{}
+		var asked []toolnexus.PendingRequest
 		var missing []string
 		answered := false
 		for _, p := range pending {
@@ -116,6 +128,7 @@ func (s *Server) askPerson(ctx context.Context, req *mcpsdk.CallToolRequest, nam
 				continue
 			}
 			ask[p.ID] = in.request
+			asked = append(asked, p)
 		}
 		if answered {
 			continue
@@ -133,7 +146,7 @@ func (s *Server) askPerson(ctx context.Context, req *mcpsdk.CallToolRequest, nam
 		}
 		st.Rounds++
 		if multiRound {
-			st.Expires = time.Now().Add(stateTTL).Unix()
+			st.Expires, st.Asked = time.Now().Add(stateTTL).Unix(), asked
 			return &mcpsdk.CallToolResult{InputRequests: ask, RequestState: s.sealState(&st)}, nil
 		}
 		responses = mcpsdk.InputResponseMap{}
@@ -144,6 +157,7 @@ func (s *Server) askPerson(ctx context.Context, req *mcpsdk.CallToolRequest, nam
 			}
 			responses[id] = resp
 		}
+		rerun = false
 	}
 }
 
@@ -274,6 +288,10 @@ type inputState struct {
 	Expires int64              `json:"exp"`  // Unix seconds
 	Rounds  int                `json:"rounds"`
 	Answers []toolnexus.Answer `json:"answers,omitempty"`
+	// Asked are the requests of the round this state was issued with, so
+	// the retried call matches its responses without running the tool
+	// first.
+	Asked []toolnexus.PendingRequest `json:"asked,omitempty"`
 }
 
 // argsDigest is the hex SHA-256 of args in a canonical form (object keys

@@ -21,11 +21,17 @@ import (
 // them is still unanswered), then says what it got; ran counts the runs
 // that finished.
 func inputRegistry(t *testing.T, ran *atomic.Int32) *toolnexus.Registry {
+	return countingInputRegistry(t, ran, new(atomic.Int32))
+}
+
+// countingInputRegistry is inputRegistry that counts every run in runs.
+func countingInputRegistry(t *testing.T, ran, runs *atomic.Int32) *toolnexus.Registry {
 	t.Helper()
 	reg := toolnexus.NewRegistry()
 	require.NoError(t, toolnexus.RegisterResult(reg, "plan", "plans", func(ctx context.Context, a struct {
 		Topic string `json:"topic"`
 	}) toolnexus.Result {
+		runs.Add(1)
 		name, ok := toolnexus.AnswerFor(ctx, "name")
 		if !ok {
 			return toolnexus.PendingResult("waiting", toolnexus.PendingRequest{ID: "name", Kind: toolnexus.PendingKindForm, Prompt: "Your name?",
@@ -90,16 +96,18 @@ func allHandlers() *mcpsdk.ClientOptions {
 // Two rounds of input (a form, then a sample and the roots at once) reach
 // the tool, for a client of 2026-07-28 (input-required results, the
 // answers of round one carried in the requestState) and for one of
-// 2025-11-25 (asked directly while the call runs).
+// 2025-11-25 (asked directly while the call runs). Either way the tool
+// runs once per round and once to finish.
 func TestInputRounds(t *testing.T) {
 	for _, version := range []string{"", "2025-11-25"} {
 		t.Run("version "+version, func(t *testing.T) {
-			var ran atomic.Int32
-			cs := inputClient(t, inputRegistry(t, &ran), version, allHandlers())
+			var ran, runs atomic.Int32
+			cs := inputClient(t, countingInputRegistry(t, &ran, &runs), version, allHandlers())
 			out, isErr := callText(t, cs, "plan", `{"topic":"tea"}`)
 			require.False(t, isErr, out)
 			require.Equal(t, `{"name":"Ada"} about tea? file:///work`, out)
 			require.EqualValues(t, 1, ran.Load())
+			require.EqualValues(t, 3, runs.Load(), "runs of the tool")
 		})
 	}
 }
