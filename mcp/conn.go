@@ -138,7 +138,10 @@ func (c *conn) handshake(ctx context.Context, transport mcpsdk.Transport) error 
 	}
 	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "toolnexus", Version: "dev"}, copts)
 	addTaskCalls(client)
-	transport = taskClientTransport{transport}
+	if _, http := transport.(*mcpsdk.StreamableClientTransport); !http {
+		// Over streamable HTTP, headerTransport moves the task members.
+		transport = taskClientTransport{transport}
+	}
 	if len(c.opts.ClientMiddleware) > 0 {
 		client.AddSendingMiddleware(c.opts.ClientMiddleware...)
 	}

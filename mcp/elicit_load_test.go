@@ -3,7 +3,11 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"testing"
+	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -90,5 +94,44 @@ func TestLoadNoAnswererNoElicitation(t *testing.T) {
 	}
 	if res := reg.Execute(t.Context(), "s_ask", nil); !res.IsError {
 		t.Errorf("result %+v, want an error (the client cannot answer)", res)
+	}
+}
+
+// Over streamable HTTP, a server of 2025-11-25 that sends
+// elicitation/create itself while the call runs gets its answer. (The
+// loader keeps the streamable transport's own connection: a wrapped one
+// hides the session state the SDK hands it, and against the conformance
+// suite's TypeScript server the answer then never arrived; the suite's
+// elicitation-sep1034-client-defaults scenario in .ci/conformance.sh
+// checks that.)
+func TestLoadAnswerElicitationOverHTTP(t *testing.T) {
+	s := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "asker", Version: "1"}, &mcpsdk.ServerOptions{SupportedProtocolVersions: []string{"2025-11-25"}})
+	s.AddTool(&mcpsdk.Tool{Name: "ask", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
+			r, err := req.Session.Elicit(ctx, &mcpsdk.ElicitParams{Mode: "form", Message: "Your name?",
+				RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}})
+			if err != nil {
+				return nil, err
+			}
+			return &mcpsdk.CallToolResult{Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: fmt.Sprint(r.Content["name"])}}}, nil
+		})
+	hs := httptest.NewServer(mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s }, nil))
+	defer hs.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	cfg := &Config{Servers: map[string]ServerConfig{"s": {Name: "s", Transport: TransportHTTP, URL: hs.URL}}}
+	servers := Load(ctx, cfg, &LoadOptions{Answer: func(context.Context, string, toolnexus.PendingRequest) (toolnexus.Answer, error) {
+		return toolnexus.Answer{OK: true, Data: json.RawMessage(`{"name":"Ada"}`)}, nil
+	}})
+	defer servers.Close()
+	if err := servers.Err(); err != nil {
+		t.Fatal(err)
+	}
+	reg := toolnexus.NewRegistry()
+	if err := reg.Add(servers.Tools()...); err != nil {
+		t.Fatal(err)
+	}
+	if res := reg.Execute(ctx, "s_ask", nil); res.IsError || res.Output != "Ada" {
+		t.Errorf("result %+v, want Ada", res)
 	}
 }

@@ -253,6 +253,7 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	listing := false
+	var taskID json.RawMessage // of a tools/call made as a task (see taskRequest)
 	if req.Method == http.MethodPost && req.Body != nil && req.GetBody != nil {
 		if body, err := req.GetBody(); err == nil {
 			var call struct {
@@ -264,6 +265,12 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			if json.Unmarshal(data, &call) == nil && call.Method == "tools/list" && len(call.ID) > 0 {
 				listing = true
 				t.store.expect(call.ID)
+			}
+			if out, id, ok := taskRequest(data); ok {
+				taskID = id
+				req = req.Clone(req.Context())
+				req.Body, req.ContentLength = io.NopCloser(bytes.NewReader(out)), int64(len(out))
+				req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(out)), nil }
 			}
 		}
 	}
@@ -277,6 +284,9 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if listing || (req.Method == http.MethodGet && sse) {
 		resp.Body = &captureBody{ReadCloser: resp.Body, sse: sse, store: t.store, max: t.maxBody}
+	}
+	if taskID != nil {
+		resp.Body = newTaskBody(resp.Body, sse, taskID)
 	}
 	return resp, nil
 }

@@ -1,10 +1,14 @@
 package mcp
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -601,4 +605,120 @@ func (c *taskClientConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 	}
 	return msg, err
+}
+
+// The streamable HTTP client's connection cannot be wrapped (the SDK
+// looks for methods of its own on it), so over HTTP the same two moves
+// happen in the request and response bodies (headerTransport): taskRequest
+// rewrites a tools/call made as a task, taskBody its answer.
+
+// maxTaskAnswer is the most bytes of the answer to a tools/call made as a
+// task that is read to be rewritten; a longer answer (a task is a few
+// hundred bytes) passes unchanged, without a task id.
+const maxTaskAnswer = 64 << 10
+
+// taskRequest returns body, one JSON-RPC message, with a tools/call's
+// _meta[taskMetaKey] moved to params.task, and the call's id; ok is false
+// for any other body.
+func taskRequest(body []byte) (out []byte, id json.RawMessage, ok bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(body, &m) != nil || string(m["method"]) != `"tools/call"` || m["id"] == nil {
+		return body, nil, false
+	}
+	params, ok := metaToTask(m["params"])
+	if !ok {
+		return body, nil, false
+	}
+	m["params"] = params
+	out, err := json.Marshal(m)
+	if err != nil {
+		return body, nil, false
+	}
+	return out, m["id"], true
+}
+
+// taskAnswer returns msg with taskToMeta applied to its result when msg is
+// the response to id.
+func taskAnswer(msg []byte, id json.RawMessage) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(msg, &m) != nil || m["result"] == nil || !sameJSONValue(m["id"], id) {
+		return msg
+	}
+	result, ok := taskToMeta(m["result"])
+	if !ok {
+		return msg
+	}
+	m["result"] = result
+	out, err := json.Marshal(m)
+	if err != nil {
+		return msg
+	}
+	return out
+}
+
+// sameJSONValue reports whether a and b are the same JSON id (a number or
+// a string), white space aside.
+func sameJSONValue(a, b json.RawMessage) bool {
+	var x, y any
+	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && x == y
+}
+
+// taskBody is the body of the answer to the tools/call id made as a task,
+// with taskAnswer applied to the message that answers it: a JSON body
+// whole, or each "data:" line of an event stream.
+type taskBody struct {
+	io.ReadCloser
+	r    *bufio.Reader
+	sse  bool
+	id   json.RawMessage
+	out  []byte
+	err  error
+	pass bool // an over-long line or body: the rest passes unchanged
+}
+
+func newTaskBody(rc io.ReadCloser, sse bool, id json.RawMessage) *taskBody {
+	return &taskBody{ReadCloser: rc, r: bufio.NewReaderSize(rc, maxTaskAnswer), sse: sse, id: id}
+}
+
+func (b *taskBody) Read(p []byte) (int, error) {
+	for len(b.out) == 0 && b.err == nil {
+		b.fill()
+	}
+	if len(b.out) > 0 {
+		n := copy(p, b.out)
+		b.out = b.out[n:]
+		return n, nil
+	}
+	return 0, b.err
+}
+
+func (b *taskBody) fill() {
+	if b.pass {
+		buf := make([]byte, 32<<10)
+		n, err := b.r.Read(buf)
+		b.out, b.err = buf[:n], err
+		return
+	}
+	if !b.sse {
+		data, err := io.ReadAll(io.LimitReader(b.r, maxTaskAnswer+1))
+		if err == nil && len(data) <= maxTaskAnswer {
+			data, err = taskAnswer(data, b.id), io.EOF
+		} else {
+			b.pass = true
+		}
+		b.out, b.err = data, err
+		return
+	}
+	line, err := b.r.ReadSlice('\n')
+	switch {
+	case errors.Is(err, bufio.ErrBufferFull):
+		b.out, b.pass = slices.Clone(line), true
+		return
+	case bytes.HasPrefix(line, []byte("data:")):
+		data := bytes.TrimSpace(line[len("data:"):])
+		if out := taskAnswer(data, b.id); !bytes.Equal(out, data) {
+			line = append(append([]byte("data: "), out...), '\n')
+		}
+	}
+	b.out, b.err = slices.Clone(line), err
 }

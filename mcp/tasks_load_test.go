@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -33,13 +34,28 @@ func TestLoadCallsTaskRequiredTools(t *testing.T) {
 	}))
 	srv := mcp.NewServer(served, &mcp.ServerOptions{Tasks: &mcp.TaskOptions{Required: []string{"long_job"}}})
 	defer srv.Close()
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
 	dial := func(string) mcpsdk.Transport {
 		ct, st := mcpsdk.NewInMemoryTransports()
 		go srv.Run(context.Background(), st)
 		return ct
 	}
-	cfg := &mcp.Config{Servers: map[string]mcp.ServerConfig{"s": {Name: "s", Transport: mcp.TransportStdio, Command: []string{"unused"}}}}
-	servers := mcp.Load(t.Context(), cfg, &mcp.LoadOptions{Dial: dial})
+	for _, over := range []string{"a connection of its own", "streamable HTTP"} {
+		t.Run(over, func(t *testing.T) {
+			cfg := &mcp.Config{Servers: map[string]mcp.ServerConfig{"s": {Name: "s", Transport: mcp.TransportStdio, Command: []string{"unused"}}}}
+			opts := &mcp.LoadOptions{Dial: dial}
+			if over == "streamable HTTP" {
+				cfg.Servers["s"] = mcp.ServerConfig{Name: "s", Transport: mcp.TransportHTTP, URL: hs.URL}
+				opts = nil
+			}
+			loadAndCallTask(t, cfg, opts, stopped)
+		})
+	}
+}
+
+func loadAndCallTask(t *testing.T, cfg *mcp.Config, opts *mcp.LoadOptions, stopped <-chan struct{}) {
+	servers := mcp.Load(t.Context(), cfg, opts)
 	defer servers.Close()
 	require.NoError(t, servers.Err())
 	reg := toolnexus.NewRegistry()
