@@ -306,7 +306,7 @@ func NewServer(reg *toolnexus.Registry, opts *ServerOptions) *Server {
 	s.srv = mcpsdk.NewServer(&mcpsdk.Implementation{Name: o.Name, Version: o.Version}, &so)
 	s.srv.AddReceivingMiddleware(revisionMiddleware)
 	if o.Tasks != nil {
-		s.tasks = newTaskStore(o.Tasks)
+		s.tasks = newTaskStore(o.Tasks, o.Stateless)
 		s.tasks.addTaskMethods(s.srv)
 		s.srv.AddReceivingMiddleware(s.tasks.callMiddleware)
 	}

@@ -35,8 +35,10 @@ const (
 // tasks/get and tasks/list report the status ("working", then
 // "completed", or "failed" for an error result or error, or "cancelled"),
 // tasks/cancel cancels the call's context. A client sees only the tasks
-// its session created (in stateless mode, where there are no sessions,
-// every client sees every task). A call of a tool in Required without a
+// its session created, sessions without an ID (stdio, Run) included, and
+// the tasks of a session that ends are cancelled and dropped (in
+// stateless mode, where there are no sessions, every client sees every
+// task). A call of a tool in Required without a
 // task is the JSON-RPC error -32601, as the revision asks.
 type TaskOptions struct {
 	// MaxTTL is the longest a task and its result are kept, from its
@@ -153,18 +155,21 @@ func (c taskConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 
 // taskStore holds the tasks of a Server.
 type taskStore struct {
-	maxTTL   time.Duration
-	max      int
-	poll     time.Duration
-	required map[string]bool
+	maxTTL    time.Duration
+	max       int
+	poll      time.Duration
+	required  map[string]bool
+	stateless bool // ServerOptions.Stateless: HTTP sessions last one request
 
-	mu   sync.Mutex
-	byID map[string]*task
+	mu      sync.Mutex
+	byID    map[string]*task
+	watched map[*mcpsdk.ServerSession]bool // sessions whose end drops their tasks
 }
 
-func newTaskStore(o *TaskOptions) *taskStore {
+func newTaskStore(o *TaskOptions, stateless bool) *taskStore {
 	ts := &taskStore{maxTTL: limit(o.MaxTTL, DefaultTaskTTL), max: limit(o.MaxTasks, DefaultMaxTasks),
-		poll: limit(o.PollInterval, DefaultTaskPollInterval), required: map[string]bool{}, byID: map[string]*task{}}
+		poll: limit(o.PollInterval, DefaultTaskPollInterval), required: map[string]bool{}, byID: map[string]*task{},
+		stateless: stateless, watched: map[*mcpsdk.ServerSession]bool{}}
 	for _, n := range o.Required {
 		ts.required[n] = true
 	}
@@ -173,11 +178,12 @@ func newTaskStore(o *TaskOptions) *taskStore {
 
 // task is one task; its fields after id are guarded by taskStore.mu.
 type task struct {
-	id, owner string
-	created   time.Time
-	ttl       time.Duration
-	cancel    context.CancelFunc
-	done      chan struct{} // closed once the task is terminal
+	id      string
+	owner   any // see ownerOf
+	created time.Time
+	ttl     time.Duration
+	cancel  context.CancelFunc
+	done    chan struct{} // closed once the task is terminal
 
 	status, message string
 	updated         time.Time
@@ -236,11 +242,12 @@ func (ts *taskStore) wire(t *task) wireTask {
 
 // start runs run as a new task of owner, kept for the ttl asked (capped at
 // maxTTL; spec is the tools/call's task member, {"ttl": ms}).
-func (ts *taskStore) start(ctx context.Context, owner string, spec any, run func(context.Context) (mcpsdk.Result, error)) (wireTask, error) {
+func (ts *taskStore) start(ctx context.Context, owner any, spec any, run func(context.Context) (mcpsdk.Result, error)) (wireTask, error) {
 	ttl := ts.maxTTL
 	if m, ok := spec.(map[string]any); ok {
-		if ms, ok := m["ttl"].(float64); ok && ms > 0 && time.Duration(ms)*time.Millisecond < ttl {
-			ttl = time.Duration(ms) * time.Millisecond
+		// Compared as milliseconds: a huge ttl must not overflow a Duration.
+		if ms, ok := m["ttl"].(float64); ok && ms > 0 && ms < float64(ttl.Milliseconds()) {
+			ttl = time.Duration(ms * float64(time.Millisecond))
 		}
 	}
 	ctx, cancel := context.WithCancel(context.WithValue(context.WithoutCancel(ctx), inTaskKey{}, true))
@@ -256,6 +263,13 @@ func (ts *taskStore) start(ctx context.Context, owner string, spec any, run func
 	}
 	ts.byID[t.id] = t
 	w := ts.wire(t)
+	if ss, ok := owner.(*mcpsdk.ServerSession); ok && !ts.watched[ss] {
+		ts.watched[ss] = true
+		go func() {
+			_ = ss.Wait()
+			ts.drop(ss)
+		}()
+	}
 	ts.mu.Unlock()
 	time.AfterFunc(ttl, func() {
 		cancel()
@@ -268,6 +282,20 @@ func (ts *taskStore) start(ctx context.Context, owner string, spec any, run func
 		ts.finish(t, res, err)
 	}()
 	return w, nil
+}
+
+// drop cancels and forgets the tasks of ss, a session that ended: nobody
+// can reach them any more.
+func (ts *taskStore) drop(ss *mcpsdk.ServerSession) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	delete(ts.watched, ss)
+	for id, t := range ts.byID {
+		if t.owner == any(ss) {
+			t.cancel()
+			delete(ts.byID, id)
+		}
+	}
 }
 
 // finish records the end of t's run, unless it was cancelled first.
@@ -296,7 +324,7 @@ func firstText(r *mcpsdk.CallToolResult) string {
 }
 
 // get returns the task id of owner, or the JSON-RPC error -32602.
-func (ts *taskStore) get(owner, id string) (*task, error) {
+func (ts *taskStore) get(owner any, id string) (*task, error) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	t, ok := ts.byID[id]
@@ -306,13 +334,38 @@ func (ts *taskStore) get(owner, id string) (*task, error) {
 	return t, nil
 }
 
-// owner is whose tasks a session sees: its session ID ("" without one).
-func owner(ss *mcpsdk.ServerSession) string {
+// ownerKey is the context key of the owner of a tasks/* request (see
+// ownerOf), set by callMiddleware.
+type ownerKey struct{}
+
+// ownerOf is whose tasks req's session sees: over stateless HTTP, where a
+// session lasts one request, its session ID ("" without one: every client
+// sees every task); otherwise the session itself, so two sessions without
+// IDs (stdio, Run) do not share their tasks.
+func (ts *taskStore) ownerOf(req mcpsdk.Request) any {
+	ss, _ := req.GetSession().(*mcpsdk.ServerSession)
 	if ss == nil {
 		return ""
 	}
-	return ss.ID()
+	if ex := req.GetExtra(); ts.stateless && ex != nil && ex.Header != nil {
+		return ss.ID()
+	}
+	return ss
 }
+
+// owner is the owner callMiddleware put in ctx, or ss itself.
+func owner(ctx context.Context, ss *mcpsdk.ServerSession) any {
+	if o, ok := ctx.Value(ownerKey{}).(ownerBox); ok {
+		return o.v
+	}
+	if ss == nil {
+		return ""
+	}
+	return ss
+}
+
+// ownerBox holds an owner in a context (a nil interface would be lost).
+type ownerBox struct{ v any }
 
 // addTaskMethods adds tasks/get, tasks/result, tasks/cancel and tasks/list
 // to srv.
@@ -322,8 +375,8 @@ func (ts *taskStore) addTaskMethods(srv *mcpsdk.Server) {
 			panic("mcp: adding the task methods: " + err.Error()) // static names: cannot happen
 		}
 	}
-	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/get", func(_ context.Context, ss *mcpsdk.ServerSession, p *taskIDParams) (*taskResult, error) {
-		t, err := ts.get(owner(ss), p.TaskID)
+	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/get", func(ctx context.Context, ss *mcpsdk.ServerSession, p *taskIDParams) (*taskResult, error) {
+		t, err := ts.get(owner(ctx, ss), p.TaskID)
 		if err != nil {
 			return nil, err
 		}
@@ -332,7 +385,7 @@ func (ts *taskStore) addTaskMethods(srv *mcpsdk.Server) {
 		return &taskResult{wireTask: ts.wire(t)}, nil
 	}))
 	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/result", func(ctx context.Context, ss *mcpsdk.ServerSession, p *taskIDParams) (mcpsdk.Result, error) {
-		t, err := ts.get(owner(ss), p.TaskID)
+		t, err := ts.get(owner(ctx, ss), p.TaskID)
 		if err != nil {
 			return nil, err
 		}
@@ -361,8 +414,8 @@ func (ts *taskStore) addTaskMethods(srv *mcpsdk.Server) {
 		}
 		return t.result, nil
 	}))
-	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/cancel", func(_ context.Context, ss *mcpsdk.ServerSession, p *taskIDParams) (*taskResult, error) {
-		t, err := ts.get(owner(ss), p.TaskID)
+	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/cancel", func(ctx context.Context, ss *mcpsdk.ServerSession, p *taskIDParams) (*taskResult, error) {
+		t, err := ts.get(owner(ctx, ss), p.TaskID)
 		if err != nil {
 			return nil, err
 		}
@@ -376,8 +429,8 @@ func (ts *taskStore) addTaskMethods(srv *mcpsdk.Server) {
 		close(t.done)
 		return &taskResult{wireTask: ts.wire(t)}, nil
 	}))
-	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/list", func(_ context.Context, ss *mcpsdk.ServerSession, _ *listTasksParams) (*listTasksResult, error) {
-		who := owner(ss)
+	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/list", func(ctx context.Context, ss *mcpsdk.ServerSession, _ *listTasksParams) (*listTasksResult, error) {
+		who := owner(ctx, ss)
 		ts.mu.Lock()
 		defer ts.mu.Unlock()
 		out := &listTasksResult{Tasks: []wireTask{}}
@@ -400,6 +453,9 @@ type inTaskKey struct{}
 // is the JSON-RPC error -32601.
 func (ts *taskStore) callMiddleware(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+		if strings.HasPrefix(method, "tasks/") {
+			ctx = context.WithValue(ctx, ownerKey{}, ownerBox{ts.ownerOf(req)})
+		}
 		p, ok := req.GetParams().(*mcpsdk.CallToolParamsRaw)
 		if method != "tools/call" || !ok || p == nil {
 			return next(ctx, method, req)
@@ -413,8 +469,7 @@ func (ts *taskStore) callMiddleware(next mcpsdk.MethodHandler) mcpsdk.MethodHand
 			return next(ctx, method, req)
 		}
 		delete(p.Meta, taskMetaKey)
-		ss, _ := req.GetSession().(*mcpsdk.ServerSession)
-		w, err := ts.start(ctx, owner(ss), spec, func(ctx context.Context) (mcpsdk.Result, error) { return next(ctx, method, req) })
+		w, err := ts.start(ctx, ts.ownerOf(req), spec, func(ctx context.Context) (mcpsdk.Result, error) { return next(ctx, method, req) })
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,165 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolnexus/toolnexus"
+)
+
+// rawSession speaks raw JSON-RPC to a Server.Run session over in-memory
+// transports (a session without a session ID, as stdio's).
+type rawSession struct {
+	t    *testing.T
+	conn mcpsdk.Connection
+	next int64
+}
+
+func runRawSession(t *testing.T, srv *Server) *rawSession {
+	t.Helper()
+	ct, st := mcpsdk.NewInMemoryTransports()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go func() { _ = srv.Run(ctx, st) }()
+	conn, err := ct.Connect(ctx)
+	require.NoError(t, err)
+	t.Cleanup(func() { conn.Close() })
+	s := &rawSession{t: t, conn: conn}
+	s.call("initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}`)
+	require.NoError(t, conn.Write(ctx, &jsonrpc.Request{Method: "notifications/initialized", Params: json.RawMessage(`{}`)}))
+	return s
+}
+
+func (s *rawSession) call(method, params string) map[string]any {
+	s.t.Helper()
+	s.next++
+	id, _ := jsonrpc.MakeID(float64(s.next))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	require.NoError(s.t, s.conn.Write(ctx, &jsonrpc.Request{ID: id, Method: method, Params: json.RawMessage(params)}))
+	for {
+		msg, err := s.conn.Read(ctx)
+		require.NoError(s.t, err, "waiting for the answer to %s", method)
+		if r, ok := msg.(*jsonrpc.Response); ok && r.ID == id {
+			b, err := jsonrpc.EncodeMessage(r)
+			require.NoError(s.t, err)
+			var m map[string]any
+			require.NoError(s.t, json.Unmarshal(b, &m))
+			return m
+		}
+	}
+}
+
+// Two sessions served by Server.Run (stdio, in-memory, one per accepted
+// connection) have no session ID; one must still not see, read or cancel
+// the tasks of the other, as TaskOptions promises ("A client sees only the
+// tasks its session created").
+func TestAttackTasksOfAnotherIDlessSession(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	reg := toolnexus.NewRegistry()
+	require.NoError(t, toolnexus.Register(reg, "secret", "Returns a secret once released.", func(ctx context.Context, _ struct{}) (string, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+		return "alice's secret", nil
+	}))
+	srv := NewServer(reg, &ServerOptions{Tasks: &TaskOptions{}})
+	defer srv.Close()
+	alice := runRawSession(t, srv)
+	mallory := runRawSession(t, srv)
+
+	created := alice.call("tools/call", `{"name":"secret","arguments":{},"task":{}}`)
+	id := created["result"].(map[string]any)["task"].(map[string]any)["taskId"].(string)
+
+	listed := mallory.call("tasks/list", `{}`)["result"].(map[string]any)["tasks"].([]any)
+	require.Empty(t, listed, "another session lists alice's task")
+	got := mallory.call("tasks/get", fmt.Sprintf(`{"taskId":%q}`, id))
+	require.NotNil(t, got["error"], "another session reads alice's task: %v", got)
+	c := mallory.call("tasks/cancel", fmt.Sprintf(`{"taskId":%q}`, id))
+	require.NotNil(t, c["error"], "another session cancels alice's task: %v", c)
+}
+
+// A task's TTL is capped at MaxTTL; a huge ttl must not wrap around into
+// a negative or tiny TTL.
+func TestAttackTaskHugeTTL(t *testing.T) {
+	url, _, release, _ := taskServer(t, &TaskOptions{})
+	defer close(release)
+	s := openTaskSession(t, url)
+	for _, ttl := range []string{"1e16", "9.3e18", "1e300"} {
+		created := s.call("tools/call", `{"name":"job","arguments":{"n":1},"task":{"ttl":`+ttl+`}}`)
+		task := created["result"].(map[string]any)["task"].(map[string]any)
+		require.EqualValues(t, DefaultTaskTTL.Milliseconds(), task["ttl"], "ttl %s", ttl)
+		got := s.call("tasks/get", fmt.Sprintf(`{"taskId":%q}`, task["taskId"]))
+		require.Nil(t, got["error"], "ttl %s: the task is gone at once: %v", ttl, got)
+	}
+}
+
+// The tasks of a session that ended cannot be reached by anyone (their
+// owner is that session), yet they run on and hold TaskOptions.MaxTasks
+// slots until their TTL (1 hour by default): closing the session must
+// end them.
+func TestAttackTasksOfClosedSession(t *testing.T) {
+	url, started, _, stopped := taskServer(t, &TaskOptions{MaxTasks: 2})
+	s := openTaskSession(t, url)
+	for i := range 2 {
+		s.call("tools/call", fmt.Sprintf(`{"name":"job","arguments":{"n":%d},"task":{}}`, i))
+		<-started
+	}
+	req, err := http.NewRequest(http.MethodDelete, url, nil)
+	require.NoError(t, err)
+	req.Header.Set("Mcp-Session-Id", s.id)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	for range 2 {
+		select {
+		case <-stopped:
+		case <-time.After(5 * time.Second):
+			t.Fatal("a task of a closed session still runs")
+		}
+	}
+	other := openTaskSession(t, url)
+	created := other.call("tools/call", `{"name":"job","arguments":{"n":9},"task":{}}`)
+	require.Nil(t, created["error"], "the closed session's tasks still hold MaxTasks: %v", created)
+}
+
+// In stateless mode a task outlives the POST that started it (the call's
+// context is not tied to that request) and a later POST reaches it.
+func TestAttackStatelessTaskOutlivesItsPost(t *testing.T) {
+	release := make(chan struct{})
+	reg := toolnexus.NewRegistry()
+	require.NoError(t, toolnexus.Register(reg, "job", "Waits.", func(ctx context.Context, _ struct{}) (string, error) {
+		select {
+		case <-release:
+			return "finished", nil
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+	}))
+	hs := newHTTPTestServer(t, reg, &ServerOptions{Stateless: true, Tasks: &TaskOptions{}})
+	post := func(id int, method, params string) map[string]any {
+		code, body, _ := rawPost(t, hs.URL, map[string]string{"MCP-Protocol-Version": "2025-11-25"},
+			fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`, id, method, params))
+		require.Equal(t, http.StatusOK, code, body)
+		return rpcBody(t, body)
+	}
+	created := post(2, "tools/call", `{"name":"job","arguments":{},"task":{}}`)
+	id := created["result"].(map[string]any)["task"].(map[string]any)["taskId"].(string)
+	time.Sleep(100 * time.Millisecond)
+	got := post(3, "tasks/get", fmt.Sprintf(`{"taskId":%q}`, id))
+	require.Equal(t, "working", got["result"].(map[string]any)["status"], got)
+	close(release)
+	res := post(4, "tasks/result", fmt.Sprintf(`{"taskId":%q}`, id))
+	require.Equal(t, "finished", res["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"], res)
+}
