@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -13,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/skill"
 )
 
 // rawSession speaks raw JSON-RPC to a Server.Run session over in-memory
@@ -162,4 +166,42 @@ func TestAttackStatelessTaskOutlivesItsPost(t *testing.T) {
 	close(release)
 	res := post(4, "tasks/result", fmt.Sprintf(`{"taskId":%q}`, id))
 	require.Equal(t, "finished", res["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"], res)
+}
+
+// A skill folder holding a named pipe (or a link to a device) must not
+// hang resources/read: opening a FIFO for reading blocks until a writer
+// comes, whatever the request's context says, and each such read would
+// hold a stream slot (MaxStreams) for ever.
+func TestAttackSkillFileFIFO(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "pipe")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\nname: pipe\ndescription: Has a pipe.\n---\nRead fifo.\n"), 0o644))
+	if err := exec.Command("mkfifo", filepath.Join(dir, "fifo")).Run(); err != nil {
+		t.Skip("no mkfifo:", err)
+	}
+	set, err := skill.Load([]string{root}, nil)
+	require.NoError(t, err)
+	s := NewServer(toolnexus.NewRegistry(), nil)
+	defer s.Close()
+	s.AddSkills(set)
+	ct, st := mcpsdk.NewInMemoryTransports()
+	go s.Run(t.Context(), st)
+	cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "t", Version: "1"}, nil).Connect(t.Context(), ct, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: skill.FileURL(filepath.Join(dir, "fifo"))})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		require.Error(t, err)
+		require.NotErrorIs(t, err, context.DeadlineExceeded, "resources/read of a FIFO hung until the client gave up")
+	case <-time.After(5 * time.Second):
+		t.Fatal("resources/read of a FIFO hangs")
+	}
 }
