@@ -205,3 +205,19 @@ func TestAttackSkillFileFIFO(t *testing.T) {
 		t.Fatal("resources/read of a FIFO hangs")
 	}
 }
+
+// An empty StateKey (a key read from an unset environment variable:
+// []byte(os.Getenv("X")) is not nil) must not seal states with the empty
+// HMAC key, which anyone can forge.
+func TestAttackEmptyStateKeyForgeable(t *testing.T) {
+	forger := &Server{stateKey: []byte{}}
+	st := inputState{Tool: "t", Args: argsDigest(nil), Expires: time.Now().Add(time.Hour).Unix(), Rounds: -1000000,
+		Answers: []toolnexus.Answer{{ID: "q", OK: true}}}
+	forged := forger.sealState(&st)
+	for _, key := range [][]byte{{}, []byte("")} {
+		s := NewServer(toolnexus.NewRegistry(), &ServerOptions{StateKey: key})
+		got := inputState{Tool: "t", Args: argsDigest(nil)}
+		require.Error(t, s.openState(forged, &got), "a state forged with the empty key verifies")
+		s.Close()
+	}
+}
