@@ -221,3 +221,35 @@ func TestAttackEmptyStateKeyForgeable(t *testing.T) {
 		s.Close()
 	}
 }
+
+// Malformed task requests get clear errors naming the field; none crashes
+// the server (tasks/get, tasks/result or tasks/cancel with "params": null,
+// or without params, was a nil dereference that killed the process).
+func TestAttackTaskMalformed(t *testing.T) {
+	url, _, release, _ := taskServer(t, &TaskOptions{})
+	defer close(release)
+	s := openTaskSession(t, url)
+	errOf := func(m map[string]any) string {
+		t.Helper()
+		e, ok := m["error"].(map[string]any)
+		require.True(t, ok, "no error: %v", m)
+		require.EqualValues(t, -32602, e["code"], m)
+		return e["message"].(string)
+	}
+	for _, method := range []string{"tasks/get", "tasks/result", "tasks/cancel"} {
+		for _, params := range []string{`null`, `{}`, `{"taskId":""}`} {
+			require.Contains(t, errOf(s.call(method, params)), "params.taskId", "%s %s", method, params)
+		}
+	}
+	require.NotNil(t, s.call("tasks/list", `null`)["result"])
+	for _, task := range []string{`null`, `5`, `"x"`, `[]`} {
+		msg := errOf(s.call("tools/call", `{"name":"job","arguments":{"n":1},"task":`+task+`}`))
+		require.Contains(t, msg, "params.task", "task %s", task)
+	}
+	for _, task := range []string{`{"ttl":"x"}`, `{"ttl":-5}`, `{"ttl":null}`} {
+		msg := errOf(s.call("tools/call", `{"name":"job","arguments":{"n":1},"task":`+task+`}`))
+		require.Contains(t, msg, "params.task.ttl", "task %s", task)
+	}
+	// Still alive, and no task was made of the refused calls.
+	require.Empty(t, s.call("tasks/list", `{}`)["result"].(map[string]any)["tasks"])
+}

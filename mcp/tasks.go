@@ -244,9 +244,17 @@ func (ts *taskStore) wire(t *task) wireTask {
 // maxTTL; spec is the tools/call's task member, {"ttl": ms}).
 func (ts *taskStore) start(ctx context.Context, owner any, spec any, run func(context.Context) (mcpsdk.Result, error)) (wireTask, error) {
 	ttl := ts.maxTTL
-	if m, ok := spec.(map[string]any); ok {
+	m, ok := spec.(map[string]any)
+	if !ok {
+		return wireTask{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("params.task must be an object such as {\"ttl\": 60000}, not %s", jsonKind(spec))}
+	}
+	if v, ok := m["ttl"]; ok {
+		ms, ok := v.(float64)
+		if !ok || ms < 0 {
+			return wireTask{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "params.task.ttl must be a number of milliseconds, 0 or more"}
+		}
 		// Compared as milliseconds: a huge ttl must not overflow a Duration.
-		if ms, ok := m["ttl"].(float64); ok && ms > 0 && ms < float64(ttl.Milliseconds()) {
+		if ms > 0 && ms < float64(ttl.Milliseconds()) {
 			ttl = time.Duration(ms * float64(time.Millisecond))
 		}
 	}
@@ -298,6 +306,23 @@ func (ts *taskStore) drop(ss *mcpsdk.ServerSession) {
 	}
 }
 
+// jsonKind names the JSON type of v, a decoded JSON value.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case float64, json.Number:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	}
+	return "an object"
+}
+
 // finish records the end of t's run, unless it was cancelled first.
 func (ts *taskStore) finish(t *task, res mcpsdk.Result, err error) {
 	ts.mu.Lock()
@@ -323,8 +348,13 @@ func firstText(r *mcpsdk.CallToolResult) string {
 	return "the tool failed"
 }
 
-// get returns the task id of owner, or the JSON-RPC error -32602.
-func (ts *taskStore) get(owner any, id string) (*task, error) {
+// get returns the task p.TaskID of owner, or the JSON-RPC error -32602.
+func (ts *taskStore) get(owner any, p *taskIDParams) (*task, error) {
+	if p == nil || p.TaskID == "" {
+		// A request without params (or with "params": null) has p nil.
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "params.taskId is missing"}
+	}
+	id := p.TaskID
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	t, ok := ts.byID[id]
@@ -376,7 +406,7 @@ func (ts *taskStore) addTaskMethods(srv *mcpsdk.Server) {
 		}
 	}
 	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/get", func(ctx context.Context, ss *mcpsdk.ServerSession, p *taskIDParams) (*taskResult, error) {
-		t, err := ts.get(owner(ctx, ss), p.TaskID)
+		t, err := ts.get(owner(ctx, ss), p)
 		if err != nil {
 			return nil, err
 		}
@@ -385,7 +415,7 @@ func (ts *taskStore) addTaskMethods(srv *mcpsdk.Server) {
 		return &taskResult{wireTask: ts.wire(t)}, nil
 	}))
 	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/result", func(ctx context.Context, ss *mcpsdk.ServerSession, p *taskIDParams) (mcpsdk.Result, error) {
-		t, err := ts.get(owner(ctx, ss), p.TaskID)
+		t, err := ts.get(owner(ctx, ss), p)
 		if err != nil {
 			return nil, err
 		}
@@ -415,7 +445,7 @@ func (ts *taskStore) addTaskMethods(srv *mcpsdk.Server) {
 		return t.result, nil
 	}))
 	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/cancel", func(ctx context.Context, ss *mcpsdk.ServerSession, p *taskIDParams) (*taskResult, error) {
-		t, err := ts.get(owner(ctx, ss), p.TaskID)
+		t, err := ts.get(owner(ctx, ss), p)
 		if err != nil {
 			return nil, err
 		}
