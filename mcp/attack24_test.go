@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -252,4 +255,120 @@ func TestAttackTaskMalformed(t *testing.T) {
 	}
 	// Still alive, and no task was made of the refused calls.
 	require.Empty(t, s.call("tasks/list", `{}`)["result"].(map[string]any)["tasks"])
+}
+
+// hostileTaskServer lists one task-required tool, answers its tools/call
+// with the task taskID, and never answers tasks/result; the tasks/cancel
+// ids it gets go to cancels.
+type hostileTaskServer struct {
+	taskID  string
+	cancels chan string
+}
+
+func (h *hostileTaskServer) Connect(context.Context) (mcpsdk.Connection, error) {
+	return &hostileTaskConn{h: h, out: make(chan []byte, 64), closed: make(chan struct{})}, nil
+}
+
+type hostileTaskConn struct {
+	h      *hostileTaskServer
+	out    chan []byte
+	closed chan struct{}
+	once   sync.Once
+}
+
+func (c *hostileTaskConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case b := <-c.out:
+		return jsonrpc.DecodeMessage(b)
+	case <-c.closed:
+		return nil, io.EOF
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (c *hostileTaskConn) Write(_ context.Context, msg jsonrpc.Message) error {
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok || !req.IsCall() {
+		return nil
+	}
+	id, _ := json.Marshal(req.ID.Raw())
+	var result string
+	switch req.Method {
+	case "initialize":
+		result = `{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"tasks":{"requests":{"tools":{"call":{}}}}},"serverInfo":{"name":"hostile","version":"0"}}`
+	case "tools/list":
+		result = `{"tools":[{"name":"job","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}}]}`
+	case "tools/call":
+		tid, _ := json.Marshal(c.h.taskID)
+		result = `{"content":[],"task":{"taskId":` + string(tid) + `,"status":"working"}}`
+	case "tasks/result":
+		return nil // never answered
+	case "tasks/cancel":
+		var p struct {
+			TaskID string `json:"taskId"`
+		}
+		_ = json.Unmarshal(req.Params, &p)
+		c.h.cancels <- p.TaskID
+		result = `{}`
+	default:
+		result = `{}`
+	}
+	select {
+	case c.out <- []byte(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":` + result + `}`):
+	case <-c.closed:
+	}
+	return nil
+}
+
+func (c *hostileTaskConn) Close() error {
+	c.once.Do(func() { close(c.closed) })
+	return nil
+}
+
+// A server that never answers tasks/result holds a loaded tool's call no
+// longer than the server's timeout; the task is cancelled, and a huge
+// task id from the server does not reach the model's text.
+func TestAttackLoaderTaskNeverEnds(t *testing.T) {
+	h := &hostileTaskServer{taskID: strings.Repeat("x", 1<<20), cancels: make(chan string, 4)}
+	cfg := &Config{Servers: map[string]ServerConfig{"h": {Transport: TransportStdio, Command: []string{"unused"}, Timeout: 300 * time.Millisecond}}}
+	servers := Load(t.Context(), cfg, &LoadOptions{Dial: func(string) mcpsdk.Transport { return h }})
+	defer servers.Close()
+	require.NoError(t, servers.Err())
+	reg := toolnexus.NewRegistry()
+	require.NoError(t, reg.Add(servers.Tools()...))
+	start := time.Now()
+	res := reg.Execute(t.Context(), "h_job", json.RawMessage(`{}`))
+	require.True(t, res.IsError)
+	require.Less(t, time.Since(start), 3*time.Second)
+	require.Less(t, len(res.Output), 1000, "the model's text holds the server's task id")
+	select {
+	case id := <-h.cancels:
+		require.Equal(t, h.taskID, id)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the task was not cancelled")
+	}
+}
+
+func (c *hostileTaskConn) SessionID() string { return "" }
+
+// discardConn takes every message and never answers.
+type discardConn struct{ mcpsdk.Connection }
+
+func (discardConn) Write(context.Context, jsonrpc.Message) error { return nil }
+
+// The loader's connection remembers each tools/call it made as a task
+// until its answer comes; a server that never answers must not make it
+// remember them for ever: the SDK's notifications/cancelled for a call
+// whose context ended forgets it.
+func TestAttackLoaderTaskCallsForgotten(t *testing.T) {
+	c := &taskClientConn{Connection: discardConn{}, calls: map[jsonrpc.ID]bool{}}
+	for i := range 1000 {
+		id, _ := jsonrpc.MakeID(float64(i))
+		require.NoError(t, c.Write(t.Context(), &jsonrpc.Request{ID: id, Method: "tools/call",
+			Params: json.RawMessage(`{"name":"job","_meta":{"toolnexus/task":{}}}`)}))
+		require.NoError(t, c.Write(t.Context(), &jsonrpc.Request{Method: "notifications/cancelled",
+			Params: json.RawMessage(fmt.Sprintf(`{"requestId":%d,"reason":"context deadline exceeded"}`, i))}))
+	}
+	require.Zero(t, len(c.calls), "calls whose context ended are still remembered")
 }

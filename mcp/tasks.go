@@ -659,6 +659,20 @@ type taskClientConn struct {
 }
 
 func (c *taskClientConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "notifications/cancelled" && !req.IsCall() {
+		// The SDK gave up on a call (its context ended): its answer, if
+		// it ever comes, is not read, so forget it.
+		var p struct {
+			RequestID any `json:"requestId"`
+		}
+		if json.Unmarshal(req.Params, &p) == nil {
+			if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
+				c.mu.Lock()
+				delete(c.calls, id)
+				c.mu.Unlock()
+			}
+		}
+	}
 	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "tools/call" && req.IsCall() {
 		if params, ok := metaToTask(req.Params); ok {
 			cp := *req
