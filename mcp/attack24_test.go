@@ -6,13 +6,16 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -371,4 +374,41 @@ func TestAttackLoaderTaskCallsForgotten(t *testing.T) {
 			Params: json.RawMessage(fmt.Sprintf(`{"requestId":%d,"reason":"context deadline exceeded"}`, i))}))
 	}
 	require.Zero(t, len(c.calls), "calls whose context ended are still remembered")
+}
+
+// A dropped task (its session ended) is not kept alive by its TTL timer:
+// sessions opened and closed in a loop would otherwise keep every result
+// for the TTL, past MaxTasks.
+func TestAttackDroppedTaskNotRetained(t *testing.T) {
+	reg := toolnexus.NewRegistry()
+	require.NoError(t, toolnexus.Register(reg, "big", "A big result.", func(context.Context, struct{}) (string, error) {
+		return strings.Repeat("x", 1<<20), nil
+	}))
+	srv := NewServer(reg, &ServerOptions{Tasks: &TaskOptions{}})
+	defer srv.Close()
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	s := openTaskSession(t, hs.URL)
+	created := s.call("tools/call", `{"name":"big","arguments":{},"task":{}}`)
+	id := created["result"].(map[string]any)["task"].(map[string]any)["taskId"].(string)
+	s.call("tasks/result", fmt.Sprintf(`{"taskId":%q}`, id))
+	srv.tasks.mu.Lock()
+	wp := weak.Make(srv.tasks.byID[id])
+	srv.tasks.mu.Unlock()
+	require.NotNil(t, wp.Value())
+	req, err := http.NewRequest(http.MethodDelete, hs.URL, nil)
+	require.NoError(t, err)
+	req.Header.Set("Mcp-Session-Id", s.id)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Eventually(t, func() bool {
+		srv.tasks.mu.Lock()
+		defer srv.tasks.mu.Unlock()
+		return len(srv.tasks.byID) == 0
+	}, 5*time.Second, 10*time.Millisecond, "the closed session's task is still kept")
+	require.Eventually(t, func() bool {
+		runtime.GC()
+		return wp.Value() == nil
+	}, 5*time.Second, 50*time.Millisecond, "the dropped task (and its 1 MiB result) is still reachable")
 }

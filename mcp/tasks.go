@@ -183,6 +183,7 @@ type task struct {
 	created time.Time
 	ttl     time.Duration
 	cancel  context.CancelFunc
+	expire  *time.Timer   // ends the task at its TTL; set under taskStore.mu
 	done    chan struct{} // closed once the task is terminal
 
 	status, message string
@@ -278,13 +279,13 @@ func (ts *taskStore) start(ctx context.Context, owner any, spec any, run func(co
 			ts.drop(ss)
 		}()
 	}
-	ts.mu.Unlock()
-	time.AfterFunc(ttl, func() {
+	t.expire = time.AfterFunc(ttl, func() {
 		cancel()
 		ts.mu.Lock()
 		delete(ts.byID, t.id)
 		ts.mu.Unlock()
 	})
+	ts.mu.Unlock()
 	go func() {
 		res, err := run(ctx)
 		ts.finish(t, res, err)
@@ -301,6 +302,7 @@ func (ts *taskStore) drop(ss *mcpsdk.ServerSession) {
 	for id, t := range ts.byID {
 		if t.owner == any(ss) {
 			t.cancel()
+			t.expire.Stop() // it holds t, result included, until the TTL
 			delete(ts.byID, id)
 		}
 	}
