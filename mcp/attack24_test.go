@@ -331,10 +331,11 @@ func (c *hostileTaskConn) Close() error {
 
 // A server that never answers tasks/result holds a loaded tool's call no
 // longer than the server's timeout; the task is cancelled, and a huge
-// task id from the server does not reach the model's text.
+// task id from the server does not reach the model's text. (Under -race
+// decoding the 1 MiB answer takes long: the timeout leaves room for it.)
 func TestAttackLoaderTaskNeverEnds(t *testing.T) {
 	h := &hostileTaskServer{taskID: strings.Repeat("x", 1<<20), cancels: make(chan string, 4)}
-	cfg := &Config{Servers: map[string]ServerConfig{"h": {Transport: TransportStdio, Command: []string{"unused"}, Timeout: 300 * time.Millisecond}}}
+	cfg := &Config{Servers: map[string]ServerConfig{"h": {Transport: TransportStdio, Command: []string{"unused"}, Timeout: 2 * time.Second}}}
 	servers := Load(t.Context(), cfg, &LoadOptions{Dial: func(string) mcpsdk.Transport { return h }})
 	defer servers.Close()
 	require.NoError(t, servers.Err())
@@ -343,7 +344,7 @@ func TestAttackLoaderTaskNeverEnds(t *testing.T) {
 	start := time.Now()
 	res := reg.Execute(t.Context(), "h_job", json.RawMessage(`{}`))
 	require.True(t, res.IsError)
-	require.Less(t, time.Since(start), 3*time.Second)
+	require.Less(t, time.Since(start), 8*time.Second)
 	require.Less(t, len(res.Output), 1000, "the model's text holds the server's task id")
 	select {
 	case id := <-h.cancels:
@@ -411,4 +412,31 @@ func TestAttackDroppedTaskNotRetained(t *testing.T) {
 		runtime.GC()
 		return wp.Value() == nil
 	}, 5*time.Second, 50*time.Millisecond, "the dropped task (and its 1 MiB result) is still reachable")
+}
+
+// Calls made as tasks count against MaxSessionCalls as any call does: the
+// task answers at once, its call waits for a slot.
+func TestAttackTasksKeepMaxSessionCalls(t *testing.T) {
+	started, release := make(chan string, 8), make(chan struct{})
+	defer close(release)
+	reg := toolnexus.NewRegistry()
+	require.NoError(t, toolnexus.Register(reg, "job", "Waits.", func(ctx context.Context, _ struct{}) (string, error) {
+		started <- "job"
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return "ok", nil
+	}))
+	hs := newHTTPTestServer(t, reg, &ServerOptions{MaxSessionCalls: 1, Tasks: &TaskOptions{}})
+	s := openTaskSession(t, hs.URL)
+	for range 3 {
+		require.Nil(t, s.call("tools/call", `{"name":"job","arguments":{},"task":{}}`)["error"])
+	}
+	<-started
+	select {
+	case <-started:
+		t.Fatal("a second task's call runs past MaxSessionCalls 1")
+	case <-time.After(300 * time.Millisecond):
+	}
 }
