@@ -67,9 +67,9 @@ type ServerOptions struct {
 	// mid-call (a form, a sampling request: see PendingKindSampling): the
 	// state carries the answers of earlier rounds and comes back with the
 	// retried call, which is refused when it does not verify. Use 32 random
-	// bytes. Nil means a random key of this Server, so only the process that
-	// issued a state accepts it; replicas behind a load balancer
-	// (Stateless) need one key shared by all of them.
+	// bytes. Nil or empty means a random key of this Server, so only the
+	// process that issued a state accepts it; replicas behind a load
+	// balancer (Stateless) need one key shared by all of them.
 	StateKey []byte
 
 	// Tasks, when not nil, lets clients call the tools as tasks (see
@@ -278,8 +278,8 @@ func NewServer(reg *toolnexus.Registry, opts *ServerOptions) *Server {
 	o.AllowedHosts = slices.Clone(o.AllowedHosts)
 	s := &Server{reg: reg, logger: o.Logger, opts: o, installed: map[string]toolnexus.Tool{}, skipped: map[string]skippedTool{},
 		calls: callSlots{max: limit(o.MaxSessionCalls, DefaultMaxSessionCalls), open: map[*mcpsdk.ServerSession]*sessionCalls{}}}
-	s.stateKey = o.StateKey
-	if s.stateKey == nil {
+	s.stateKey = slices.Clone(o.StateKey)
+	if len(s.stateKey) == 0 { // an empty key would let anyone forge a state
 		s.stateKey = make([]byte, 32)
 		_, _ = rand.Read(s.stateKey) // never fails (crypto/rand)
 	}
@@ -306,7 +306,7 @@ func NewServer(reg *toolnexus.Registry, opts *ServerOptions) *Server {
 	s.srv = mcpsdk.NewServer(&mcpsdk.Implementation{Name: o.Name, Version: o.Version}, &so)
 	s.srv.AddReceivingMiddleware(revisionMiddleware)
 	if o.Tasks != nil {
-		s.tasks = newTaskStore(o.Tasks)
+		s.tasks = newTaskStore(o.Tasks, o.Stateless)
 		s.tasks.addTaskMethods(s.srv)
 		s.srv.AddReceivingMiddleware(s.tasks.callMiddleware)
 	}

@@ -7,6 +7,7 @@ import (
 	"mime"
 	"os"
 	"path/filepath"
+	"syscall"
 	"unicode/utf8"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -32,8 +33,9 @@ const MaxSkillFileBytes = 8 << 20
 //     the prompt, so a client resolves a relative path of the
 //     instructions against it and reads the file. Its MIME type comes from
 //     its extension; a file that is valid UTF-8 is sent as text, another as
-//     a blob. A file over MaxSkillFileBytes, or one gone since, is an
-//     error; nothing outside the listed files is served.
+//     a blob. A file over MaxSkillFileBytes, one gone since, or one that
+//     is not a regular file (a named pipe, a device) is an error; nothing
+//     outside the listed files is served.
 //
 // Skills given as data have no files to serve. Call AddSkills again after
 // the folder changed to serve the files as they are then; a prompt or
@@ -76,11 +78,16 @@ func fileMIME(path string) string {
 
 // readSkillFile reads path (at most MaxSkillFileBytes) as the resource uri.
 func readSkillFile(uri, path string) (*mcpsdk.ReadResourceResult, error) {
-	f, err := os.Open(path)
+	// O_NONBLOCK: opening a named pipe for reading would otherwise wait
+	// for a writer, for ever; only regular files are served.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, mcpsdk.ResourceNotFoundError(uri)
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", uri)
+	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxSkillFileBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %v", uri, err)

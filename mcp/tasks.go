@@ -39,8 +39,10 @@ const (
 // tasks/get and tasks/list report the status ("working", then
 // "completed", or "failed" for an error result or error, or "cancelled"),
 // tasks/cancel cancels the call's context. A client sees only the tasks
-// its session created (in stateless mode, where there are no sessions,
-// every client sees every task). A call of a tool in Required without a
+// its session created, sessions without an ID (stdio, Run) included, and
+// the tasks of a session that ends are cancelled and dropped (in
+// stateless mode, where there are no sessions, every client sees every
+// task). A call of a tool in Required without a
 // task is the JSON-RPC error -32601, as the revision asks.
 type TaskOptions struct {
 	// MaxTTL is the longest a task and its result are kept, from its
@@ -157,18 +159,21 @@ func (c taskConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 
 // taskStore holds the tasks of a Server.
 type taskStore struct {
-	maxTTL   time.Duration
-	max      int
-	poll     time.Duration
-	required map[string]bool
+	maxTTL    time.Duration
+	max       int
+	poll      time.Duration
+	required  map[string]bool
+	stateless bool // ServerOptions.Stateless: HTTP sessions last one request
 
-	mu   sync.Mutex
-	byID map[string]*task
+	mu      sync.Mutex
+	byID    map[string]*task
+	watched map[*mcpsdk.ServerSession]bool // sessions whose end drops their tasks
 }
 
-func newTaskStore(o *TaskOptions) *taskStore {
+func newTaskStore(o *TaskOptions, stateless bool) *taskStore {
 	ts := &taskStore{maxTTL: limit(o.MaxTTL, DefaultTaskTTL), max: limit(o.MaxTasks, DefaultMaxTasks),
-		poll: limit(o.PollInterval, DefaultTaskPollInterval), required: map[string]bool{}, byID: map[string]*task{}}
+		poll: limit(o.PollInterval, DefaultTaskPollInterval), required: map[string]bool{}, byID: map[string]*task{},
+		stateless: stateless, watched: map[*mcpsdk.ServerSession]bool{}}
 	for _, n := range o.Required {
 		ts.required[n] = true
 	}
@@ -177,11 +182,13 @@ func newTaskStore(o *TaskOptions) *taskStore {
 
 // task is one task; its fields after id are guarded by taskStore.mu.
 type task struct {
-	id, owner string
-	created   time.Time
-	ttl       time.Duration
-	cancel    context.CancelFunc
-	done      chan struct{} // closed once the task is terminal
+	id      string
+	owner   any // see ownerOf
+	created time.Time
+	ttl     time.Duration
+	cancel  context.CancelFunc
+	expire  *time.Timer   // ends the task at its TTL; set under taskStore.mu
+	done    chan struct{} // closed once the task is terminal
 
 	status, message string
 	updated         time.Time
@@ -240,11 +247,20 @@ func (ts *taskStore) wire(t *task) wireTask {
 
 // start runs run as a new task of owner, kept for the ttl asked (capped at
 // maxTTL; spec is the tools/call's task member, {"ttl": ms}).
-func (ts *taskStore) start(ctx context.Context, owner string, spec any, run func(context.Context) (mcpsdk.Result, error)) (wireTask, error) {
+func (ts *taskStore) start(ctx context.Context, owner any, spec any, run func(context.Context) (mcpsdk.Result, error)) (wireTask, error) {
 	ttl := ts.maxTTL
-	if m, ok := spec.(map[string]any); ok {
-		if ms, ok := m["ttl"].(float64); ok && ms > 0 && time.Duration(ms)*time.Millisecond < ttl {
-			ttl = time.Duration(ms) * time.Millisecond
+	m, ok := spec.(map[string]any)
+	if !ok {
+		return wireTask{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("params.task must be an object such as {\"ttl\": 60000}, not %s", jsonKind(spec))}
+	}
+	if v, ok := m["ttl"]; ok {
+		ms, ok := v.(float64)
+		if !ok || ms < 0 {
+			return wireTask{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "params.task.ttl must be a number of milliseconds, 0 or more"}
+		}
+		// Compared as milliseconds: a huge ttl must not overflow a Duration.
+		if ms > 0 && ms < float64(ttl.Milliseconds()) {
+			ttl = time.Duration(ms * float64(time.Millisecond))
 		}
 	}
 	ctx, cancel := context.WithCancel(context.WithValue(context.WithoutCancel(ctx), inTaskKey{}, true))
@@ -260,18 +276,57 @@ func (ts *taskStore) start(ctx context.Context, owner string, spec any, run func
 	}
 	ts.byID[t.id] = t
 	w := ts.wire(t)
-	ts.mu.Unlock()
-	time.AfterFunc(ttl, func() {
+	if ss, ok := owner.(*mcpsdk.ServerSession); ok && !ts.watched[ss] {
+		ts.watched[ss] = true
+		go func() {
+			_ = ss.Wait()
+			ts.drop(ss)
+		}()
+	}
+	t.expire = time.AfterFunc(ttl, func() {
 		cancel()
 		ts.mu.Lock()
 		delete(ts.byID, t.id)
 		ts.mu.Unlock()
 	})
+	ts.mu.Unlock()
 	go func() {
 		res, err := run(ctx)
 		ts.finish(t, res, err)
 	}()
 	return w, nil
+}
+
+// drop cancels and forgets the tasks of ss, a session that ended: nobody
+// can reach them any more.
+func (ts *taskStore) drop(ss *mcpsdk.ServerSession) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	delete(ts.watched, ss)
+	for id, t := range ts.byID {
+		if t.owner == any(ss) {
+			t.cancel()
+			t.expire.Stop() // it holds t, result included, until the TTL
+			delete(ts.byID, id)
+		}
+	}
+}
+
+// jsonKind names the JSON type of v, a decoded JSON value.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case float64, json.Number:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	}
+	return "an object"
 }
 
 // finish records the end of t's run, unless it was cancelled first.
@@ -299,8 +354,13 @@ func firstText(r *mcpsdk.CallToolResult) string {
 	return "the tool failed"
 }
 
-// get returns the task id of owner, or the JSON-RPC error -32602.
-func (ts *taskStore) get(owner, id string) (*task, error) {
+// get returns the task p.TaskID of owner, or the JSON-RPC error -32602.
+func (ts *taskStore) get(owner any, p *taskIDParams) (*task, error) {
+	if p == nil || p.TaskID == "" {
+		// A request without params (or with "params": null) has p nil.
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "params.taskId is missing"}
+	}
+	id := p.TaskID
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	t, ok := ts.byID[id]
@@ -310,13 +370,38 @@ func (ts *taskStore) get(owner, id string) (*task, error) {
 	return t, nil
 }
 
-// owner is whose tasks a session sees: its session ID ("" without one).
-func owner(ss *mcpsdk.ServerSession) string {
+// ownerKey is the context key of the owner of a tasks/* request (see
+// ownerOf), set by callMiddleware.
+type ownerKey struct{}
+
+// ownerOf is whose tasks req's session sees: over stateless HTTP, where a
+// session lasts one request, its session ID ("" without one: every client
+// sees every task); otherwise the session itself, so two sessions without
+// IDs (stdio, Run) do not share their tasks.
+func (ts *taskStore) ownerOf(req mcpsdk.Request) any {
+	ss, _ := req.GetSession().(*mcpsdk.ServerSession)
 	if ss == nil {
 		return ""
 	}
-	return ss.ID()
+	if ex := req.GetExtra(); ts.stateless && ex != nil && ex.Header != nil {
+		return ss.ID()
+	}
+	return ss
 }
+
+// owner is the owner callMiddleware put in ctx, or ss itself.
+func owner(ctx context.Context, ss *mcpsdk.ServerSession) any {
+	if o, ok := ctx.Value(ownerKey{}).(ownerBox); ok {
+		return o.v
+	}
+	if ss == nil {
+		return ""
+	}
+	return ss
+}
+
+// ownerBox holds an owner in a context (a nil interface would be lost).
+type ownerBox struct{ v any }
 
 // addTaskMethods adds tasks/get, tasks/result, tasks/cancel and tasks/list
 // to srv.
@@ -326,8 +411,8 @@ func (ts *taskStore) addTaskMethods(srv *mcpsdk.Server) {
 			panic("mcp: adding the task methods: " + err.Error()) // static names: cannot happen
 		}
 	}
-	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/get", func(_ context.Context, ss *mcpsdk.ServerSession, p *taskIDParams) (*taskResult, error) {
-		t, err := ts.get(owner(ss), p.TaskID)
+	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/get", func(ctx context.Context, ss *mcpsdk.ServerSession, p *taskIDParams) (*taskResult, error) {
+		t, err := ts.get(owner(ctx, ss), p)
 		if err != nil {
 			return nil, err
 		}
@@ -336,7 +421,7 @@ func (ts *taskStore) addTaskMethods(srv *mcpsdk.Server) {
 		return &taskResult{wireTask: ts.wire(t)}, nil
 	}))
 	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/result", func(ctx context.Context, ss *mcpsdk.ServerSession, p *taskIDParams) (mcpsdk.Result, error) {
-		t, err := ts.get(owner(ss), p.TaskID)
+		t, err := ts.get(owner(ctx, ss), p)
 		if err != nil {
 			return nil, err
 		}
@@ -365,8 +450,8 @@ func (ts *taskStore) addTaskMethods(srv *mcpsdk.Server) {
 		}
 		return t.result, nil
 	}))
-	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/cancel", func(_ context.Context, ss *mcpsdk.ServerSession, p *taskIDParams) (*taskResult, error) {
-		t, err := ts.get(owner(ss), p.TaskID)
+	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/cancel", func(ctx context.Context, ss *mcpsdk.ServerSession, p *taskIDParams) (*taskResult, error) {
+		t, err := ts.get(owner(ctx, ss), p)
 		if err != nil {
 			return nil, err
 		}
@@ -380,8 +465,8 @@ func (ts *taskStore) addTaskMethods(srv *mcpsdk.Server) {
 		close(t.done)
 		return &taskResult{wireTask: ts.wire(t)}, nil
 	}))
-	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/list", func(_ context.Context, ss *mcpsdk.ServerSession, _ *listTasksParams) (*listTasksResult, error) {
-		who := owner(ss)
+	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/list", func(ctx context.Context, ss *mcpsdk.ServerSession, _ *listTasksParams) (*listTasksResult, error) {
+		who := owner(ctx, ss)
 		ts.mu.Lock()
 		defer ts.mu.Unlock()
 		out := &listTasksResult{Tasks: []wireTask{}}
@@ -404,6 +489,9 @@ type inTaskKey struct{}
 // is the JSON-RPC error -32601.
 func (ts *taskStore) callMiddleware(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+		if strings.HasPrefix(method, "tasks/") {
+			ctx = context.WithValue(ctx, ownerKey{}, ownerBox{ts.ownerOf(req)})
+		}
 		p, ok := req.GetParams().(*mcpsdk.CallToolParamsRaw)
 		if method != "tools/call" || !ok || p == nil {
 			return next(ctx, method, req)
@@ -417,8 +505,7 @@ func (ts *taskStore) callMiddleware(next mcpsdk.MethodHandler) mcpsdk.MethodHand
 			return next(ctx, method, req)
 		}
 		delete(p.Meta, taskMetaKey)
-		ss, _ := req.GetSession().(*mcpsdk.ServerSession)
-		w, err := ts.start(ctx, owner(ss), spec, func(ctx context.Context) (mcpsdk.Result, error) { return next(ctx, method, req) })
+		w, err := ts.start(ctx, ts.ownerOf(req), spec, func(ctx context.Context) (mcpsdk.Result, error) { return next(ctx, method, req) })
 		if err != nil {
 			return nil, err
 		}
@@ -578,6 +665,20 @@ type taskClientConn struct {
 }
 
 func (c *taskClientConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "notifications/cancelled" && !req.IsCall() {
+		// The SDK gave up on a call (its context ended): its answer, if
+		// it ever comes, is not read, so forget it.
+		var p struct {
+			RequestID any `json:"requestId"`
+		}
+		if json.Unmarshal(req.Params, &p) == nil {
+			if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
+				c.mu.Lock()
+				delete(c.calls, id)
+				c.mu.Unlock()
+			}
+		}
+	}
 	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "tools/call" && req.IsCall() {
 		if params, ok := metaToTask(req.Params); ok {
 			cp := *req
