@@ -35,7 +35,10 @@ const MaxSkillFileBytes = 8 << 20
 //     its extension; a file that is valid UTF-8 is sent as text, another as
 //     a blob. A file over MaxSkillFileBytes, one gone since, or one that
 //     is not a regular file (a named pipe, a device) is an error; nothing
-//     outside the listed files is served.
+//     outside the listed files is served, and no file whose path leads out
+//     of the skill's folder through a symbolic link, or through an
+//     absolute one (os.Root's rule; a skill may link to your credentials,
+//     and the skill tool still lists such a file).
 //
 // Skills given as data have no files to serve. Call AddSkills again after
 // the folder changed to serve the files as they are then; a prompt or
@@ -56,16 +59,17 @@ func (s *Server) AddSkills(set *skill.Set) {
 			continue
 		}
 		files, _, _ := set.Files(name)
+		dir := sk.Dir
 		for _, path := range files {
-			rel, err := filepath.Rel(sk.Dir, path)
-			if err != nil {
-				rel = filepath.Base(path)
+			rel, err := filepath.Rel(dir, path)
+			if err != nil || !inRoot(dir, rel) {
+				continue // a link out of the skill's folder
 			}
 			uri := skill.FileURL(path)
 			s.srv.AddResource(&mcpsdk.Resource{URI: uri, Name: name + "/" + filepath.ToSlash(rel),
 				Description: fmt.Sprintf("A file of the skill %q.", name), MIMEType: fileMIME(path)},
 				func(context.Context, *mcpsdk.ReadResourceRequest) (*mcpsdk.ReadResourceResult, error) {
-					return readSkillFile(uri, path)
+					return readSkillFile(uri, dir, rel)
 				})
 		}
 	}
@@ -76,11 +80,30 @@ func fileMIME(path string) string {
 	return mime.TypeByExtension(filepath.Ext(path))
 }
 
-// readSkillFile reads path (at most MaxSkillFileBytes) as the resource uri.
-func readSkillFile(uri, path string) (*mcpsdk.ReadResourceResult, error) {
+// inRoot reports whether rel can be opened in dir without leaving it, as
+// os.Root allows: symbolic links relative and within dir.
+func inRoot(dir, rel string) bool {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return false
+	}
+	defer root.Close()
+	_, err = root.Stat(rel)
+	return err == nil
+}
+
+// readSkillFile reads rel in dir (at most MaxSkillFileBytes) as the
+// resource uri, through an os.Root, so a link changed since to lead out of
+// dir is not followed.
+func readSkillFile(uri, dir, rel string) (*mcpsdk.ReadResourceResult, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, mcpsdk.ResourceNotFoundError(uri)
+	}
+	defer root.Close()
 	// O_NONBLOCK: opening a named pipe for reading would otherwise wait
 	// for a writer, for ever; only regular files are served.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, mcpsdk.ResourceNotFoundError(uri)
 	}
@@ -95,7 +118,7 @@ func readSkillFile(uri, path string) (*mcpsdk.ReadResourceResult, error) {
 	if len(data) > MaxSkillFileBytes {
 		return nil, fmt.Errorf("%s is larger than %d bytes (mcp.MaxSkillFileBytes)", uri, MaxSkillFileBytes)
 	}
-	c := &mcpsdk.ResourceContents{URI: uri, MIMEType: fileMIME(path)}
+	c := &mcpsdk.ResourceContents{URI: uri, MIMEType: fileMIME(rel)}
 	if utf8.Valid(data) {
 		c.Text = string(data)
 		if c.MIMEType == "" {

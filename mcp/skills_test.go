@@ -29,6 +29,10 @@ func TestServeSkills(t *testing.T) {
 	write("fields.json", []byte(`{"a":1}`))
 	write("logo.bin", []byte{0xff, 0x00, 0xfe})
 	write(".secret", []byte("hidden"))
+	outside := filepath.Join(t.TempDir(), "credentials")
+	require.NoError(t, os.WriteFile(outside, []byte("aws_secret=1"), 0o600))
+	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "creds.txt")))
+	require.NoError(t, os.Symlink("fields.json", filepath.Join(dir, "alias.json")))
 	set, err := skill.Load([]string{root}, nil)
 	require.NoError(t, err)
 
@@ -61,7 +65,7 @@ func TestServeSkills(t *testing.T) {
 		uris, names = append(uris, r.URI), append(names, r.Name)
 	}
 	slices.Sort(names)
-	require.Equal(t, []string{"pdf/fields.json", "pdf/logo.bin", "pdf/scripts/fill.sh"}, names)
+	require.Equal(t, []string{"pdf/alias.json", "pdf/fields.json", "pdf/logo.bin", "pdf/scripts/fill.sh"}, names, "a link inside the folder is served, one out of it is not")
 	read := func(uri string) (*mcpsdk.ResourceContents, error) {
 		r, err := cs.ReadResource(t.Context(), &mcpsdk.ReadResourceParams{URI: uri})
 		if err != nil {
@@ -82,7 +86,10 @@ func TestServeSkills(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []byte{0xff, 0x00, 0xfe}, bin.Blob)
 	require.Empty(t, bin.Text)
-	for _, uri := range []string{base + "/.secret", base + "/SKILL.md", base + "/../pdf/.secret", "file:///etc/passwd"} {
+	alias, err := read(base + "/alias.json")
+	require.NoError(t, err)
+	require.Equal(t, `{"a":1}`, alias.Text)
+	for _, uri := range []string{base + "/.secret", base + "/SKILL.md", base + "/../pdf/.secret", "file:///etc/passwd", base + "/creds.txt"} {
 		_, err := read(uri)
 		require.Error(t, err, uri)
 	}
