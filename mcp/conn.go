@@ -226,7 +226,7 @@ func (c *conn) list(ctx context.Context, session *mcpsdk.ClientSession) ([]liste
 		if !c.cfg.offers(t.Name) {
 			continue
 		}
-		if why := notForModels(t); why != "" {
+		if why := notForModels(t); why != "" && !c.opts.AppOnlyTools {
 			skipped = append(skipped, cleanOutput(t.Name, maxLabel)+": "+why)
 			continue
 		}

@@ -197,6 +197,13 @@ type LoadOptions struct {
 	// of these options applies as for a spawned or remote server. nil
 	// means each server's config says how to reach it.
 	Dial func(name string) mcpsdk.Transport
+
+	// AppOnlyTools loads the tools a server meant for its MCP Apps UI only
+	// (_meta.ui.visibility without "model", SEP-1865), for a host that
+	// renders those apps and calls such tools for them. false (the
+	// default) leaves them out, with a line in ServerStatus.Skipped: they
+	// are not for a model.
+	AppOnlyTools bool
 }
 
 // Servers is the result of [Load]: the tools of every server that

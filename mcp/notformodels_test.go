@@ -30,4 +30,10 @@ func TestLoadLeavesOutToolsNotForModels(t *testing.T) {
 	require.Equal(t, []string{
 		`refresh_view: for the MCP Apps UI only (_meta.ui.visibility has no "model")`,
 	}, st.Skipped)
+
+	// A host that renders the apps asks for them.
+	withApps := loadFake(context.Background(), "s", srv, &LoadOptions{AppOnlyTools: true})
+	defer withApps.Close()
+	require.Len(t, withApps.Tools(), 5)
+	require.Empty(t, withApps.Status()[0].Skipped)
 }

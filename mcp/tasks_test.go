@@ -1,9 +1,11 @@
 package mcp
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -203,4 +205,61 @@ func TestTasksStdio(t *testing.T) {
 	listed := replies[3]["result"].(map[string]any)["tasks"].([]any)
 	require.Len(t, listed, 1)
 	require.Equal(t, task["taskId"], listed[0].(map[string]any)["taskId"])
+}
+
+// A task's progress reaches the client while it runs, under the progress
+// token of the tools/call that started it.
+func TestTasksProgress(t *testing.T) {
+	reg := toolnexus.NewRegistry()
+	require.NoError(t, toolnexus.Register(reg, "steps", "Reports two steps.", func(ctx context.Context, _ struct{}) (string, error) {
+		toolnexus.ReportProgress(ctx, 1, 2, "half")
+		toolnexus.ReportProgress(ctx, 2, 2, "all")
+		return "stepped", nil
+	}))
+	srv := NewServer(reg, &ServerOptions{Tasks: &TaskOptions{}})
+	defer srv.Close()
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		initializedLine,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"steps","arguments":{},"task":{},"_meta":{"progressToken":"p7"}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tasks/list"}`,
+	}, "\n") + "\n"
+	// tasks/result needs the task's id: the test reads it from the answer
+	// to the call, then asks for the result on the same session.
+	pr, pw := io.Pipe()
+	var out strings.Builder
+	done := make(chan error, 1)
+	outR, outW := io.Pipe()
+	go func() { done <- srv.ServeIO(context.Background(), pr, outW); outW.Close() }()
+	go func() { _, _ = io.WriteString(pw, in) }()
+	sc := bufio.NewScanner(outR)
+	for sc.Scan() {
+		line := sc.Text()
+		out.WriteString(line + "\n")
+		if strings.Contains(line, `"id":2,`) {
+			id := rpcBody(t, line)["result"].(map[string]any)["task"].(map[string]any)["taskId"].(string)
+			_, _ = fmt.Fprintf(pw, `{"jsonrpc":"2.0","id":4,"method":"tasks/result","params":{"taskId":%q}}`+"\n", id)
+		}
+		if strings.Contains(line, `"id":4,`) {
+			pw.Close()
+		}
+	}
+	require.NoError(t, <-done)
+	require.Contains(t, out.String(), `"text":"stepped"`)
+	var progress []string
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m struct {
+			Method string `json:"method"`
+			Params struct {
+				Token    string  `json:"progressToken"`
+				Progress float64 `json:"progress"`
+				Message  string  `json:"message"`
+			} `json:"params"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(line), &m), line)
+		if m.Method == "notifications/progress" {
+			progress = append(progress, fmt.Sprintf("%s %v %s", m.Params.Token, m.Params.Progress, m.Params.Message))
+		}
+	}
+	require.Equal(t, []string{"p7 1 half", "p7 2 all"}, progress, out.String())
 }
