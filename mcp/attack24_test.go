@@ -394,7 +394,7 @@ func TestAttackDroppedTaskNotRetained(t *testing.T) {
 	id := created["result"].(map[string]any)["task"].(map[string]any)["taskId"].(string)
 	s.call("tasks/result", fmt.Sprintf(`{"taskId":%q}`, id))
 	srv.tasks.mu.Lock()
-	wp := weak.Make(srv.tasks.byID[id])
+	wp := weak.Make(srv.tasks.local[id])
 	srv.tasks.mu.Unlock()
 	require.NotNil(t, wp.Value())
 	req, err := http.NewRequest(http.MethodDelete, hs.URL, nil)
@@ -406,8 +406,12 @@ func TestAttackDroppedTaskNotRetained(t *testing.T) {
 	require.Eventually(t, func() bool {
 		srv.tasks.mu.Lock()
 		defer srv.tasks.mu.Unlock()
-		return len(srv.tasks.byID) == 0
+		return len(srv.tasks.local) == 0
 	}, 5*time.Second, 10*time.Millisecond, "the closed session's task is still kept")
+	require.Eventually(t, func() bool {
+		keys, err := srv.store.List(t.Context(), "toolnexus/task/")
+		return err == nil && len(keys) == 0
+	}, 5*time.Second, 10*time.Millisecond, "the closed session's task record (and its 1 MiB result) is still stored")
 	require.Eventually(t, func() bool {
 		runtime.GC()
 		return wp.Value() == nil

@@ -69,9 +69,11 @@ const stateTTL = time.Hour
 func (s *Server) askPerson(ctx context.Context, req *mcpsdk.CallToolRequest, name string, args json.RawMessage, run func(context.Context) toolnexus.Result) (*mcpsdk.CallToolResult, error) {
 	st := inputState{Tool: name, Args: argsDigest(args)}
 	var responses mcpsdk.InputResponseMap
+	var sealed string // the verified requestState, until it is claimed
 	if req.Params != nil {
 		responses = req.Params.InputResponses
 		if req.Params.RequestState != "" {
+			sealed = req.Params.RequestState
 			if err := s.openState(req.Params.RequestState, &st); err != nil {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestState: " + err.Error()}
 			}
@@ -131,6 +133,15 @@ func (s *Server) askPerson(ctx context.Context, req *mcpsdk.CallToolRequest, nam
 			asked = append(asked, p)
 		}
 		if answered {
+			if sealed != "" {
+				// The answers of a retried call run the tool once: a second
+				// request with the same state (a replay, or the same retry
+				// sent to two replicas) is refused.
+				if err := s.claim(ctx, sealed, st.Expires); err != nil {
+					return nil, err
+				}
+				sealed = ""
+			}
 			continue
 		}
 		if len(ask) == 0 {
@@ -308,6 +319,24 @@ func argsDigest(args json.RawMessage) string {
 	}
 	sum := sha256.Sum256(args)
 	return hex.EncodeToString(sum[:])
+}
+
+// claim marks sealed, a requestState, as used until expires (Unix
+// seconds) in the server's store; a state already claimed is the JSON-RPC
+// error -32602.
+func (s *Server) claim(ctx context.Context, sealed string, expires int64) error {
+	sum := sha256.Sum256([]byte(sealed))
+	ttl := time.Until(time.Unix(expires, 0)) + time.Second
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer cancel()
+	ok, err := s.store.CompareAndSwap(ctx, "toolnexus/claim/"+hex.EncodeToString(sum[:]), nil, []byte{1}, ttl)
+	switch {
+	case err != nil:
+		return storeErr(err)
+	case !ok:
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestState: was already used (the answers of one round run the tool once)"}
+	}
+	return nil
 }
 
 // sealState encodes st as base64url(JSON) "." base64url(HMAC-SHA256).

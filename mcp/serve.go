@@ -77,6 +77,16 @@ type ServerOptions struct {
 	// ignored and the call answered as any other, as the revision allows.
 	Tasks *TaskOptions
 
+	// Store keeps what replicas share (see [toolnexus.Store]): the tasks
+	// and their results (ServerOptions.Tasks), the claims that make the
+	// answers of a round of input run a tool once, and, when StateKey is
+	// unset, the key that seals requestState, made by the first replica
+	// and read by the others. Give every replica the same store (for
+	// example github.com/toolnexus/toolnexus/store/redis) and any replica
+	// serves a task, a retried call or a tasks/result another began. nil
+	// means a store in this process's memory.
+	Store toolnexus.Store
+
 	// SDK, when not nil, holds the go-sdk server options the server is
 	// made with, for what package mcp does not set itself: completions
 	// (CompletionHandler), resource subscriptions (SubscribeHandler and
@@ -238,7 +248,8 @@ type Server struct {
 
 	logger   *slog.Logger // nil: none
 	opts     ServerOptions
-	stateKey []byte // seals requestState (ServerOptions.StateKey)
+	stateKey []byte          // seals requestState (ServerOptions.StateKey)
+	store    toolnexus.Store // ServerOptions.Store, or one in memory
 
 	calls callSlots    // MaxSessionCalls
 	refs  *requestRefs // the HTTP requests open, for ToolFilter and Stateless; nil without either
@@ -278,10 +289,13 @@ func NewServer(reg *toolnexus.Registry, opts *ServerOptions) *Server {
 	o.AllowedHosts = slices.Clone(o.AllowedHosts)
 	s := &Server{reg: reg, logger: o.Logger, opts: o, installed: map[string]toolnexus.Tool{}, skipped: map[string]skippedTool{},
 		calls: callSlots{max: limit(o.MaxSessionCalls, DefaultMaxSessionCalls), open: map[*mcpsdk.ServerSession]*sessionCalls{}}}
+	s.store = o.Store
+	if s.store == nil {
+		s.store = toolnexus.NewMemoryStore()
+	}
 	s.stateKey = slices.Clone(o.StateKey)
 	if len(s.stateKey) == 0 { // an empty key would let anyone forge a state
-		s.stateKey = make([]byte, 32)
-		_, _ = rand.Read(s.stateKey) // never fails (crypto/rand)
+		s.stateKey = sharedStateKey(s.store, o.Store != nil, o.Logger)
 	}
 	var so mcpsdk.ServerOptions
 	if o.SDK != nil {
@@ -306,7 +320,7 @@ func NewServer(reg *toolnexus.Registry, opts *ServerOptions) *Server {
 	s.srv = mcpsdk.NewServer(&mcpsdk.Implementation{Name: o.Name, Version: o.Version}, &so)
 	s.srv.AddReceivingMiddleware(revisionMiddleware)
 	if o.Tasks != nil {
-		s.tasks = newTaskStore(o.Tasks, o.Stateless)
+		s.tasks = newTaskStore(o.Tasks, o.Stateless, s.store)
 		s.tasks.addTaskMethods(s.srv)
 		s.srv.AddReceivingMiddleware(s.tasks.callMiddleware)
 	}
@@ -322,6 +336,35 @@ func NewServer(reg *toolnexus.Registry, opts *ServerOptions) *Server {
 	s.cancel = reg.OnChange(s.sync)
 	s.sync()
 	return s
+}
+
+// stateKeyName is the store key of the key that seals requestState.
+const stateKeyName = "toolnexus/state-key"
+
+// sharedStateKey is the key that seals requestState: with a store given
+// (shared), the one the first replica put there; else a random key of
+// this process. A store that fails gives a random key, logged: states
+// then verify only on this replica.
+func sharedStateKey(store toolnexus.Store, shared bool, logger *slog.Logger) []byte {
+	key := make([]byte, 32)
+	_, _ = rand.Read(key) // never fails (crypto/rand)
+	if !shared {
+		return key
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	_, err := store.CompareAndSwap(ctx, stateKeyName, nil, key, 0)
+	if err == nil {
+		var got []byte
+		var ok bool
+		if got, ok, err = store.Get(ctx, stateKeyName); err == nil && ok && len(got) >= 32 {
+			return got
+		}
+	}
+	if logger != nil {
+		logger.Warn("mcp: the store gave no requestState key; this replica uses its own", "err", err)
+	}
+	return key
 }
 
 // Skipped reports the registry tools the server does not serve because the

@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +18,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolnexus/toolnexus"
 )
 
 // Defaults of [TaskOptions], used when a field is zero.
@@ -157,44 +161,79 @@ func (c taskConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	return m, err
 }
 
-// taskStore holds the tasks of a Server.
+// taskStore holds the tasks of a Server. Their records live in a
+// toolnexus.Store (ServerOptions.Store, else one in memory), so replicas
+// sharing a store serve each other's tasks: any replica reads a task,
+// fetches its result and cancels it; the replica that runs a task keeps a
+// lease on it while it runs, and a task whose lease ran out (its replica
+// stopped) is reported failed by whoever looks next.
 type taskStore struct {
 	maxTTL    time.Duration
 	max       int
 	poll      time.Duration
 	required  map[string]bool
 	stateless bool // ServerOptions.Stateless: HTTP sessions last one request
+	store     toolnexus.Store
+	replica   string // this process's name in leases
 
-	mu      sync.Mutex
-	byID    map[string]*task
-	watched map[*mcpsdk.ServerSession]bool // sessions whose end drops their tasks
+	mu     sync.Mutex
+	local  map[string]*localTask            // tasks this replica started, until their TTL
+	owners map[*mcpsdk.ServerSession]string // owner names of sessions without IDs
 }
 
-func newTaskStore(o *TaskOptions, stateless bool) *taskStore {
+// Lease timing: a running task's lease is renewed every taskLeaseEvery
+// and lasts taskLease, so a replica that stops is noticed within
+// taskLease; the renewal also looks for a cancel from another replica.
+const (
+	taskLease      = 10 * time.Second
+	taskLeaseEvery = 2 * time.Second
+)
+
+func newTaskStore(o *TaskOptions, stateless bool, store toolnexus.Store) *taskStore {
 	ts := &taskStore{maxTTL: limit(o.MaxTTL, DefaultTaskTTL), max: limit(o.MaxTasks, DefaultMaxTasks),
-		poll: limit(o.PollInterval, DefaultTaskPollInterval), required: map[string]bool{}, byID: map[string]*task{},
-		stateless: stateless, watched: map[*mcpsdk.ServerSession]bool{}}
+		poll: limit(o.PollInterval, DefaultTaskPollInterval), required: map[string]bool{}, stateless: stateless,
+		store: store, replica: rand.Text(), local: map[string]*localTask{}, owners: map[*mcpsdk.ServerSession]string{}}
 	for _, n := range o.Required {
 		ts.required[n] = true
 	}
 	return ts
 }
 
-// task is one task; its fields after id are guarded by taskStore.mu.
-type task struct {
-	id      string
-	owner   any // see ownerOf
-	created time.Time
-	ttl     time.Duration
-	cancel  context.CancelFunc
-	expire  *time.Timer   // ends the task at its TTL; set under taskStore.mu
-	done    chan struct{} // closed once the task is terminal
-
-	status, message string
-	updated         time.Time
-	result          mcpsdk.Result
-	err             error
+// localTask is a task this replica started: what only this process can
+// do to it.
+type localTask struct {
+	owner  string
+	cancel context.CancelFunc
+	expire *time.Timer   // forgets the task at its TTL
+	done   chan struct{} // closed once its run ended and its record says so
 }
+
+// taskRecord is a task as the store keeps it (JSON).
+type taskRecord struct {
+	ID      string          `json:"id"`
+	Owner   string          `json:"owner"`
+	Status  string          `json:"status"`
+	Message string          `json:"message,omitempty"`
+	Created time.Time       `json:"created"`
+	Updated time.Time       `json:"updated"`
+	TTL     int64           `json:"ttl"`              // milliseconds
+	Result  json.RawMessage `json:"result,omitempty"` // the CallToolResult
+	ErrCode int64           `json:"errCode,omitempty"`
+	Err     string          `json:"err,omitempty"` // the call's JSON-RPC error
+}
+
+func taskKey(owner, id string) string {
+	return taskPrefix(owner) + id
+}
+
+// taskPrefix is where owner's tasks are kept (a digest, so an owner's name
+// never reaches the store's keys).
+func taskPrefix(owner string) string {
+	sum := sha256.Sum256([]byte(owner))
+	return "toolnexus/task/" + hex.EncodeToString(sum[:12]) + "/"
+}
+
+func leaseKey(id string) string { return "toolnexus/task-lease/" + id }
 
 // wireTask is a task as the 2025-11-25 revision sends it.
 type wireTask struct {
@@ -238,16 +277,23 @@ type listTasksParams struct {
 	Cursor string `json:"cursor,omitempty"`
 }
 
-// wire is t as sent; the caller holds taskStore.mu.
-func (ts *taskStore) wire(t *task) wireTask {
-	return wireTask{TaskID: t.id, Status: t.status, StatusMessage: t.message,
-		CreatedAt: t.created.UTC().Format(time.RFC3339Nano), LastUpdatedAt: t.updated.UTC().Format(time.RFC3339Nano),
-		TTL: t.ttl.Milliseconds(), PollInterval: ts.poll.Milliseconds()}
+// wire is r as sent.
+func (ts *taskStore) wire(r *taskRecord) wireTask {
+	return wireTask{TaskID: r.ID, Status: r.Status, StatusMessage: r.Message,
+		CreatedAt: r.Created.UTC().Format(time.RFC3339Nano), LastUpdatedAt: r.Updated.UTC().Format(time.RFC3339Nano),
+		TTL: r.TTL, PollInterval: ts.poll.Milliseconds()}
+}
+
+// storeTimeout bounds one store operation made for a task.
+const storeTimeout = 5 * time.Second
+
+func storeErr(err error) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task store failed: " + err.Error()}
 }
 
 // start runs run as a new task of owner, kept for the ttl asked (capped at
 // maxTTL; spec is the tools/call's task member, {"ttl": ms}).
-func (ts *taskStore) start(ctx context.Context, owner any, spec any, run func(context.Context) (mcpsdk.Result, error)) (wireTask, error) {
+func (ts *taskStore) start(ctx context.Context, owner string, spec any, run func(context.Context) (mcpsdk.Result, error)) (wireTask, error) {
 	ttl := ts.maxTTL
 	m, ok := spec.(map[string]any)
 	if !ok {
@@ -263,53 +309,140 @@ func (ts *taskStore) start(ctx context.Context, owner any, spec any, run func(co
 			ttl = time.Duration(ms * float64(time.Millisecond))
 		}
 	}
-	ctx, cancel := context.WithCancel(context.WithValue(context.WithoutCancel(ctx), inTaskKey{}, true))
 	now := time.Now()
-	t := &task{id: rand.Text(), owner: owner, created: now, ttl: ttl, cancel: cancel, done: make(chan struct{}),
-		status: "working", updated: now}
+	rec := &taskRecord{ID: rand.Text(), Owner: owner, Status: "working", Created: now, Updated: now, TTL: ttl.Milliseconds()}
 	ts.mu.Lock()
-	if len(ts.byID) >= ts.max {
+	if len(ts.local) >= ts.max {
 		ts.mu.Unlock()
-		cancel()
 		return wireTask{}, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
 			Message: fmt.Sprintf("too many tasks: %d are kept (TaskOptions.MaxTasks); cancel one or wait for one to expire", ts.max)}
 	}
-	ts.byID[t.id] = t
-	w := ts.wire(t)
-	if ss, ok := owner.(*mcpsdk.ServerSession); ok && !ts.watched[ss] {
-		ts.watched[ss] = true
-		go func() {
-			_ = ss.Wait()
-			ts.drop(ss)
-		}()
-	}
-	t.expire = time.AfterFunc(ttl, func() {
-		cancel()
-		ts.mu.Lock()
-		delete(ts.byID, t.id)
-		ts.mu.Unlock()
-	})
+	runCtx, cancel := context.WithCancel(context.WithValue(context.WithoutCancel(ctx), inTaskKey{}, true))
+	lt := &localTask{owner: owner, cancel: cancel, done: make(chan struct{})}
+	ts.local[rec.ID] = lt
 	ts.mu.Unlock()
+	sctx, scancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer scancel()
+	b, _ := json.Marshal(rec)
+	err := ts.store.Put(sctx, taskKey(owner, rec.ID), b, ttl)
+	if err == nil {
+		err = ts.store.Put(sctx, leaseKey(rec.ID), []byte(ts.replica), taskLease)
+	}
+	if err != nil {
+		cancel()
+		ts.forget(rec.ID)
+		return wireTask{}, storeErr(err)
+	}
+	lt.expire = time.AfterFunc(ttl, func() { cancel(); ts.forget(rec.ID) })
+	go ts.keepLease(runCtx, owner, rec.ID, cancel)
 	go func() {
-		res, err := run(ctx)
-		ts.finish(t, res, err)
+		res, err := run(runCtx)
+		ts.finish(owner, rec.ID, res, err)
+		cancel()
+		close(lt.done)
 	}()
-	return w, nil
+	return ts.wire(rec), nil
 }
 
-// drop cancels and forgets the tasks of ss, a session that ended: nobody
-// can reach them any more.
-func (ts *taskStore) drop(ss *mcpsdk.ServerSession) {
+// forget drops the local part of task id.
+func (ts *taskStore) forget(id string) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	delete(ts.watched, ss)
-	for id, t := range ts.byID {
-		if t.owner == any(ss) {
-			t.cancel()
-			t.expire.Stop() // it holds t, result included, until the TTL
-			delete(ts.byID, id)
+	if lt, ok := ts.local[id]; ok {
+		if lt.expire != nil {
+			lt.expire.Stop() // it holds the task until the TTL
+		}
+		delete(ts.local, id)
+	}
+}
+
+// keepLease renews the lease of task id while ctx lasts, and cancels the
+// run when the record says another replica cancelled it (or it is gone).
+func (ts *taskStore) keepLease(ctx context.Context, owner, id string, cancel context.CancelFunc) {
+	t := time.NewTicker(taskLeaseEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			_ = ts.store.Delete(context.WithoutCancel(ctx), leaseKey(id))
+			return
+		case <-t.C:
+		}
+		sctx, scancel := context.WithTimeout(ctx, storeTimeout)
+		_ = ts.store.Put(sctx, leaseKey(id), []byte(ts.replica), taskLease)
+		rec, _, ok, err := ts.load(sctx, owner, id)
+		scancel()
+		if err == nil && (!ok || rec.Status != "working") {
+			cancel()
 		}
 	}
+}
+
+// load reads the record of task id of owner, with its stored bytes.
+func (ts *taskStore) load(ctx context.Context, owner, id string) (*taskRecord, []byte, bool, error) {
+	b, ok, err := ts.store.Get(ctx, taskKey(owner, id))
+	if err != nil || !ok {
+		return nil, nil, false, err
+	}
+	var rec taskRecord
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return nil, nil, false, fmt.Errorf("task %q: a record that is not JSON: %v", id, err)
+	}
+	return &rec, b, true, nil
+}
+
+// update changes the record of task id with edit while it is working
+// (compare-and-swap, retried on a race); it returns the record as it is
+// after, and whether edit was applied.
+func (ts *taskStore) update(ctx context.Context, owner, id string, edit func(*taskRecord)) (*taskRecord, bool, error) {
+	for range 8 {
+		rec, old, ok, err := ts.load(ctx, owner, id)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		if rec.Status != "working" {
+			return rec, false, nil
+		}
+		edit(rec)
+		rec.Updated = time.Now()
+		b, _ := json.Marshal(rec)
+		left := time.Until(rec.Created.Add(time.Duration(rec.TTL) * time.Millisecond))
+		if left <= 0 {
+			return rec, false, nil
+		}
+		swapped, err := ts.store.CompareAndSwap(ctx, taskKey(owner, id), old, b, left)
+		if err != nil {
+			return nil, false, err
+		}
+		if swapped {
+			return rec, true, nil
+		}
+	}
+	return nil, false, errors.New("the task's record kept changing")
+}
+
+// finish records the end of task id's run, unless it is no longer working
+// (cancelled, or failed for a lost lease).
+func (ts *taskStore) finish(owner, id string, res mcpsdk.Result, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	_, _, _ = ts.update(ctx, owner, id, func(r *taskRecord) {
+		r.Status = "completed"
+		if err != nil {
+			r.Status, r.Message = "failed", err.Error()
+			var werr *jsonrpc.Error
+			if errors.As(err, &werr) {
+				r.ErrCode, r.Err = werr.Code, werr.Message
+			} else {
+				r.ErrCode, r.Err = jsonrpc.CodeInternalError, err.Error()
+			}
+			return
+		}
+		r.Result, _ = json.Marshal(res)
+		if cr, ok := res.(*mcpsdk.CallToolResult); ok && cr.IsError {
+			r.Status, r.Message = "failed", firstText(cr)
+		}
+	})
 }
 
 // jsonKind names the JSON type of v, a decoded JSON value.
@@ -329,22 +462,6 @@ func jsonKind(v any) string {
 	return "an object"
 }
 
-// finish records the end of t's run, unless it was cancelled first.
-func (ts *taskStore) finish(t *task, res mcpsdk.Result, err error) {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	if t.status != "working" {
-		return
-	}
-	t.result, t.err, t.status, t.updated = res, err, "completed", time.Now()
-	if err != nil {
-		t.status, t.message = "failed", err.Error()
-	} else if cr, ok := res.(*mcpsdk.CallToolResult); ok && cr.IsError {
-		t.status, t.message = "failed", firstText(cr)
-	}
-	close(t.done)
-}
-
 func firstText(r *mcpsdk.CallToolResult) string {
 	for _, c := range r.Content {
 		if tc, ok := c.(*mcpsdk.TextContent); ok {
@@ -354,20 +471,32 @@ func firstText(r *mcpsdk.CallToolResult) string {
 	return "the tool failed"
 }
 
-// get returns the task p.TaskID of owner, or the JSON-RPC error -32602.
-func (ts *taskStore) get(owner any, p *taskIDParams) (*task, error) {
+// get returns the record of task p.TaskID of owner, or the JSON-RPC error
+// -32602. A working task whose lease ran out is failed first.
+func (ts *taskStore) get(ctx context.Context, owner string, p *taskIDParams) (*taskRecord, error) {
 	if p == nil || p.TaskID == "" {
 		// A request without params (or with "params": null) has p nil.
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "params.taskId is missing"}
 	}
-	id := p.TaskID
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	t, ok := ts.byID[id]
-	if !ok || t.owner != owner {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown task %q", id)}
+	sctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	defer cancel()
+	rec, _, ok, err := ts.load(sctx, owner, p.TaskID)
+	if err != nil {
+		return nil, storeErr(err)
 	}
-	return t, nil
+	if !ok {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown task %q", p.TaskID)}
+	}
+	if rec.Status == "working" {
+		if _, held, err := ts.store.Get(sctx, leaseKey(rec.ID)); err == nil && !held {
+			if r, _, err := ts.update(sctx, owner, rec.ID, func(r *taskRecord) {
+				r.Status, r.Message = "failed", "the replica that ran this task stopped before it ended (its lease ran out)"
+			}); err == nil && r != nil {
+				rec = r
+			}
+		}
+	}
+	return rec, nil
 }
 
 // ownerKey is the context key of the owner of a tasks/* request (see
@@ -376,9 +505,10 @@ type ownerKey struct{}
 
 // ownerOf is whose tasks req's session sees: over stateless HTTP, where a
 // session lasts one request, its session ID ("" without one: every client
-// sees every task); otherwise the session itself, so two sessions without
-// IDs (stdio, Run) do not share their tasks.
-func (ts *taskStore) ownerOf(req mcpsdk.Request) any {
+// sees every task, on every replica); otherwise a name of the session's
+// own, so two sessions without IDs (stdio, Run) do not share their tasks,
+// and whose tasks end with it.
+func (ts *taskStore) ownerOf(req mcpsdk.Request) string {
 	ss, _ := req.GetSession().(*mcpsdk.ServerSession)
 	if ss == nil {
 		return ""
@@ -386,22 +516,50 @@ func (ts *taskStore) ownerOf(req mcpsdk.Request) any {
 	if ex := req.GetExtra(); ts.stateless && ex != nil && ex.Header != nil {
 		return ss.ID()
 	}
-	return ss
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	name, ok := ts.owners[ss]
+	if !ok {
+		name = "session/" + rand.Text()
+		ts.owners[ss] = name
+		go func() {
+			_ = ss.Wait()
+			ts.drop(ss)
+		}()
+	}
+	return name
 }
 
-// owner is the owner callMiddleware put in ctx, or ss itself.
-func owner(ctx context.Context, ss *mcpsdk.ServerSession) any {
-	if o, ok := ctx.Value(ownerKey{}).(ownerBox); ok {
-		return o.v
+// drop cancels and forgets the tasks of ss, a session that ended: nobody
+// can reach them any more.
+func (ts *taskStore) drop(ss *mcpsdk.ServerSession) {
+	ts.mu.Lock()
+	name := ts.owners[ss]
+	delete(ts.owners, ss)
+	var ids []string
+	for id, lt := range ts.local {
+		if lt.owner == name {
+			lt.cancel()
+			if lt.expire != nil {
+				lt.expire.Stop()
+			}
+			delete(ts.local, id)
+			ids = append(ids, id)
+		}
 	}
-	if ss == nil {
-		return ""
+	ts.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	for _, id := range ids {
+		_ = ts.store.Delete(ctx, taskKey(name, id))
 	}
-	return ss
 }
 
-// ownerBox holds an owner in a context (a nil interface would be lost).
-type ownerBox struct{ v any }
+// owner is the owner callMiddleware put in ctx.
+func owner(ctx context.Context) string {
+	o, _ := ctx.Value(ownerKey{}).(string)
+	return o
+}
 
 // addTaskMethods adds tasks/get, tasks/result, tasks/cancel and tasks/list
 // to srv.
@@ -411,73 +569,117 @@ func (ts *taskStore) addTaskMethods(srv *mcpsdk.Server) {
 			panic("mcp: adding the task methods: " + err.Error()) // static names: cannot happen
 		}
 	}
-	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/get", func(ctx context.Context, ss *mcpsdk.ServerSession, p *taskIDParams) (*taskResult, error) {
-		t, err := ts.get(owner(ctx, ss), p)
+	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/get", func(ctx context.Context, _ *mcpsdk.ServerSession, p *taskIDParams) (*taskResult, error) {
+		rec, err := ts.get(ctx, owner(ctx), p)
 		if err != nil {
 			return nil, err
 		}
-		ts.mu.Lock()
-		defer ts.mu.Unlock()
-		return &taskResult{wireTask: ts.wire(t)}, nil
+		return &taskResult{wireTask: ts.wire(rec)}, nil
 	}))
-	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/result", func(ctx context.Context, ss *mcpsdk.ServerSession, p *taskIDParams) (mcpsdk.Result, error) {
-		t, err := ts.get(owner(ctx, ss), p)
+	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/result", func(ctx context.Context, _ *mcpsdk.ServerSession, p *taskIDParams) (mcpsdk.Result, error) {
+		rec, err := ts.waitTerminal(ctx, owner(ctx), p)
 		if err != nil {
 			return nil, err
 		}
-		select {
-		case <-t.done:
-		case <-ctx.Done():
-			return nil, ctx.Err()
+		switch {
+		case rec.Status == "cancelled":
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("task %q was cancelled", rec.ID)}
+		case rec.Err != "":
+			return nil, &jsonrpc.Error{Code: rec.ErrCode, Message: rec.Err}
+		case rec.Result == nil:
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("task %q: %s", rec.ID, rec.Message)}
 		}
-		ts.mu.Lock()
-		defer ts.mu.Unlock()
-		if t.status == "cancelled" {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("task %q was cancelled", t.id)}
+		var out mcpsdk.CallToolResult
+		if err := json.Unmarshal(rec.Result, &out); err != nil {
+			return nil, storeErr(err)
 		}
-		if t.err != nil {
-			return nil, t.err
+		meta := map[string]any{}
+		for k, v := range out.Meta {
+			meta[k] = v
 		}
-		if cr, ok := t.result.(*mcpsdk.CallToolResult); ok {
-			out := *cr
-			meta := map[string]any{}
-			for k, v := range cr.Meta {
-				meta[k] = v
+		meta[relatedTaskKey] = map[string]string{"taskId": rec.ID}
+		out.Meta = meta
+		return &out, nil
+	}))
+	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/cancel", func(ctx context.Context, _ *mcpsdk.ServerSession, p *taskIDParams) (*taskResult, error) {
+		who := owner(ctx)
+		rec, err := ts.get(ctx, who, p)
+		if err != nil {
+			return nil, err
+		}
+		sctx, cancel := context.WithTimeout(ctx, storeTimeout)
+		defer cancel()
+		after, changed, err := ts.update(sctx, who, rec.ID, func(r *taskRecord) {
+			r.Status, r.Message = "cancelled", "cancelled by the client"
+		})
+		if err != nil {
+			return nil, storeErr(err)
+		}
+		if !changed {
+			status := rec.Status
+			if after != nil {
+				status = after.Status
 			}
-			meta[relatedTaskKey] = map[string]string{"taskId": t.id}
-			out.Meta = meta
-			return &out, nil
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("task %q is already %s", rec.ID, status)}
 		}
-		return t.result, nil
+		ts.mu.Lock()
+		if lt, ok := ts.local[rec.ID]; ok {
+			lt.cancel() // at once here; another replica's run sees it at its next lease renewal
+		}
+		ts.mu.Unlock()
+		return &taskResult{wireTask: ts.wire(after)}, nil
 	}))
-	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/cancel", func(ctx context.Context, ss *mcpsdk.ServerSession, p *taskIDParams) (*taskResult, error) {
-		t, err := ts.get(owner(ctx, ss), p)
+	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/list", func(ctx context.Context, _ *mcpsdk.ServerSession, _ *listTasksParams) (*listTasksResult, error) {
+		who := owner(ctx)
+		sctx, cancel := context.WithTimeout(ctx, storeTimeout)
+		defer cancel()
+		keys, err := ts.store.List(sctx, taskPrefix(who))
 		if err != nil {
-			return nil, err
+			return nil, storeErr(err)
 		}
-		ts.mu.Lock()
-		defer ts.mu.Unlock()
-		if t.status != "working" {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("task %q is already %s", t.id, t.status)}
-		}
-		t.status, t.message, t.updated = "cancelled", "cancelled by the client", time.Now()
-		t.cancel()
-		close(t.done)
-		return &taskResult{wireTask: ts.wire(t)}, nil
-	}))
-	must(mcpsdk.AddReceivingCustomMethod(srv, "tasks/list", func(ctx context.Context, ss *mcpsdk.ServerSession, _ *listTasksParams) (*listTasksResult, error) {
-		who := owner(ctx, ss)
-		ts.mu.Lock()
-		defer ts.mu.Unlock()
 		out := &listTasksResult{Tasks: []wireTask{}}
-		for _, t := range ts.byID {
-			if t.owner == who {
-				out.Tasks = append(out.Tasks, ts.wire(t))
+		for _, k := range keys {
+			if rec, _, ok, err := ts.load(sctx, who, strings.TrimPrefix(k, taskPrefix(who))); err == nil && ok {
+				out.Tasks = append(out.Tasks, ts.wire(rec))
 			}
 		}
 		slices.SortFunc(out.Tasks, func(a, b wireTask) int { return strings.Compare(a.CreatedAt+a.TaskID, b.CreatedAt+b.TaskID) })
 		return out, nil
 	}))
+}
+
+// waitTerminal waits until task p.TaskID of owner is no longer working
+// and returns its record: at once through the task's own channel when
+// this replica runs it, else by reading the store every 100 ms, then
+// every PollInterval after the first second.
+func (ts *taskStore) waitTerminal(ctx context.Context, owner string, p *taskIDParams) (*taskRecord, error) {
+	start := time.Now()
+	for {
+		rec, err := ts.get(ctx, owner, p)
+		if err != nil || rec.Status != "working" {
+			return rec, err
+		}
+		ts.mu.Lock()
+		lt := ts.local[rec.ID]
+		ts.mu.Unlock()
+		wait := 100 * time.Millisecond
+		if time.Since(start) > time.Second {
+			wait = ts.poll
+		}
+		var done <-chan struct{}
+		if lt != nil {
+			done, wait = lt.done, taskLease // the channel says when
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-done:
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		}
+		t.Stop()
+	}
 }
 
 // inTaskKey marks the context of a call that runs as a task: it outlives
@@ -490,7 +692,7 @@ type inTaskKey struct{}
 func (ts *taskStore) callMiddleware(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
 		if strings.HasPrefix(method, "tasks/") {
-			ctx = context.WithValue(ctx, ownerKey{}, ownerBox{ts.ownerOf(req)})
+			ctx = context.WithValue(ctx, ownerKey{}, ts.ownerOf(req))
 		}
 		p, ok := req.GetParams().(*mcpsdk.CallToolParamsRaw)
 		if method != "tools/call" || !ok || p == nil {
