@@ -82,6 +82,9 @@ func (s *Server) askPerson(ctx context.Context, req *mcpsdk.CallToolRequest, nam
 	for _, a := range st.Answers {
 		ctx = toolnexus.WithAnswer(ctx, a)
 	}
+	for _, ap := range st.Approvals {
+		ctx = toolnexus.WithAnswer(ctx, ap.answer())
+	}
 	caps := req.ClientCapabilities()
 	multiRound := !olderRevision(req)
 	// pending are the requests the answers in responses are matched to:
@@ -119,7 +122,12 @@ func (s *Server) askPerson(ctx context.Context, req *mcpsdk.CallToolRequest, nam
 					return callResult(errResult(fmt.Sprintf("tool %q: the person %s", name, declined(er)))), nil
 				}
 				if a, ok := in.answer(r); ok {
-					st.Answers = append(st.Answers, a)
+					if ap, ok := approvalOf(&p, a); ok {
+						st.Approvals = append(st.Approvals, ap)
+						a = ap.answer()
+					} else {
+						st.Answers = append(st.Answers, a)
+					}
 					ctx = toolnexus.WithAnswer(ctx, a)
 					answered = true
 					continue
@@ -290,6 +298,35 @@ func errResult(msg string) toolnexus.Result {
 	return toolnexus.Result{Output: msg, IsError: true}
 }
 
+// approvalAnswer is a person's answer to the approval of one call.
+type approvalAnswer struct {
+	Tool      string          `json:"tool"`
+	Arguments json.RawMessage `json:"arguments"`
+	OK        bool            `json:"ok"`
+	Data      json.RawMessage `json:"data,omitempty"`
+}
+
+// approvalOf is a, the answer to p, as the answer to the approval of the
+// call p describes, when p is an approval (its Data {"tool","arguments"}).
+func approvalOf(p *toolnexus.PendingRequest, a toolnexus.Answer) (approvalAnswer, bool) {
+	if p.Kind != toolnexus.PendingKindApproval {
+		return approvalAnswer{}, false
+	}
+	var d struct {
+		Tool      string          `json:"tool"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if json.Unmarshal(p.Data, &d) != nil || d.Tool == "" {
+		return approvalAnswer{}, false
+	}
+	return approvalAnswer{Tool: d.Tool, Arguments: d.Arguments, OK: a.OK, Data: a.Data}, true
+}
+
+// answer is ap under this process's ApprovalID of its call.
+func (ap approvalAnswer) answer() toolnexus.Answer {
+	return toolnexus.Answer{ID: toolnexus.ApprovalID(ap.Tool, ap.Arguments), OK: ap.OK, Data: ap.Data}
+}
+
 // inputState is what a requestState carries from one round of input
 // requests to the retried call: the call it belongs to, when it expires,
 // and the answers so far.
@@ -299,6 +336,11 @@ type inputState struct {
 	Expires int64              `json:"exp"`  // Unix seconds
 	Rounds  int                `json:"rounds"`
 	Answers []toolnexus.Answer `json:"answers,omitempty"`
+	// Approvals are the approvals answered, by the call they approve
+	// rather than by their ID: an approval's ID is keyed by a secret of
+	// the process that asked (toolnexus.ApprovalID), and the retried call
+	// may reach another replica.
+	Approvals []approvalAnswer `json:"approvals,omitempty"`
 	// Asked are the requests of the round this state was issued with, so
 	// the retried call matches its responses without running the tool
 	// first.

@@ -165,6 +165,13 @@ func TestInputRequestState(t *testing.T) {
 	require.False(t, r3.NeedsInput())
 	require.Equal(t, `{"name":"Ada"} about tea? file:///x`, r3.Content[0].(*mcpsdk.TextContent).Text)
 	require.EqualValues(t, 1, ran.Load())
+
+	// The same answers again do not run the tool again.
+	_, err = call(`{"topic":"tea"}`, rest, r2.RequestState)
+	var werr *jsonrpc.Error
+	require.ErrorAs(t, err, &werr)
+	require.Equal(t, "requestState: was already used (the answers of one round run the tool once)", werr.Message)
+	require.EqualValues(t, 1, ran.Load())
 }
 
 // A client of 2026-07-28 is asked only what it declared: without
