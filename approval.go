@@ -131,6 +131,28 @@ func ApprovalID(tool string, args json.RawMessage) string {
 	return "approval_" + hex.EncodeToString(h.Sum(nil)[:8])
 }
 
+// RekeyApproval returns a, an answer to p, as the answer to the same call's
+// approval in this process: p is an approval request (PendingKindApproval,
+// Data {"tool","arguments"}) that another process may have made, whose
+// [ApprovalID] is keyed by that process's secret; the answer returned has
+// this process's ApprovalID of the tool and arguments. ok is false when p
+// is not an approval request. Package mcp uses it for a retried call that
+// reaches another replica, package exec for a Batch loaded from a store.
+func RekeyApproval(p PendingRequest, a Answer) (Answer, bool) {
+	if p.Kind != PendingKindApproval {
+		return Answer{}, false
+	}
+	var d struct {
+		Tool      string          `json:"tool"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if json.Unmarshal(p.Data, &d) != nil || d.Tool == "" {
+		return Answer{}, false
+	}
+	a.ID = ApprovalID(d.Tool, d.Arguments)
+	return a, true
+}
+
 // compactArgs is args normalized (see normalizeArgs) and compacted; args
 // that are not valid JSON are returned as they are.
 func compactArgs(args json.RawMessage) json.RawMessage {

@@ -5,8 +5,10 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/toolnexus/toolnexus"
 )
@@ -120,14 +122,98 @@ func (b *Batch) done(key callKey) (Result, bool) {
 	return r, ok
 }
 
+// withAnswers attaches the answers given so far. The answer to a pending
+// approval is attached under this process's ApprovalID of its call too
+// (toolnexus.RekeyApproval): a Batch loaded from a store may hold
+// approvals another process asked.
 func (b *Batch) withAnswers(ctx context.Context) context.Context {
 	b.mu.Lock()
-	answers := b.answers
+	answers := slices.Clone(b.answers)
+	byID := make(map[string]toolnexus.PendingRequest, len(b.pending))
+	for _, p := range b.pending {
+		byID[p.ID] = p
+	}
 	b.mu.Unlock()
 	for _, a := range answers {
 		ctx = toolnexus.WithAnswer(ctx, a)
+		if p, ok := byID[a.ID]; ok {
+			if local, ok := toolnexus.RekeyApproval(p, a); ok && local.ID != a.ID {
+				ctx = toolnexus.WithAnswer(ctx, local)
+			}
+		}
 	}
 	return ctx
+}
+
+// savedBatch is a Batch as Save writes it (JSON).
+type savedBatch struct {
+	Results []savedCall        `json:"results,omitempty"`
+	Pending []savedCall        `json:"pending,omitempty"`
+	Answers []toolnexus.Answer `json:"answers,omitempty"`
+}
+
+type savedCall struct {
+	ID      string                    `json:"id"`
+	Name    string                    `json:"name"`
+	Args    string                    `json:"args"`
+	Result  *Result                   `json:"result,omitempty"`
+	Request *toolnexus.PendingRequest `json:"request,omitempty"`
+}
+
+// Save writes b to store under key for ttl (zero: until deleted), so that
+// [LoadBatch] in this or another process (a replica sharing the store)
+// resumes the reply: the results of the calls that finished, the pending
+// requests and the answers given so far, as JSON. What does not survive
+// JSON is left out: a result's Go error (Result.Err; its Output and
+// IsError, which the messages are made of, are kept), and the results of
+// tool searches, which run again on resume.
+func (b *Batch) Save(ctx context.Context, store toolnexus.Store, key string, ttl time.Duration) error {
+	b.mu.Lock()
+	var sb savedBatch
+	for k, r := range b.results {
+		if r.found != nil || r.searchOut != nil {
+			continue
+		}
+		r := r
+		sb.Results = append(sb.Results, savedCall{ID: k.id, Name: k.name, Args: k.args, Result: &r})
+	}
+	for k, p := range b.pending {
+		p := p
+		sb.Pending = append(sb.Pending, savedCall{ID: k.id, Name: k.name, Args: k.args, Request: &p})
+	}
+	sb.Answers = slices.Clone(b.answers)
+	b.mu.Unlock()
+	data, err := json.Marshal(sb)
+	if err != nil {
+		return fmt.Errorf("exec: saving the batch: %w", err)
+	}
+	return store.Put(ctx, key, data, ttl)
+}
+
+// LoadBatch reads the Batch that [Batch.Save] wrote under key; ok is false
+// when the store holds none (or it expired).
+func LoadBatch(ctx context.Context, store toolnexus.Store, key string) (b *Batch, ok bool, err error) {
+	data, ok, err := store.Get(ctx, key)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	var sb savedBatch
+	if err := json.Unmarshal(data, &sb); err != nil {
+		return nil, false, fmt.Errorf("exec: the batch under %q is not one Save wrote: %w", key, err)
+	}
+	b = NewBatch()
+	for _, c := range sb.Results {
+		if c.Result != nil {
+			b.results[callKey{c.ID, c.Name, c.Args}] = *c.Result
+		}
+	}
+	for _, c := range sb.Pending {
+		if c.Request != nil {
+			b.pending[callKey{c.ID, c.Name, c.Args}] = *c.Request
+		}
+	}
+	b.answers = sb.Answers
+	return b, true, nil
 }
 
 func (b *Batch) record(key callKey, r Result) {

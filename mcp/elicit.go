@@ -122,9 +122,9 @@ func (s *Server) askPerson(ctx context.Context, req *mcpsdk.CallToolRequest, nam
 					return callResult(errResult(fmt.Sprintf("tool %q: the person %s", name, declined(er)))), nil
 				}
 				if a, ok := in.answer(r); ok {
-					if ap, ok := approvalOf(&p, a); ok {
-						st.Approvals = append(st.Approvals, ap)
-						a = ap.answer()
+					if local, ok := toolnexus.RekeyApproval(p, a); ok {
+						st.Approvals = append(st.Approvals, approvalAnswer{Request: p, Answer: a})
+						a = local
 					} else {
 						st.Answers = append(st.Answers, a)
 					}
@@ -298,33 +298,17 @@ func errResult(msg string) toolnexus.Result {
 	return toolnexus.Result{Output: msg, IsError: true}
 }
 
-// approvalAnswer is a person's answer to the approval of one call.
+// approvalAnswer is a person's answer to an approval request, kept with
+// the request so that any replica can key it (toolnexus.RekeyApproval).
 type approvalAnswer struct {
-	Tool      string          `json:"tool"`
-	Arguments json.RawMessage `json:"arguments"`
-	OK        bool            `json:"ok"`
-	Data      json.RawMessage `json:"data,omitempty"`
+	Request toolnexus.PendingRequest `json:"request"`
+	Answer  toolnexus.Answer         `json:"answer"`
 }
 
-// approvalOf is a, the answer to p, as the answer to the approval of the
-// call p describes, when p is an approval (its Data {"tool","arguments"}).
-func approvalOf(p *toolnexus.PendingRequest, a toolnexus.Answer) (approvalAnswer, bool) {
-	if p.Kind != toolnexus.PendingKindApproval {
-		return approvalAnswer{}, false
-	}
-	var d struct {
-		Tool      string          `json:"tool"`
-		Arguments json.RawMessage `json:"arguments"`
-	}
-	if json.Unmarshal(p.Data, &d) != nil || d.Tool == "" {
-		return approvalAnswer{}, false
-	}
-	return approvalAnswer{Tool: d.Tool, Arguments: d.Arguments, OK: a.OK, Data: a.Data}, true
-}
-
-// answer is ap under this process's ApprovalID of its call.
+// answer is the answer under this process's ApprovalID of its call.
 func (ap approvalAnswer) answer() toolnexus.Answer {
-	return toolnexus.Answer{ID: toolnexus.ApprovalID(ap.Tool, ap.Arguments), OK: ap.OK, Data: ap.Data}
+	a, _ := toolnexus.RekeyApproval(ap.Request, ap.Answer)
+	return a
 }
 
 // inputState is what a requestState carries from one round of input
