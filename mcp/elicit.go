@@ -69,12 +69,12 @@ const stateTTL = time.Hour
 func (s *Server) askPerson(ctx context.Context, req *mcpsdk.CallToolRequest, name string, args json.RawMessage, run func(context.Context) toolnexus.Result) (*mcpsdk.CallToolResult, error) {
 	st := inputState{Tool: name, Args: argsDigest(args)}
 	var responses mcpsdk.InputResponseMap
-	var sealed string // the verified requestState, until it is claimed
+	var sealed string // the verified requestState (canonical spelling), until it is claimed
 	if req.Params != nil {
 		responses = req.Params.InputResponses
 		if req.Params.RequestState != "" {
-			sealed = req.Params.RequestState
-			if err := s.openState(req.Params.RequestState, &st); err != nil {
+			var err error
+			if sealed, err = s.openState(req.Params.RequestState, &st); err != nil {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestState: " + err.Error()}
 			}
 		}
@@ -375,8 +375,11 @@ func (s *Server) sealState(st *inputState) string {
 }
 
 // openState verifies sealed and decodes it over st, which holds the tool
-// name and arguments digest of the call it must belong to.
-func (s *Server) openState(sealed string, st *inputState) error {
+// name and arguments digest of the call it must belong to. It returns
+// sealed as sealState spells it: base64 decoding ignores newlines and a
+// last character's unused bits, so one state has many spellings, and a
+// claim (see claim) must be of the state, not of its spelling.
+func (s *Server) openState(sealed string, st *inputState) (string, error) {
 	enc := base64.RawURLEncoding
 	b64, sig64, ok := strings.Cut(sealed, ".")
 	body, err1 := enc.DecodeString(b64)
@@ -384,20 +387,20 @@ func (s *Server) openState(sealed string, st *inputState) error {
 	mac := hmac.New(sha256.New, s.stateKey)
 	mac.Write(body)
 	if !ok || err1 != nil || err2 != nil || !hmac.Equal(sig, mac.Sum(nil)) {
-		return errors.New("does not verify (it was not issued by this server, or was changed)")
+		return "", errors.New("does not verify (it was not issued by this server, or was changed)")
 	}
 	var got inputState
 	if err := json.Unmarshal(body, &got); err != nil {
-		return errors.New("does not verify")
+		return "", errors.New("does not verify")
 	}
 	switch {
 	case got.Tool != st.Tool || got.Args != st.Args:
-		return errors.New("was issued for another call")
+		return "", errors.New("was issued for another call")
 	case time.Now().Unix() > got.Expires:
-		return errors.New("has expired")
+		return "", errors.New("has expired")
 	}
 	*st = got
-	return nil
+	return enc.EncodeToString(body) + "." + enc.EncodeToString(sig), nil
 }
 
 // formFor is the requested schema for p and the function that turns the
