@@ -333,7 +333,18 @@ func (ts *taskStore) start(ctx context.Context, owner string, spec any, run func
 		ts.forget(rec.ID)
 		return wireTask{}, storeErr(err)
 	}
-	lt.expire = time.AfterFunc(ttl, func() { cancel(); ts.forget(rec.ID) })
+	ts.mu.Lock()
+	if ts.local[rec.ID] != lt {
+		// The session ended (drop) while the record was being stored:
+		// drop deleted what was there then, so delete what came after.
+		ts.mu.Unlock()
+		cancel()
+		_ = ts.store.Delete(sctx, taskKey(owner, rec.ID))
+		_ = ts.store.Delete(sctx, leaseKey(rec.ID))
+		return wireTask{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the session ended before its task could start"}
+	}
+	lt.expire = time.AfterFunc(ttl, func() { cancel(); ts.forget(rec.ID) }) // under mu: drop and forget read it
+	ts.mu.Unlock()
 	go ts.keepLease(runCtx, owner, rec.ID, cancel)
 	go func() {
 		res, err := run(runCtx)
@@ -364,7 +375,9 @@ func (ts *taskStore) keepLease(ctx context.Context, owner, id string, cancel con
 	for {
 		select {
 		case <-ctx.Done():
-			_ = ts.store.Delete(context.WithoutCancel(ctx), leaseKey(id))
+			dctx, dcancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+			_ = ts.store.Delete(dctx, leaseKey(id))
+			dcancel()
 			return
 		case <-t.C:
 		}
@@ -423,10 +436,29 @@ func (ts *taskStore) update(ctx context.Context, owner, id string, edit func(*ta
 
 // finish records the end of task id's run, unless it is no longer working
 // (cancelled, or failed for a lost lease).
+// A write that fails (a store blip) is retried a few times, the lease
+// still renewed meanwhile: else the result would be lost and the task
+// reported failed as if its replica had stopped.
 func (ts *taskStore) finish(owner, id string, res mcpsdk.Result, err error) {
-	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-	defer cancel()
-	_, _, _ = ts.update(ctx, owner, id, func(r *taskRecord) {
+	for attempt := range finishAttempts {
+		if attempt > 0 {
+			time.Sleep(time.Duration(100<<attempt) * time.Millisecond)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		_, _, uerr := ts.update(ctx, owner, id, ts.ending(res, err))
+		cancel()
+		if uerr == nil {
+			return
+		}
+	}
+}
+
+// finishAttempts is how many times finish tries to write a task's end.
+const finishAttempts = 4
+
+// ending is the edit of a task's record that records the end of its run.
+func (ts *taskStore) ending(res mcpsdk.Result, err error) func(*taskRecord) {
+	return func(r *taskRecord) {
 		r.Status = "completed"
 		if err != nil {
 			r.Status, r.Message = "failed", err.Error()
@@ -442,7 +474,7 @@ func (ts *taskStore) finish(owner, id string, res mcpsdk.Result, err error) {
 		if cr, ok := res.(*mcpsdk.CallToolResult); ok && cr.IsError {
 			r.Status, r.Message = "failed", firstText(cr)
 		}
-	})
+	}
 }
 
 // jsonKind names the JSON type of v, a decoded JSON value.
