@@ -132,3 +132,33 @@ func TestAttack27FinishStoreBlip(t *testing.T) {
 	require.Equal(t, "completed", rec.Status, rec.Message)
 	require.Contains(t, string(rec.Result), "the result")
 }
+
+// A task that runs on this replica is not failed for a lost lease by
+// this replica's tasks/get: the lease key can vanish while the run goes
+// on (a renewal that failed on a slow store, an eviction), and this
+// replica knows the run is alive.
+func TestAttack27NoFalseFailoverHere(t *testing.T) {
+	store := toolnexus.NewMemoryStore()
+	ts := newTaskStore(&TaskOptions{}, false, store)
+	release := make(chan struct{})
+	var cancelled atomic.Bool
+	w, err := ts.start(t.Context(), "o", map[string]any{}, func(ctx context.Context) (mcpsdk.Result, error) {
+		select {
+		case <-release:
+			return textResult("done"), nil
+		case <-ctx.Done():
+			cancelled.Store(true)
+			return nil, ctx.Err()
+		}
+	})
+	require.NoError(t, err)
+	require.NoError(t, store.Delete(t.Context(), leaseKey(w.TaskID))) // the lease is lost, the run goes on
+	rec, err := ts.get(t.Context(), "o", &taskIDParams{TaskID: w.TaskID})
+	require.NoError(t, err)
+	require.Equal(t, "working", rec.Status, rec.Message)
+	close(release)
+	rec, err = ts.waitTerminal(t.Context(), "o", &taskIDParams{TaskID: w.TaskID})
+	require.NoError(t, err)
+	require.Equal(t, "completed", rec.Status, rec.Message)
+	require.False(t, cancelled.Load())
+}

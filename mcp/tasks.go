@@ -519,7 +519,7 @@ func (ts *taskStore) get(ctx context.Context, owner string, p *taskIDParams) (*t
 	if !ok {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown task %q", p.TaskID)}
 	}
-	if rec.Status == "working" {
+	if rec.Status == "working" && !ts.runsHere(rec.ID) {
 		if _, held, err := ts.store.Get(sctx, leaseKey(rec.ID)); err == nil && !held {
 			if r, _, err := ts.update(sctx, owner, rec.ID, func(r *taskRecord) {
 				r.Status, r.Message = "failed", "the replica that ran this task stopped before it ended (its lease ran out)"
@@ -529,6 +529,24 @@ func (ts *taskStore) get(ctx context.Context, owner string, p *taskIDParams) (*t
 		}
 	}
 	return rec, nil
+}
+
+// runsHere reports whether this replica is running task id: its lease
+// may have vanished (a renewal that failed, an eviction), but the run has
+// not stopped.
+func (ts *taskStore) runsHere(id string) bool {
+	ts.mu.Lock()
+	lt := ts.local[id]
+	ts.mu.Unlock()
+	if lt == nil {
+		return false
+	}
+	select {
+	case <-lt.done:
+		return false
+	default:
+		return true
+	}
 }
 
 // ownerKey is the context key of the owner of a tasks/* request (see
