@@ -62,3 +62,42 @@ func TestAttack27RequestStateRespelled(t *testing.T) {
 		require.EqualValues(t, 1, ran.Load(), "%s: the tool ran again", what)
 	}
 }
+
+// A requestState is used once, whatever the request that uses it: one
+// whose responses match nothing is asked again with a new state, and
+// after that the old state does not run the tool too (else one round's
+// answers, an approval among them, run it once per copy).
+func TestAttack27RequestStateForked(t *testing.T) {
+	var ran, runs atomic.Int32
+	opts := allHandlers()
+	opts.MultiRoundTrip = &mcpsdk.MultiRoundTripOptions{Disabled: true}
+	cs := inputClient(t, countingInputRegistry(t, &ran, &runs), "", opts)
+	call := func(responses mcpsdk.InputResponseMap, state string) (*mcpsdk.CallToolResult, error) {
+		return cs.CallTool(t.Context(), &mcpsdk.CallToolParams{Name: "plan", Arguments: json.RawMessage(`{"topic":"tea"}`),
+			InputResponses: responses, RequestState: state})
+	}
+	r1, err := call(nil, "")
+	require.NoError(t, err)
+	name := mcpsdk.InputResponseMap{"name": &mcpsdk.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}}
+	r2, err := call(name, r1.RequestState)
+	require.NoError(t, err)
+	require.True(t, r2.NeedsInput())
+	// A response to nothing asked: the round is asked again, with a new state.
+	fork, err := call(mcpsdk.InputResponseMap{"bogus": &mcpsdk.ListRootsResult{}}, r2.RequestState)
+	require.NoError(t, err)
+	require.True(t, fork.NeedsInput())
+	rest := func() mcpsdk.InputResponseMap {
+		return mcpsdk.InputResponseMap{
+			"sample": &mcpsdk.CreateMessageWithToolsResult{Role: "assistant", Model: "m", Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: "about tea?"}}},
+			"roots":  &mcpsdk.ListRootsResult{Roots: []*mcpsdk.Root{{URI: "file:///x"}}},
+		}
+	}
+	for _, state := range []string{fork.RequestState, r2.RequestState} {
+		_, _ = call(rest(), state)
+	}
+	require.EqualValues(t, 1, ran.Load(), "one round's answers ran the tool to its end more than once")
+	before := runs.Load()
+	_, err = call(nil, r2.RequestState)
+	require.Error(t, err, "a used state without responses ran the tool again")
+	require.Equal(t, before, runs.Load())
+}

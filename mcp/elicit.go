@@ -69,13 +69,19 @@ const stateTTL = time.Hour
 func (s *Server) askPerson(ctx context.Context, req *mcpsdk.CallToolRequest, name string, args json.RawMessage, run func(context.Context) toolnexus.Result) (*mcpsdk.CallToolResult, error) {
 	st := inputState{Tool: name, Args: argsDigest(args)}
 	var responses mcpsdk.InputResponseMap
-	var sealed string // the verified requestState (canonical spelling), until it is claimed
 	if req.Params != nil {
 		responses = req.Params.InputResponses
 		if req.Params.RequestState != "" {
-			var err error
-			if sealed, err = s.openState(req.Params.RequestState, &st); err != nil {
+			sealed, err := s.openState(req.Params.RequestState, &st)
+			if err != nil {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestState: " + err.Error()}
+			}
+			// A state is used once, before the tool runs with its answers:
+			// a second request with it (a replay, the same retry sent to
+			// two replicas, or a copy kept after a round asked again) is
+			// refused, so one round's answers run the tool once.
+			if err := s.claim(ctx, sealed, st.Expires); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -141,15 +147,6 @@ func (s *Server) askPerson(ctx context.Context, req *mcpsdk.CallToolRequest, nam
 			asked = append(asked, p)
 		}
 		if answered {
-			if sealed != "" {
-				// The answers of a retried call run the tool once: a second
-				// request with the same state (a replay, or the same retry
-				// sent to two replicas) is refused.
-				if err := s.claim(ctx, sealed, st.Expires); err != nil {
-					return nil, err
-				}
-				sealed = ""
-			}
 			continue
 		}
 		if len(ask) == 0 {
