@@ -8,7 +8,8 @@
 // Keys are the store's keys after Prefix; TTLs are Redis expirations in
 // milliseconds; CompareAndSwap is one Lua script, so it is atomic on the
 // server; List walks SCAN with a MATCH pattern whose special characters
-// are escaped. It is a separate module so that only programs that use it
+// are escaped, on every master of a cluster client and every shard of a
+// ring. It is a separate module so that only programs that use it
 // build go-redis.
 package redis
 
@@ -17,6 +18,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
@@ -87,14 +89,37 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 	return s.rdb.Del(ctx, s.prefix+key).Err()
 }
 
-// List implements toolnexus.Store (SCAN MATCH prefix*).
+// List implements toolnexus.Store (SCAN MATCH prefix*, on every master
+// of a cluster and every shard of a ring).
 func (s *Store) List(ctx context.Context, prefix string) ([]string, error) {
+	match := globEscaper.Replace(s.prefix+prefix) + "*"
+	var mu sync.Mutex
 	var out []string
-	iter := s.rdb.Scan(ctx, 0, globEscaper.Replace(s.prefix+prefix)+"*", 1000).Iterator()
-	for iter.Next(ctx) {
-		out = append(out, strings.TrimPrefix(iter.Val(), s.prefix))
+	scan := func(ctx context.Context, c *goredis.Client) error {
+		iter := c.Scan(ctx, 0, match, 1000).Iterator()
+		for iter.Next(ctx) {
+			mu.Lock()
+			out = append(out, strings.TrimPrefix(iter.Val(), s.prefix))
+			mu.Unlock()
+		}
+		return iter.Err()
 	}
-	if err := iter.Err(); err != nil {
+	var err error
+	switch c := s.rdb.(type) {
+	case *goredis.ClusterClient:
+		err = c.ForEachMaster(ctx, scan)
+	case *goredis.Ring:
+		err = c.ForEachShard(ctx, scan)
+	case *goredis.Client:
+		err = scan(ctx, c)
+	default:
+		iter := s.rdb.Scan(ctx, 0, match, 1000).Iterator()
+		for iter.Next(ctx) {
+			out = append(out, strings.TrimPrefix(iter.Val(), s.prefix))
+		}
+		err = iter.Err()
+	}
+	if err != nil {
 		return nil, err
 	}
 	slices.Sort(out)

@@ -40,3 +40,13 @@ func TestRedisStore(t *testing.T) {
 	rdb := redisClient(t)
 	storetest.Run(t, func(*testing.T) toolnexus.Store { return redis.New(rdb, "toolnexus-test/") })
 }
+
+// On a ring, List walks every shard: here two shards on the one server,
+// so each key is seen twice and listed once.
+func TestRedisStoreRing(t *testing.T) {
+	rdb := redisClient(t)
+	addr := rdb.Options().Addr
+	ring := goredis.NewRing(&goredis.RingOptions{Addrs: map[string]string{"a": addr, "b": addr}})
+	t.Cleanup(func() { ring.Close() })
+	storetest.Run(t, func(*testing.T) toolnexus.Store { return redis.New(ring, "toolnexus-test-ring/") })
+}
