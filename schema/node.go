@@ -90,7 +90,9 @@ type node struct {
 	// combinators
 	allOf, anyOf, oneOf []*node
 	not                 *node
+	notText             string // the "not" schema as compact JSON, cut at maxNotText bytes, for the message
 	ifN, thenN, elseN   *node
+	ifText              string // the "if" schema as compact JSON, cut, for the messages of then and else
 
 	// defaults
 	def []byte // compact JSON of "default"; nil when absent

@@ -40,7 +40,7 @@ func TestNullAsAbsentExact(t *testing.T) {
 		{"maxProperties in anyOf", `{"properties":{"x":{"type":["string","null"]}},"anyOf":[{"maxProperties":0}]}`, `{"x":null}`,
 			`arguments must match at least one of 1 alternative (anyOf), matches none: alternative 1: arguments must have at most 0 properties`},
 		{"not required", `{"properties":{"x":{"type":"string"}},"not":{"required":["x"]}}`, `{"x":null}`,
-			`"x" must be a string, got null; arguments must not match the schema in "not"`},
+			`"x" must be a string, got null; arguments must not match the schema in "not", {"required":["x"]}`},
 		{"dependentSchemas key, unevaluatedProperties", `{"properties":{"x":{"type":"string"}},"dependentSchemas":{"x":{"properties":{"y":{}}}},
 			"unevaluatedProperties":false}`, `{"x":null,"y":1}`, `unknown property "y" (unevaluatedProperties)`},
 		{"nested object", `{"properties":{"o":{"properties":{"x":{"type":"string"}},"allOf":[{"required":["x"]}]}}}`, `{"o":{"x":null}}`,

@@ -303,7 +303,7 @@ func (s *state) combine(n *node, i int) bool {
 		}
 		if m && s.fail() {
 			p := s.pathString()
-			s.add(p, "not", "", subject(p)+" must not match the schema in \"not\"")
+			s.add(p, "not", "", subject(p)+" must not match the schema in \"not\", "+n.notText)
 		}
 	}
 	if n.ifN != nil && (n.thenN != nil || n.elseN != nil) {
@@ -311,15 +311,38 @@ func (s *state) combine(n *node, i int) bool {
 		if e < 0 {
 			return false
 		}
-		next := n.elseN
+		next, why := n.elseN, "else"
 		if m {
-			next = n.thenN
+			next, why = n.thenN, "then"
 		}
+		mark := len(s.problems)
 		if next != nil && s.validate(next, i) < 0 {
 			return false
 		}
+		// Say why these rules apply: the value matched "if" (or did not).
+		for k := mark; k < len(s.problems); k++ {
+			if why == "then" {
+				s.problems[k].Message += " (\"then\" applies: the value matches \"if\", " + n.ifText + ")"
+			} else {
+				s.problems[k].Message += " (\"else\" applies: the value does not match \"if\", " + n.ifText + ")"
+			}
+		}
 	}
 	return true
+}
+
+// maxNotText bounds the "not" or "if" schema quoted in a message.
+const maxNotText = 200
+
+// cutText is s cut at max bytes (on a rune boundary) with "…" after.
+func cutText(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	for max > 0 && !utf8.RuneStart(s[max]) {
+		max--
+	}
+	return s[:max] + "…"
 }
 
 // maxWanted bounds what wanted says of each alternative: its first
