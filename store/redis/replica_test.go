@@ -146,13 +146,21 @@ func roundRobin(t *testing.T, replicas ...*replica) string {
 // no session) to endpoint and returns its result, or its error.
 func rpc(ctx context.Context, endpoint, method, params string) (map[string]any, error) {
 	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":%q,"params":%s}`, method, params)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(body))
+	return post(ctx, endpoint, []byte(body), map[string]string{"MCP-Protocol-Version": "2025-11-25"})
+}
+
+// post sends one JSON-RPC request with the headers hdr and returns the
+// result of its answer (sent as JSON or as events), or its error.
+func post(ctx context.Context, endpoint string, body []byte, hdr map[string]string) (map[string]any, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return nil, err
@@ -172,7 +180,7 @@ func rpc(ctx context.Context, endpoint, method, params string) (map[string]any, 
 		} `json:"error"`
 	}
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, fmt.Errorf("%s: %d %q", method, resp.StatusCode, b)
+		return nil, fmt.Errorf("%d %q", resp.StatusCode, b)
 	}
 	if m.Error != nil {
 		return nil, errors.New(m.Error.Message)
@@ -330,38 +338,6 @@ func rpcMRTR(ctx context.Context, endpoint, params string) (map[string]any, erro
 	p["_meta"] = map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28",
 		"io.modelcontextprotocol/clientCapabilities": map[string]any{"elicitation": map[string]any{}}}
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": p})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", "tools/call")
-	req.Header.Set("Mcp-Name", p["name"].(string))
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	raw := b
-	for _, line := range bytes.Split(b, []byte("\n")) {
-		if d, ok := bytes.CutPrefix(line, []byte("data: ")); ok && bytes.Contains(d, []byte(`"id"`)) {
-			raw = d
-		}
-	}
-	var m struct {
-		Result map[string]any `json:"result"`
-		Error  *struct {
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, fmt.Errorf("%d %q", resp.StatusCode, b)
-	}
-	if m.Error != nil {
-		return nil, errors.New(m.Error.Message)
-	}
-	return m.Result, nil
+	return post(ctx, endpoint, body, map[string]string{"MCP-Protocol-Version": "2026-07-28",
+		"Mcp-Method": "tools/call", "Mcp-Name": p["name"].(string)})
 }
