@@ -67,9 +67,9 @@ type ServerOptions struct {
 	// mid-call (a form, a sampling request: see PendingKindSampling): the
 	// state carries the answers of earlier rounds and comes back with the
 	// retried call, which is refused when it does not verify. Use 32 random
-	// bytes. Nil or empty means a random key of this Server, so only the
-	// process that issued a state accepts it; replicas behind a load
-	// balancer (Stateless) need one key shared by all of them.
+	// bytes. Nil or empty means the key kept in Store when Store is set
+	// (the first replica makes it, the others read it), else a random key
+	// of this Server, so only the process that issued a state accepts it.
 	StateKey []byte
 
 	// Tasks, when not nil, lets clients call the tools as tasks (see
