@@ -517,7 +517,7 @@ func (ts *taskStore) get(ctx context.Context, owner string, p *taskIDParams) (*t
 		return nil, storeErr(err)
 	}
 	if !ok {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown task %q", p.TaskID)}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown task %q: not one of this client's tasks, or past its TTL", p.TaskID)}
 	}
 	if rec.Status == "working" && !ts.runsHere(rec.ID) {
 		if _, held, err := ts.store.Get(sctx, leaseKey(rec.ID)); err == nil && !held {
