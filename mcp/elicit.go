@@ -67,11 +67,15 @@ const stateTTL = time.Hour
 // A declined or cancelled elicitation is an error result. With
 // serverApproves, an approval is never asked (ServerOptions.RequireApprover).
 func (s *Server) askPerson(ctx context.Context, req *mcpsdk.CallToolRequest, name string, args json.RawMessage, run func(context.Context) toolnexus.Result) (*mcpsdk.CallToolResult, error) {
-	st := inputState{Tool: name, Args: argsDigest(args)}
+	// The digest of the arguments and the client's capabilities are
+	// needed only once a state comes in or a tool asks: not for the plain
+	// calls that are most of them.
+	st := inputState{Tool: name}
 	var responses mcpsdk.InputResponseMap
 	if req.Params != nil {
 		responses = req.Params.InputResponses
 		if req.Params.RequestState != "" {
+			st.Args = argsDigest(args)
 			sealed, err := s.openState(req.Params.RequestState, &st)
 			if err != nil {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestState: " + err.Error()}
@@ -91,7 +95,7 @@ func (s *Server) askPerson(ctx context.Context, req *mcpsdk.CallToolRequest, nam
 	for _, ap := range st.Approvals {
 		ctx = toolnexus.WithAnswer(ctx, ap.answer())
 	}
-	caps := req.ClientCapabilities()
+	var caps *mcpsdk.ClientCapabilities
 	multiRound := !olderRevision(req)
 	// pending are the requests the answers in responses are matched to:
 	// those of the tool's last run (rerun), or those the client was asked,
@@ -110,6 +114,9 @@ func (s *Server) askPerson(ctx context.Context, req *mcpsdk.CallToolRequest, nam
 			}
 		}
 		rerun = true
+		if caps == nil {
+			caps = req.ClientCapabilities()
+		}
 		ask := mcpsdk.InputRequestMap{}
 		var asked []toolnexus.PendingRequest
 		var missing []string
@@ -163,6 +170,9 @@ func (s *Server) askPerson(ctx context.Context, req *mcpsdk.CallToolRequest, nam
 		st.Rounds++
 		if multiRound {
 			st.Expires, st.Asked = time.Now().Add(stateTTL).Unix(), asked
+			if st.Args == "" {
+				st.Args = argsDigest(args)
+			}
 			return &mcpsdk.CallToolResult{InputRequests: ask, RequestState: s.sealState(&st)}, nil
 		}
 		responses = mcpsdk.InputResponseMap{}

@@ -20,6 +20,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/internal/jsonlex"
 )
 
 // Defaults of [TaskOptions], used when a field is zero.
@@ -77,6 +78,9 @@ const relatedTaskKey = "io.modelcontextprotocol/related-task"
 // tools/call's params copied to params._meta[taskMetaKey]; any other
 // message, or one that is not a JSON object, is returned unchanged.
 func liftTask(msg []byte) []byte {
+	if !bytes.Contains(msg, []byte(`"task"`)) {
+		return msg // most messages: no decoding
+	}
 	var m map[string]json.RawMessage
 	if json.Unmarshal(msg, &m) != nil || string(m["method"]) != `"tools/call"` {
 		return msg
@@ -97,6 +101,9 @@ func liftTask(msg []byte) []byte {
 // to _meta[taskMetaKey] (a tools/call's params on the server, the answer
 // to one on the client); ok is false when it has none.
 func taskToMeta(raw json.RawMessage) (json.RawMessage, bool) {
+	if !bytes.Contains(raw, []byte(`"task"`)) {
+		return raw, false // most calls: no decoding
+	}
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil || m["task"] == nil {
 		return raw, false
@@ -113,6 +120,9 @@ func taskToMeta(raw json.RawMessage) (json.RawMessage, bool) {
 // its "task" member (a tools/call's params the loader sends); ok is false
 // when _meta holds none.
 func metaToTask(raw json.RawMessage) (json.RawMessage, bool) {
+	if !bytes.Contains(raw, []byte(taskMetaKey)) {
+		return raw, false // most calls: no decoding
+	}
 	var m, meta map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil || json.Unmarshal(m["_meta"], &meta) != nil || meta[taskMetaKey] == nil {
 		return raw, false
@@ -297,7 +307,7 @@ func (ts *taskStore) start(ctx context.Context, owner string, spec any, run func
 	ttl := ts.maxTTL
 	m, ok := spec.(map[string]any)
 	if !ok {
-		return wireTask{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("params.task must be an object such as {\"ttl\": 60000}, not %s", jsonKind(spec))}
+		return wireTask{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("params.task must be an object such as {\"ttl\": 60000}, not %s", kindOf(spec))}
 	}
 	if v, ok := m["ttl"]; ok {
 		ms, ok := v.(float64)
@@ -434,6 +444,12 @@ func (ts *taskStore) update(ctx context.Context, owner, id string, edit func(*ta
 	return nil, false, errors.New("the task's record kept changing")
 }
 
+// kindOf names the JSON type of v, a decoded JSON value.
+func kindOf(v any) string {
+	b, _ := json.Marshal(v)
+	return jsonlex.Kind(append(b, 0)[0])
+}
+
 // finish records the end of task id's run, unless it is no longer working
 // (cancelled, or failed for a lost lease).
 // A write that fails (a store blip) is retried a few times, the lease
@@ -475,23 +491,6 @@ func (ts *taskStore) ending(res mcpsdk.Result, err error) func(*taskRecord) {
 			r.Status, r.Message = "failed", firstText(cr)
 		}
 	}
-}
-
-// jsonKind names the JSON type of v, a decoded JSON value.
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case float64, json.Number:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	}
-	return "an object"
 }
 
 func firstText(r *mcpsdk.CallToolResult) string {
@@ -974,6 +973,9 @@ const maxTaskAnswer = 64 << 10
 // _meta[taskMetaKey] moved to params.task, and the call's id; ok is false
 // for any other body.
 func taskRequest(body []byte) (out []byte, id json.RawMessage, ok bool) {
+	if !bytes.Contains(body, []byte(taskMetaKey)) {
+		return body, nil, false // most requests: no decoding
+	}
 	var m map[string]json.RawMessage
 	if json.Unmarshal(body, &m) != nil || string(m["method"]) != `"tools/call"` || m["id"] == nil {
 		return body, nil, false

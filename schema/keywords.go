@@ -222,7 +222,7 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			if n.not, err = c.sub(v, base, n, k, "", false); err != nil {
 				return err
 			}
-			n.notText = cutText(string(jsonx.Marshal(v)), maxNotText)
+			n.notText = cutN(string(jsonx.Marshal(v)), maxNotText)
 			n.kw |= kwCombine
 		case "if", "then", "else":
 			s, err := c.sub(v, base, n, k, "", false)
@@ -231,7 +231,7 @@ func (c *compiler) fill(n *node, o *jsonx.Object, base *url.URL) error {
 			}
 			switch k {
 			case "if":
-				n.ifText = cutText(string(jsonx.Marshal(v)), maxNotText)
+				n.ifText = cutN(string(jsonx.Marshal(v)), maxNotText)
 				n.ifN = s
 				n.kw |= kwCombine
 			case "then":

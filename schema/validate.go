@@ -334,17 +334,6 @@ func (s *state) combine(n *node, i int) bool {
 // maxNotText bounds the "not" or "if" schema quoted in a message.
 const maxNotText = 200
 
-// cutText is s cut at max bytes (on a rune boundary) with "…" after.
-func cutText(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	for max > 0 && !utf8.RuneStart(s[max]) {
-		max--
-	}
-	return s[:max] + "…"
-}
-
 // maxWanted bounds what wanted says of each alternative: its first
 // problems, and the most bytes of them.
 const (
