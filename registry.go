@@ -73,6 +73,15 @@ type Options struct {
 	// means none (such calls become pending requests). An approver
 	// attached to the context with [WithApprover] takes precedence.
 	Approver Approver
+
+	// CheckTool, when set, checks each tool Add, Register and Replace are
+	// given, after the registry's own checks; an error refuses the whole
+	// call, wrapped with the tool's name. Use render.Check to refuse at
+	// startup a tool one of the provider APIs a program targets would
+	// refuse (a property key, a strict-mode keyword, a name):
+	//
+	//	toolnexus.Options{CheckTool: render.Check("anthropic-strict", "gemini")}
+	CheckTool func(Tool) error
 }
 
 // Registry holds tools by name and executes them.
@@ -166,6 +175,11 @@ func (r *Registry) change(op string, remove []string, tools []Tool, site string)
 	for _, t := range tools {
 		if err := checkTool(&t); err != nil {
 			return err
+		}
+		if r.opts.CheckTool != nil {
+			if err := r.opts.CheckTool(t); err != nil {
+				return fmt.Errorf("toolnexus: %s: tool %q refused by Options.CheckTool (%s): %w", op, t.Name, site, err)
+			}
 		}
 		if seen[t.Name] {
 			return fmt.Errorf("%w: %q given twice in one %s (%s)", ErrDuplicateTool, t.Name, op, site)

@@ -162,7 +162,7 @@ func hasToolUse(blocks []AnthropicContentBlock) bool {
 // anthropicCall is the Call for a tool_use block: a tool search when
 // Options.ToolSearch is set and the block calls render.ToolSearchName.
 func (e *Executor) anthropicCall(b *AnthropicContentBlock) Call {
-	c := Call{ID: b.ID, Name: b.Name, Arguments: b.Input, malformed: b.problem, cut: b.cut}
+	c := Call{ID: b.ID, Name: b.Name, Arguments: b.Input, malformed: b.problem, cut: b.cut, keys: "anthropic"}
 	c.search = e.opts.ToolSearch != nil && b.Name == toolSearchName
 	return c
 }

@@ -98,6 +98,11 @@ type Call struct {
 	// responses marks a search from a Responses tool_search_call, whose
 	// answer holds the tools found rendered (Result.searchOut).
 	responses bool
+
+	// keys names the render profile whose renamed property keys are
+	// mapped back to the declared ones before the call runs
+	// (render.RestoreKeys); "" for providers without a key rule.
+	keys string
 }
 
 // Result is the outcome of one [Call]. It embeds the registry's
@@ -451,6 +456,11 @@ func (e *Executor) run(ctx context.Context, call Call) (r Result) {
 		defer cancel()
 	}
 	call.Arguments = unwrapArguments(bytes.TrimSpace(call.Arguments))
+	if call.keys != "" {
+		if t, ok := e.registry().Get(call.Name); ok {
+			call.Arguments = render.RestoreKeys(call.keys, &t, call.Arguments)
+		}
+	}
 	if len(call.ID) > MaxCallIDBytes {
 		call.malformed = joinProblems(call.malformed,
 			fmt.Sprintf("the call id is %d bytes, more than the limit of %d", len(call.ID), MaxCallIDBytes))

@@ -122,7 +122,7 @@ func geminiCall(p *GeminiPart) Call {
 		return Call{ID: fc.ID, Name: fc.Name, malformed: "the call's arguments were streamed in pieces (partialArgs, Vertex AI's streamFunctionCallArguments): " +
 			"read the stream with GeminiStream or a GeminiFeed, which puts them together"}
 	}
-	return Call{ID: fc.ID, Name: fc.Name, Arguments: fc.Args, malformed: joinProblems(p.problem, fc.problem), cut: p.cut}
+	return Call{ID: fc.ID, Name: fc.Name, Arguments: fc.Args, malformed: joinProblems(p.problem, fc.problem), cut: p.cut, keys: "gemini"}
 }
 
 // geminiAnswer is the functionResponse part answering fc with r.

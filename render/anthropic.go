@@ -85,8 +85,22 @@ type AnthropicOptions struct {
 
 	// Fallback, with Strict, renders a tool whose schema cannot be made
 	// strict without "strict" and with its schema unchanged, instead of
-	// failing the whole list.
+	// failing the whole list; so are the tools past a per-request limit
+	// of strict mode (20 strict tools, 24 optional properties, 16
+	// union-typed schemas).
 	Fallback bool
+
+	// RenameKeys renders a property key outside Anthropic's rule
+	// ^[a-zA-Z0-9_.-]{1,64}$ (OpenAPI parameters such as filter[status],
+	// OData $top, keys with spaces or over 64 characters) renamed in the
+	// rendered copy: each refused character becomes "_", a key too long
+	// is cut, and a key that would equal another gets "_2", "_3", … .
+	// required and the tool's input examples follow. Package exec maps
+	// the model's arguments back to the declared keys before the tool
+	// runs (see [RestoreKeys]), so the handler, the HTTP request or the
+	// MCP server gets the names it declared. Without it such a key is a
+	// *SchemaError wrapping [ErrPropertyKey] naming the tool and the key.
+	RenameKeys bool
 
 	// CacheLast renders "cache_control":{"type":"ephemeral"} on the last
 	// tool of the list, so the whole tools array is a cached prompt prefix
@@ -139,26 +153,53 @@ func AnthropicWith(tools []toolnexus.Tool, opts AnthropicOptions) (AnthropicTool
 
 // anthropicWith is AnthropicWith with errors naming renderer.
 func anthropicWith(tools []toolnexus.Tool, opts AnthropicOptions, renderer string) (AnthropicTools, error) {
+	p := profileAnthropic
+	if opts.Strict {
+		p = profileAnthropicStrict
+	}
+	if err := p.checkList(renderer, tools); err != nil {
+		return nil, err
+	}
 	out := make(AnthropicTools, len(tools))
+	var strict int         // tools rendered strict so far
+	var counts strictStats // their counts
 	for i := range tools {
 		t := &tools[i]
-		if err := checkName(renderer, t.Name); err != nil {
+		if err := p.checkName(renderer, t.Name); err != nil {
 			return nil, err
 		}
-		s := schemaOf(t)
+		s, keys, err := renameKeys(schemaOf(t), p.PropertyKey, opts.RenameKeys)
+		if err != nil {
+			return nil, withTool(err, renderer, t.Name)
+		}
 		if _, err := anthropicCache.get(s, checkAnthropic); err != nil {
 			return nil, withTool(err, renderer, t.Name)
 		}
 		out[i] = AnthropicTool{Name: t.Name, Description: t.Description, InputSchema: s}
 		if opts.Strict {
-			params, strict, err := strictParams(t, OpenAIOptions{Strict: true, Fallback: opts.Fallback}, renderer)
+			rt := *t
+			rt.InputSchema = s
+			params, n, ok, err := strictParams(&rt, p.Strict, opts.Fallback, renderer)
 			if err != nil {
 				return nil, err
 			}
-			if _, err := anthropicCache.get(params, checkAnthropic); err != nil {
-				return nil, withTool(err, renderer, t.Name)
+			if ok {
+				if err := p.Strict.perRequest(renderer, t.Name, strict+1, counts, n); err != nil {
+					if !opts.Fallback {
+						return nil, err
+					}
+					ok = false
+				}
 			}
-			out[i].InputSchema, out[i].Strict = params, strict
+			if ok {
+				if _, err := anthropicCache.get(params, checkAnthropic); err != nil {
+					return nil, withTool(err, renderer, t.Name)
+				}
+				strict++
+				counts.optional += n.optional
+				counts.unions += n.unions
+				out[i].InputSchema, out[i].Strict = params, true
+			}
 		}
 		out[i].DeferLoading = slices.Contains(opts.Defer, t.Name)
 		ex, ok := opts.InputExamples[t.Name]
@@ -170,11 +211,9 @@ func anthropicWith(tools []toolnexus.Tool, opts AnthropicOptions, renderer strin
 			if err != nil {
 				return nil, err
 			}
-			if !ok && out[i].Strict {
+			if keys != nil {
 				for j := range c {
-					if c[j], err = strictExample(c[j], out[i].InputSchema); err != nil {
-						return nil, fmt.Errorf("%s: tool %q: input_examples[%d]: %w", renderer, t.Name, j, err)
-					}
+					c[j] = keys.restore(c[j], true)
 				}
 			}
 			out[i].InputExamples = c
@@ -276,73 +315,6 @@ func compactObject(e []byte) (json.RawMessage, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
-}
-
-// strictExample returns example (a JSON object) with null added for every
-// property the strict schema lists that the example leaves out, at every
-// level the schema describes (properties, items, anyOf branches, local
-// $refs): the strict rewrite makes optional properties required and
-// nullable, and the API refuses an example its schema refuses. Keys come
-// out sorted (encoding/json map order); numbers keep their text.
-func strictExample(example, schema json.RawMessage) (json.RawMessage, error) {
-	var ex any
-	d := json.NewDecoder(bytes.NewReader(example))
-	d.UseNumber()
-	if err := d.Decode(&ex); err != nil {
-		return nil, err
-	}
-	tree, err := jsonx.Parse(schema)
-	if err != nil {
-		return nil, err
-	}
-	root, _ := tree.(*jsonx.Object)
-	fillNulls(ex, root, root, 0)
-	return json.Marshal(ex)
-}
-
-// fillNulls adds the missing properties of schema s to v as nulls.
-func fillNulls(v any, s, root *jsonx.Object, depth int) {
-	if s == nil || depth > 64 {
-		return
-	}
-	if ref, ok := s.Get("$ref"); ok {
-		if r, ok := ref.(string); ok {
-			if _, final, err := followRefs(root, r, ""); err == nil {
-				fillNulls(v, final, root, depth+1)
-			}
-		}
-		return
-	}
-	if branches, ok := s.Get("anyOf"); ok {
-		arr, _ := branches.([]any)
-		for _, b := range arr {
-			if bs, ok := b.(*jsonx.Object); ok && (hasKey(bs, "properties") || hasKey(bs, "items") || hasKey(bs, "$ref")) {
-				fillNulls(v, bs, root, depth+1)
-			}
-		}
-	}
-	switch v := v.(type) {
-	case map[string]any:
-		p, _ := s.Get("properties")
-		props, _ := p.(*jsonx.Object)
-		if props == nil {
-			return
-		}
-		for i, k := range props.Keys {
-			if _, ok := v[k]; !ok {
-				v[k] = nil
-				continue
-			}
-			ps, _ := props.Vals[i].(*jsonx.Object)
-			fillNulls(v[k], ps, root, depth+1)
-		}
-	case []any:
-		it, _ := s.Get("items")
-		items, _ := it.(*jsonx.Object)
-		for _, e := range v {
-			fillNulls(e, items, root, depth+1)
-		}
-	}
 }
 
 // MarshalJSON implements json.Marshaler. The buffer is sized once from

@@ -56,14 +56,19 @@ func TestAnthropicWithEmptyExamples(t *testing.T) {
 	require.Equal(t, string(plain.AppendJSON(nil)), string(with.AppendJSON(nil)))
 }
 
-// TestAnthropicStrictExampleRecursiveRef: with Strict, a tool's own
-// example gets null for every property the strict schema requires, also
-// below a recursive "$ref":"#".
-func TestAnthropicStrictExampleRecursiveRef(t *testing.T) {
-	tools := []toolnexus.Tool{{Name: "node",
-		InputSchema:   json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"},"child":{"$ref":"#"}},"required":["name"]}`),
+// TestAnthropicStrictRecursion: Anthropic's strict mode takes no
+// recursive schema: Strict refuses one naming the $ref, and Fallback
+// sends it without strict, schema and examples unchanged.
+func TestAnthropicStrictRecursion(t *testing.T) {
+	schema := `{"type":"object","properties":{"name":{"type":"string"},"child":{"$ref":"#"}},"required":["name"]}`
+	tools := []toolnexus.Tool{{Name: "node", InputSchema: json.RawMessage(schema),
 		InputExamples: []json.RawMessage{json.RawMessage(`{"name":"a","child":{"name":"b"}}`)}}}
-	out, err := AnthropicWith(tools, AnthropicOptions{Strict: true})
+	_, err := AnthropicWith(tools, AnthropicOptions{Strict: true})
+	require.ErrorIs(t, err, ErrNotStrict)
+	require.EqualError(t, err, `render.AnthropicWith: tool "node": /properties/child/$ref: the $ref "#" makes the schema recursive, which this strict mode does not support (set Fallback to send such a tool without strict)`)
+	out, err := AnthropicWith(tools, AnthropicOptions{Strict: true, Fallback: true})
 	require.NoError(t, err)
-	require.Equal(t, `{"child":{"child":null,"name":"b"},"name":"a"}`, string(out[0].InputExamples[0]))
+	require.False(t, out[0].Strict)
+	require.Equal(t, schema, string(out[0].InputSchema))
+	require.Equal(t, `{"name":"a","child":{"name":"b"}}`, string(out[0].InputExamples[0]))
 }

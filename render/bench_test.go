@@ -190,7 +190,7 @@ func BenchmarkRewriteUncached(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			for i := range tools {
-				strictSchema(schemaOf(&tools[i]))
+				openAIStrictRules.strict(schemaOf(&tools[i]))
 			}
 		}
 	})

@@ -44,7 +44,7 @@ func FuzzRewrites(f *testing.F) {
 	f.Add("{\"type\":\"object\",\"description\":\"\xff\"}")
 	f.Fuzz(func(t *testing.T, s string) {
 		in := []byte(s)
-		if out, err := strictSchema(in); err == nil {
+		if out, _, err := openAIStrictRules.strict(in); err == nil {
 			tree, perr := jsonx.Parse(out)
 			require.NoError(t, perr, "strict output is not UTF-8 JSON: %q", out)
 			require.True(t, utf8.Valid(out), "strict output is not UTF-8 JSON: %q", out)

@@ -53,6 +53,16 @@ type GeminiOptions struct {
 	// hint"). Without it those rules are dropped silently. It has no
 	// effect with JSONSchema, which sends every keyword.
 	RefuseHidden bool
+
+	// RenameKeys renders a property key outside the rule of Gemini's
+	// "parameters" (^[A-Za-z_][A-Za-z0-9_]{0,63}$: OpenAPI parameters
+	// such as filter[status], keys with "-", "." or spaces, a leading
+	// digit) renamed in the rendered copy, as AnthropicOptions.RenameKeys
+	// documents; package exec maps the model's arguments back (see
+	// [RestoreKeys]). Without it such a key is a *SchemaError wrapping
+	// [ErrPropertyKey]. No effect with JSONSchema, which documents no
+	// key rule.
+	RenameKeys bool
 }
 
 // GeminiFunctionDeclaration is one function declaration of a Gemini tool
@@ -212,13 +222,19 @@ func GeminiWith(tools []toolnexus.Tool, opts GeminiOptions) (GeminiTools, error)
 	if depth <= 0 {
 		depth = DefaultGeminiRecursionDepth
 	}
+	p := profileGemini
 	var cache *rewriteCache
-	if !opts.JSONSchema {
+	if opts.JSONSchema {
+		p = profileGeminiJSONSchema
+	} else {
 		cache = geminiCache(geminiKey{depth, opts.PropertyOrdering, opts.RefuseHidden})
+	}
+	if err := p.checkList("render.Gemini", tools); err != nil {
+		return nil, err
 	}
 	for i := range tools {
 		t := &tools[i]
-		if err := checkGeminiName(t.Name); err != nil {
+		if err := p.checkName("render.Gemini", t.Name); err != nil {
 			return nil, err
 		}
 		d := GeminiFunctionDeclaration{Name: t.Name, Description: t.Description}
@@ -235,13 +251,17 @@ func GeminiWith(tools []toolnexus.Tool, opts GeminiOptions) (GeminiTools, error)
 				d.ResponseJSONSchema = o
 			}
 		} else {
-			p, err := cache.get(schemaOf(t), func(in []byte) (json.RawMessage, error) {
+			s, _, err := renameKeys(schemaOf(t), p.PropertyKey, opts.RenameKeys)
+			if err != nil {
+				return nil, withTool(err, "render.Gemini", t.Name)
+			}
+			params, err := cache.get(s, func(in []byte) (json.RawMessage, error) {
 				return geminiSchema(in, depth, opts.PropertyOrdering, opts.RefuseHidden)
 			})
 			if err != nil {
 				return nil, withTool(err, "render.Gemini", t.Name)
 			}
-			d.Parameters = p
+			d.Parameters = params
 		}
 		decls[i] = d
 	}
@@ -274,37 +294,6 @@ func geminiCache(k geminiKey) *rewriteCache {
 		geminiCaches[k] = c
 	}
 	return c
-}
-
-// GeminiMaxNameLength is the longest function name [Gemini] accepts, in
-// bytes: 64, the limit in the Gemini API's error message and the Vertex AI
-// FunctionDeclaration docs (the genai v1.77 Go comment says 128; the
-// stricter figure is used).
-const GeminiMaxNameLength = 64
-
-// checkGeminiName enforces Gemini's FunctionDeclaration name rule: start
-// with a letter or an underscore, then letters, digits, '_', '.', ':' or
-// '-', at most GeminiMaxNameLength bytes.
-func checkGeminiName(name string) error {
-	bad := func(why string) error {
-		return fmt.Errorf("render.Gemini: tool %q: %s: %w", name, why, ErrUnsupportedName)
-	}
-	if name == "" {
-		return bad("the name is empty")
-	}
-	if len(name) > GeminiMaxNameLength {
-		return bad(fmt.Sprintf("the name is %d bytes, more than Gemini's %d", len(name), GeminiMaxNameLength))
-	}
-	if c := name[0]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_') {
-		return bad("Gemini function names must start with a letter or an underscore")
-	}
-	for i := 1; i < len(name); i++ {
-		c := name[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == ':' || c == '-') {
-			return bad(fmt.Sprintf("byte %d (%q) is not one of [a-zA-Z0-9_.:-]", i, rune(c)))
-		}
-	}
-	return nil
 }
 
 // MarshalJSON implements json.Marshaler. The buffer is sized once from

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus/internal/jsonx"
 )
@@ -48,14 +47,6 @@ func GeminiKeywords() []string { return slices.Clone(geminiKeywords) }
 // [Gemini]).
 var ErrHiddenRule = errors.New("schema rule cannot be shown to the model")
 
-// geminiFormats are the formats Execute asserts (package schema, with
-// AssertFormat) that Gemini drops; each gets the hint "Format: f.".
-// date-time is kept as a Gemini format. Other formats carry no rule in
-// Execute and are dropped without a hint.
-var geminiFormats = map[string]bool{
-	"date": true, "time": true, "duration": true, "email": true, "hostname": true,
-	"ipv4": true, "ipv6": true, "uri": true, "uuid": true,
-}
 
 // geminiHidden are the keywords Execute enforces that Gemini drops without
 // a hint: GeminiOptions.RefuseHidden refuses them. "then" and "else" count
@@ -179,7 +170,7 @@ func (g *geminiRewriter) node(v any, path string) (*jsonx.Object, error) {
 	hasEnum := false
 	var inOrder []any // the input's propertyOrdering
 	hasOrder := false
-	var hints geminiHints // dropped rules Execute enforces
+	var hints ruleHints // dropped rules Execute enforces
 	for i, k := range o.Keys {
 		val := o.Vals[i]
 		p := path + "/" + pointerToken(k)
@@ -259,7 +250,7 @@ func (g *geminiRewriter) node(v any, path string) (*jsonx.Object, error) {
 		case "format":
 			if f, _ := val.(string); f == "date-time" || f == "enum" {
 				out.Keys, out.Vals = append(out.Keys, k), append(out.Vals, val)
-			} else if geminiFormats[f] {
+			} else if assertedFormats[f] {
 				hints.format = f
 			}
 		default:
@@ -500,84 +491,14 @@ func propertyOrder(props *jsonx.Object, in []any, all bool) []string {
 	return order
 }
 
-// hintValueMax is the most runes a value quoted in a hint keeps; a longer
-// one is cut and ends with "…".
-const hintValueMax = 64
-
-// hintMax is the most runes one hint sentence keeps (a dependentRequired
-// list, say); a longer one is cut and ends with "…".
-const hintMax = 200
-
-// geminiHints collects the rules of one schema node that Gemini drops but
-// Execute enforces, to be stated in its description.
-type geminiHints struct {
-	format                   string
-	base64                   bool // contentEncoding base64 (a []byte field: the typed decoder holds it)
-	exMin, exMax, multipleOf string
-	unique                   bool
-	values                   string   // additionalProperties: the values' type sentence
-	keys                     []string // required names that are not properties
-	depends                  []string // dependentRequired sentences, in key order
-}
-
-// sentences returns the hints in their fixed order, one sentence each.
-func (h *geminiHints) sentences() []string {
-	var s []string
-	if h.format != "" {
-		s = append(s, "Format: "+h.format+".")
-	}
-	if h.base64 {
-		s = append(s, base64Hint)
-	}
-	if h.exMin != "" {
-		s = append(s, "Must be greater than "+h.exMin+".")
-	}
-	if h.exMax != "" {
-		s = append(s, "Must be less than "+h.exMax+".")
-	}
-	if h.multipleOf != "" {
-		s = append(s, "Must be a multiple of "+h.multipleOf+".")
-	}
-	if h.unique {
-		s = append(s, "Items must be unique.")
-	}
-	if h.values != "" {
-		s = append(s, h.values)
-	}
-	if n := len(h.keys); n > 0 {
-		word := "key "
-		if n > 1 {
-			word = "keys "
-		}
-		s = append(s, capSentence("Must include the "+word+joinAnd(h.keys)+"."))
-	}
-	return append(s, h.depends...)
-}
-
-// apply appends the hints to the description of out, creating it when
-// there is none.
-func (h *geminiHints) apply(out *jsonx.Object) {
-	for _, s := range h.sentences() {
-		addSentence(out, s)
-	}
-}
-
 // dropped records the hint for the keyword k (value v, at JSON Pointer p)
 // of the node o, which Gemini does not take. With refuse, a keyword
 // Execute enforces that no hint can state is an error wrapping
 // ErrHiddenRule.
-func (g *geminiRewriter) dropped(o *jsonx.Object, k string, v any, p string, h *geminiHints) error {
+func (g *geminiRewriter) dropped(o *jsonx.Object, k string, v any, p string, h *ruleHints) error {
 	switch k {
-	case "exclusiveMinimum":
-		h.exMin = hintNumber(v)
-	case "exclusiveMaximum":
-		h.exMax = hintNumber(v)
-	case "multipleOf":
-		h.multipleOf = hintNumber(v)
-	case "uniqueItems":
-		h.unique = v == true
-	case "contentEncoding":
-		h.base64 = v == "base64"
+	case "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "uniqueItems", "contentEncoding":
+		h.drop(k, v)
 	case "additionalProperties":
 		return g.valuesHint(o, v, p, h)
 	case "dependentRequired":
@@ -604,7 +525,7 @@ func hidden(p, k string) error {
 // hint: an object's properties are the whole list the model is shown, and
 // Execute refuses other keys anyway. With refuse, a value schema with more
 // than one type, description and title is refused.
-func (g *geminiRewriter) valuesHint(o *jsonx.Object, v any, p string, h *geminiHints) error {
+func (g *geminiRewriter) valuesHint(o *jsonx.Object, v any, p string, h *ruleHints) error {
 	vo, ok := v.(*jsonx.Object)
 	if !ok || len(vo.Keys) == 0 {
 		return nil // true, false, {}
@@ -642,7 +563,7 @@ func (g *geminiRewriter) valuesHint(o *jsonx.Object, v any, p string, h *geminiH
 
 // dependsHint states dependentRequired, one sentence per property in key
 // order: "If a is given, b and c must be given too.".
-func (g *geminiRewriter) dependsHint(v any, p string, h *geminiHints) error {
+func (g *geminiRewriter) dependsHint(v any, p string, h *ruleHints) error {
 	do, ok := v.(*jsonx.Object)
 	if !ok {
 		return nil // Execute cannot compile it either
@@ -661,48 +582,6 @@ func (g *geminiRewriter) dependsHint(v any, p string, h *geminiHints) error {
 		h.depends = append(h.depends, capSentence("If "+cutHint(name, hintValueMax)+" is given, "+joinAnd(names)+" must be given too."))
 	}
 	return nil
-}
-
-// cutHint shortens s to at most n runes, ending a cut one with "…".
-func cutHint(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	i, r := 0, 0
-	for i = range s {
-		if r == n-1 {
-			break
-		}
-		r++
-	}
-	return s[:i] + "…"
-}
-
-// hintNumber is the literal of a numeric keyword value, cut; "" when v is
-// not a number (Execute cannot compile such a schema).
-func hintNumber(v any) string {
-	if n, ok := v.(json.Number); ok {
-		return cutHint(n.String(), hintValueMax)
-	}
-	return ""
-}
-
-// capSentence cuts a sentence longer than hintMax runes to hintMax, ending
-// it with "…." so the next sentence still follows a full stop.
-func capSentence(s string) string {
-	if utf8.RuneCountInString(s) > hintMax {
-		return cutHint(s, hintMax-1) + "."
-	}
-	return s
-}
-
-// joinAnd lists names as "a", "a and b", "a, b and c".
-func joinAnd(names []string) string {
-	n := len(names)
-	if n == 1 {
-		return names[0]
-	}
-	return strings.Join(names[:n-1], ", ") + " and " + names[n-1]
 }
 
 // disjointTypes reports whether the rewritten alternatives alts each have

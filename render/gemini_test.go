@@ -134,7 +134,7 @@ func TestGeminiNames(t *testing.T) {
 	for _, name := range []string{"1tool", "-x"} {
 		_, err := Gemini([]toolnexus.Tool{{Name: name}})
 		if assert.ErrorIs(t, err, ErrUnsupportedName, "%s: err = %v", name, err) {
-			assert.Contains(t, err.Error(), `render.Gemini: tool "`+name+`": Gemini function names must start with a letter or an underscore`, "%s: err = %v", name, err)
+			assert.Contains(t, err.Error(), `render.Gemini: tool "`+name+`": gemini tool names must match ^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$`, "%s: err = %v", name, err)
 		}
 	}
 	_, err := Gemini([]toolnexus.Tool{{Name: "_ok-1"}, {Name: "ok"}})

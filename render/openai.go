@@ -113,23 +113,27 @@ type OpenAIOptions struct {
 // "strict" (true, or false for a Fallback tool).
 func OpenAIWith(tools []toolnexus.Tool, opts OpenAIOptions) (OpenAITools, error) {
 	if !opts.Strict {
-		if err := checkOpenAI(tools, "render.OpenAIWith"); err != nil {
+		if err := checkOpenAI(profileOpenAIChat, tools, "render.OpenAIWith"); err != nil {
 			return nil, err
 		}
 		return OpenAI(tools), nil
+	}
+	p := profileOpenAIChatStrict
+	if err := p.checkList("render.OpenAIStrict", tools); err != nil {
+		return nil, err
 	}
 	out := make(OpenAITools, len(tools))
 	flags := make([]bool, len(tools)) // Strict points here; one allocation per list
 	for i := range tools {
 		t := &tools[i]
-		if err := checkName("render.OpenAIStrict", t.Name); err != nil {
+		if err := p.checkName("render.OpenAIStrict", t.Name); err != nil {
 			return nil, err
 		}
 		if t.Freeform != nil {
 			out[i] = OpenAITool{Type: "custom", Function: OpenAIFunction{Name: t.Name, Description: t.Description}, Format: t.Freeform}
 			continue
 		}
-		params, strict, err := strictParams(t, opts, "render.OpenAIStrict")
+		params, _, strict, err := strictParams(t, p.Strict, opts.Fallback, "render.OpenAIStrict")
 		if err != nil {
 			return nil, err
 		}
@@ -270,11 +274,15 @@ func openAIRewrite(in []byte) (json.RawMessage, error) {
 	return jsonx.Marshal(root), nil
 }
 
-// checkOpenAI reports the first tool name OpenAI rejects, then the first
-// error of openAIParams, naming renderer and the tool.
-func checkOpenAI(tools []toolnexus.Tool, renderer string) error {
+// checkOpenAI reports a list past profile p's limits, then the first tool
+// name p rejects, then the first error of openAIParams, naming renderer
+// and the tool.
+func checkOpenAI(p *Profile, tools []toolnexus.Tool, renderer string) error {
+	if err := p.checkList(renderer, tools); err != nil {
+		return err
+	}
 	for i := range tools {
-		if err := checkName(renderer, tools[i].Name); err != nil {
+		if err := p.checkName(renderer, tools[i].Name); err != nil {
 			return err
 		}
 	}

@@ -81,22 +81,26 @@ func OpenAIResponses(tools []toolnexus.Tool) OpenAIResponsesTools {
 // [ErrUnsupportedSchema].
 func OpenAIResponsesWith(tools []toolnexus.Tool, opts OpenAIOptions) (OpenAIResponsesTools, error) {
 	if !opts.Strict {
-		if err := checkOpenAI(tools, "render.OpenAIResponsesWith"); err != nil {
+		if err := checkOpenAI(profileResponses, tools, "render.OpenAIResponsesWith"); err != nil {
 			return nil, err
 		}
 		return OpenAIResponses(tools), nil
 	}
+	p := profileResponsesStrict
+	if err := p.checkList("render.OpenAIResponsesWith", tools); err != nil {
+		return nil, err
+	}
 	out := make(OpenAIResponsesTools, len(tools))
 	for i := range tools {
 		t := &tools[i]
-		if err := checkName("render.OpenAIResponsesWith", t.Name); err != nil {
+		if err := p.checkName("render.OpenAIResponsesWith", t.Name); err != nil {
 			return nil, err
 		}
 		if t.Freeform != nil {
 			out[i] = OpenAIResponsesTool{Type: "custom", Name: t.Name, Description: t.Description, Format: t.Freeform}
 			continue
 		}
-		params, strict, err := strictParams(t, opts, "render.OpenAIResponsesWith")
+		params, _, strict, err := strictParams(t, p.Strict, opts.Fallback, "render.OpenAIResponsesWith")
 		if err != nil {
 			return nil, err
 		}
@@ -304,7 +308,7 @@ func OpenAIToolSearch(description string) OpenAIResponsesTool {
 // responses.NamespaceToolParam.
 func OpenAIResponsesNamespace(name, description string, tools []toolnexus.Tool, opts OpenAIOptions) (OpenAIResponsesTool, error) {
 	const renderer = "render.OpenAIResponsesNamespace"
-	if err := checkName(renderer, name); err != nil {
+	if err := profileResponses.checkName(renderer, name); err != nil {
 		return OpenAIResponsesTool{}, err
 	}
 	if strings.Contains(name, "__") {

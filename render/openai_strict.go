@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/internal/jsonx"
@@ -89,81 +90,118 @@ const (
 	StrictLargeEnumLength = 15000
 )
 
-// strictParams returns the strict form of t's schema, or with Fallback its
-// unchanged schema and strict=false when it cannot be made strict; errors
-// name renderer and the tool.
-func strictParams(t *toolnexus.Tool, opts OpenAIOptions, renderer string) (json.RawMessage, bool, error) {
-	params, err := strictCache.get(schemaOf(t), strictSchema)
+// strictStats are the counts of one strict schema that a per-request
+// limit sums over a list (StrictRules.MaxOptional, MaxUnions).
+type strictStats struct{ optional, unions int }
+
+// strictParams returns the strict form of t's schema under rules, or with
+// fallback its unchanged schema and strict=false when it cannot be made
+// strict; errors name renderer and the tool.
+func strictParams(t *toolnexus.Tool, rules *StrictRules, fallback bool, renderer string) (json.RawMessage, strictStats, bool, error) {
+	r := rules.cache.entry(schemaOf(t), rules.rewrite)
+	params, n, err := r.out, r.stats, r.err
 	if err == nil {
-		return params, true, nil
+		return params, n, true, nil
 	}
-	if opts.Fallback && (errors.Is(err, ErrNotStrict) || errors.Is(err, ErrSchemaLimit)) {
-		return schemaOf(t), false, nil
+	if fallback && (errors.Is(err, ErrNotStrict) || errors.Is(err, ErrSchemaLimit)) {
+		return schemaOf(t), strictStats{}, false, nil
 	}
-	return nil, false, withTool(err, renderer, t.Name)
+	return nil, strictStats{}, false, withTool(err, renderer, t.Name)
 }
 
-// strictFormats are the string formats strict mode supports; others are
-// dropped from the rendered copy (Execute still enforces them).
-var strictFormats = map[string]bool{
-	"date-time": true, "time": true, "date": true, "duration": true, "email": true,
-	"hostname": true, "ipv4": true, "ipv6": true, "uuid": true,
-}
-
-// strictKept are the keywords copied unchanged into a strict schema.
-var strictKept = map[string]bool{
-	"type": true, "title": true, "description": true, "enum": true, "const": true,
-	"pattern": true, "minLength": true, "maxLength": true,
-	"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true, "multipleOf": true,
-	"minItems": true, "maxItems": true,
-}
-
-// strictRejected are the keywords whose meaning strict mode cannot keep.
-var strictRejected = map[string]bool{
-	"allOf": true, "not": true, "if": true, "then": true, "else": true,
-	"dependentRequired": true, "dependentSchemas": true, "dependencies": true,
-	"patternProperties": true, "propertyNames": true, "unevaluatedProperties": true,
-	"unevaluatedItems": true, "contains": true, "minContains": true, "maxContains": true,
-	"prefixItems": true,
-}
-
-// strictStructural are the keywords strictor rewrites itself.
+// strictStructural are the keywords the strict rewrite handles itself.
 var strictStructural = map[string]bool{
+	"type": true, "title": true, "description": true, "enum": true, "const": true,
 	"format": true, "items": true, "anyOf": true, "oneOf": true, "properties": true,
 	"required": true, "additionalProperties": true, "$defs": true, "definitions": true,
 }
 
-var strictCache rewriteCache
+// rewrite returns a strict-mode copy of the schema in under rules r,
+// following the rules documented on [OpenAIStrict], and its counts. The
+// input is never modified.
+func (r *StrictRules) rewrite(in []byte) rewritten {
+	out, n, err := r.strict(in)
+	return rewritten{out: out, stats: n, err: err}
+}
 
-// strictSchema returns a strict-mode copy of the schema in, following the
-// rules documented on [OpenAIStrict]. The input is never modified.
-func strictSchema(in []byte) (json.RawMessage, error) {
+// strict is rewrite's work.
+func (r *StrictRules) strict(in []byte) (json.RawMessage, strictStats, error) {
 	root, err := parseSchema(in)
 	if err != nil {
-		return nil, err
+		return nil, strictStats{}, err
 	}
 	for _, k := range [...]string{"anyOf", "oneOf"} {
 		if _, ok := root.Get(k); ok {
-			return nil, notStrict("/"+k, "strict mode does not allow "+k+" at the root")
+			return nil, strictStats{}, notStrict("/"+k, "strict mode does not allow "+k+" at the root")
 		}
 	}
-	s := &strictor{root: root, outOf: make(map[*jsonx.Object]*jsonx.Object)}
+	s := &strictor{rules: r, root: root, outOf: make(map[*jsonx.Object]*jsonx.Object)}
 	out, err := s.node(root, "", 0)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		err = s.checkRefs(out)
 	}
-	if err := s.checkRefs(out); err != nil {
-		return nil, err
+	if err == nil && !r.Recursive {
+		err = s.recursion()
+	}
+	if err != nil {
+		return nil, strictStats{}, err
 	}
 	switch {
-	case s.props > StrictMaxProperties:
-		return nil, overLimit("", fmt.Sprintf("%d object properties, more than the strict-mode limit of %d", s.props, StrictMaxProperties))
-	case s.enums > StrictMaxEnumValues:
-		return nil, overLimit("", fmt.Sprintf("%d enum values, more than the strict-mode limit of %d", s.enums, StrictMaxEnumValues))
-	case s.strLen > StrictMaxStringLength:
-		return nil, overLimit("", fmt.Sprintf("%d characters of property names, enum and const values, more than the strict-mode limit of %d", s.strLen, StrictMaxStringLength))
+	case over(r.MaxProperties, s.props):
+		err = overLimit("", fmt.Sprintf("%d object properties, more than the strict-mode limit of %d", s.props, r.MaxProperties.Max))
+	case over(r.MaxEnumValues, s.enums):
+		err = overLimit("", fmt.Sprintf("%d enum values, more than the strict-mode limit of %d", s.enums, r.MaxEnumValues.Max))
+	case over(r.MaxStringLength, s.strLen):
+		err = overLimit("", fmt.Sprintf("%d characters of property names, enum and const values, more than the strict-mode limit of %d", s.strLen, r.MaxStringLength.Max))
+	case over(r.MaxOptional, s.stats.optional):
+		err = overLimit("", fmt.Sprintf("%d optional properties, more than the strict-mode limit of %d per request", s.stats.optional, r.MaxOptional.Max))
+	case over(r.MaxUnions, s.stats.unions):
+		err = overLimit("", fmt.Sprintf("%d union-typed schemas (anyOf, or a type array), more than the strict-mode limit of %d per request", s.stats.unions, r.MaxUnions.Max))
 	}
-	return jsonx.Marshal(out), nil
+	if err != nil {
+		return nil, strictStats{}, err
+	}
+	return jsonx.Marshal(out), s.stats, nil
+}
+
+// over reports whether n is past the limit l (never for no limit).
+func over(l Limit, n int) bool { return l.Max > 0 && n > l.Max }
+
+// recursion reports a schema whose $refs form a cycle (a definition that
+// reaches itself), which rules without Recursive cannot take.
+func (s *strictor) recursion() error {
+	// a $ref "#/x" used at path P is an edge from every referenced
+	// pointer that is a prefix of P to "/x"
+	var targets []string
+	for _, u := range s.refs {
+		if t := strings.TrimPrefix(u.ref, "#"); !slices.Contains(targets, t) {
+			targets = append(targets, t)
+		}
+	}
+	inside := func(p, t string) bool { return t == "" || p == t || strings.HasPrefix(p, t+"/") }
+	var visit func(t string, seen []string) *refUse
+	visit = func(t string, seen []string) *refUse {
+		for i := range s.refs {
+			u := &s.refs[i]
+			if !inside(u.path, t) {
+				continue
+			}
+			next := strings.TrimPrefix(u.ref, "#")
+			if slices.Contains(seen, next) {
+				return u
+			}
+			if found := visit(next, append(seen, next)); found != nil {
+				return found
+			}
+		}
+		return nil
+	}
+	for _, t := range targets {
+		if u := visit(t, []string{t}); u != nil {
+			return notStrict(u.path, fmt.Sprintf("the $ref %q makes the schema recursive, which this strict mode does not support (set Fallback to send such a tool without strict)", u.ref))
+		}
+	}
+	return nil
 }
 
 func notStrict(path, msg string) error {
@@ -175,7 +213,9 @@ func overLimit(path, msg string) error {
 }
 
 type strictor struct {
+	rules                *StrictRules
 	props, enums, strLen int
+	stats                strictStats
 
 	root     *jsonx.Object                   // the input schema
 	outOf    map[*jsonx.Object]*jsonx.Object // input node -> its rewrite
@@ -234,7 +274,7 @@ func (s *strictor) ref(o *jsonx.Object, path string, depth int) (*jsonx.Object, 
 		case k == "$ref":
 		case k == "description" || k == "title":
 			notes = append(notes, i)
-		case strictKept[k] || strictStructural[k]:
+		case slices.Contains(s.rules.Keywords, k) || strictStructural[k]:
 			return nil, notStrict(path+"/"+pointerToken(k), fmt.Sprintf("strict mode allows no keywords beside $ref, and %q beside the $ref %q cannot be dropped or moved without changing the schema", k, ref))
 		}
 	}
@@ -270,7 +310,7 @@ func (s *strictor) node(v any, path string, depth int) (*jsonx.Object, error) {
 		return nil, notSchema(v, path, notStrict)
 	}
 	for _, k := range o.Keys {
-		if strictRejected[k] {
+		if slices.Contains(s.rules.Rejected, k) {
 			return nil, notStrict(path+"/"+pointerToken(k), fmt.Sprintf("%q is not supported in strict mode", k))
 		}
 	}
@@ -329,13 +369,13 @@ func (s *strictor) node(v any, path string, depth int) (*jsonx.Object, error) {
 	}
 	if isObject {
 		depth++
-		if depth > StrictMaxDepth {
-			return nil, overLimit(path, fmt.Sprintf("%d levels of object nesting, more than the strict-mode limit of %d", depth, StrictMaxDepth))
+		if over(s.rules.MaxDepth, depth) {
+			return nil, overLimit(path, fmt.Sprintf("%d levels of object nesting, more than the strict-mode limit of %d", depth, s.rules.MaxDepth.Max))
 		}
 	}
 
 	out := &jsonx.Object{}
-	base64 := false // contentEncoding base64, stated in the description
+	var hints ruleHints // dropped rules Execute enforces, stated in the description
 	var props *jsonx.Object
 	var defsKey string
 	var defs *jsonx.Object
@@ -346,7 +386,8 @@ func (s *strictor) node(v any, path string, depth int) (*jsonx.Object, error) {
 		switch {
 		case k == "type" && len(types) == 1:
 			out.Keys, out.Vals = append(out.Keys, k), append(out.Vals, types[0]) // ["T"] is "T"
-		case strictKept[k]:
+		case k == "type" || k == "title" || k == "description" || k == "enum" || k == "const" ||
+			slices.Contains(s.rules.Keywords, k) && (k != "minItems" || s.rules.MaxMinItems < 0 || !overNumber(val, s.rules.MaxMinItems)):
 			if k == "enum" {
 				if err := s.countEnum(val, p); err != nil {
 					return nil, err
@@ -364,8 +405,10 @@ func (s *strictor) node(v any, path string, depth int) (*jsonx.Object, error) {
 			}
 			out.Keys, out.Vals = append(out.Keys, k), append(out.Vals, val)
 		case k == "format":
-			if f, ok := val.(string); ok && strictFormats[f] {
+			if f, ok := val.(string); ok && slices.Contains(s.rules.Formats, f) {
 				out.Keys, out.Vals = append(out.Keys, k), append(out.Vals, val)
+			} else if assertedFormats[f] {
+				hints.drop(k, f)
 			}
 		case k == "items":
 			if _, ok := val.([]any); ok {
@@ -426,17 +469,15 @@ func (s *strictor) node(v any, path string, depth int) (*jsonx.Object, error) {
 				}
 				defs.Keys, defs.Vals = append(defs.Keys, name), append(defs.Vals, c)
 			}
-		case k == "contentEncoding":
-			base64 = val == "base64"
 		default:
-			// Annotations and constraints strict mode does not take
-			// (default, examples, uniqueItems, minProperties, $comment, …)
-			// are dropped from the copy; Execute still enforces them.
+			// Constraints strict mode does not take (uniqueItems,
+			// minProperties, minimum for Anthropic, …) are dropped from
+			// the copy and stated as hints; Execute still enforces them.
+			// Annotations (default, examples, $comment, …) are dropped.
+			hints.drop(k, val)
 		}
 	}
-	if base64 {
-		addSentence(out, base64Hint)
-	}
+	hints.apply(out)
 	if isObject {
 		np := &jsonx.Object{}
 		names := []string{}
@@ -449,11 +490,16 @@ func (s *strictor) node(v any, path string, depth int) (*jsonx.Object, error) {
 				if err != nil {
 					return nil, err
 				}
-				if !required[name] {
+				switch {
+				case required[name]:
+					names = append(names, name)
+				case s.rules.Optional:
+					s.stats.optional++
+				default:
 					c = nullable(c)
+					names = append(names, name)
 				}
 				np.Keys, np.Vals = append(np.Keys, name), append(np.Vals, c)
-				names = append(names, name)
 			}
 		}
 		if len(types) == 0 {
@@ -466,8 +512,35 @@ func (s *strictor) node(v any, path string, depth int) (*jsonx.Object, error) {
 	if defs != nil {
 		out.Keys, out.Vals = append(out.Keys, defsKey), append(out.Vals, defs)
 	}
+	s.countUnions(out)
 	s.record(o, out)
 	return out, nil
+}
+
+// countUnions counts the rewritten node out when it is union-typed: an
+// anyOf, or a type array of two or more types.
+func (s *strictor) countUnions(out *jsonx.Object) {
+	isUnion := func(o *jsonx.Object) bool {
+		if hasKey(o, "anyOf") {
+			return true
+		}
+		t, _ := o.Get("type")
+		arr, ok := t.([]any)
+		return ok && len(arr) > 1
+	}
+	if isUnion(out) {
+		s.stats.unions++
+	}
+}
+
+// overNumber reports whether v is a number above n.
+func overNumber(v any, n int) bool {
+	num, ok := v.(json.Number)
+	if !ok {
+		return false
+	}
+	f, err := num.Float64()
+	return err == nil && f > float64(n)
 }
 
 // primitive reports an enum or const value strict mode cannot take: strict
@@ -513,9 +586,9 @@ func (s *strictor) countEnum(val any, path string) error {
 		}
 	}
 	s.strLen += total
-	if len(arr) > StrictLargeEnum && total > StrictLargeEnumLength {
+	if r := s.rules; over(r.LargeEnum, len(arr)) && over(r.LargeEnumLength, total) {
 		return overLimit(path, fmt.Sprintf("an enum of %d values totalling %d characters; strict mode allows at most %d characters when an enum has more than %d values",
-			len(arr), total, StrictLargeEnumLength, StrictLargeEnum))
+			len(arr), total, r.LargeEnumLength.Max, r.LargeEnum.Max))
 	}
 	return nil
 }

@@ -261,7 +261,7 @@ func TestStrictRefAndConst(t *testing.T) {
 		`"n":{"anyOf":[{"$ref":"#/$defs/N"},{"type":"null"}]},` +
 		`"c":{"enum":["x",null]},` +
 		`"u":{"anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},` +
-		`"k":{"type":["string","null"]}},` +
+		`"k":{"type":["string","null"],"description":"Format: uri."}},` +
 		`"required":["n","c","u","k"],"additionalProperties":false,` +
 		`"$defs":{"N":{"type":"object","properties":{"v":{"type":["integer","null"]}},"required":["v"],"additionalProperties":false}}}`
 	got := string(out[0].Function.Parameters)

@@ -167,7 +167,7 @@ func checkStrictNode(v any, path string, depth int) []string {
 	var errs []string
 	bad := func(f string, a ...any) { errs = append(errs, path+": "+fmt.Sprintf(f, a...)) }
 	for _, k := range o.Keys {
-		if strictRejected[k] || k == "oneOf" || k == "default" || k == "uniqueItems" || k == "$schema" {
+		if slices.Contains(openAIStrictRules.Rejected, k) || k == "oneOf" || k == "default" || k == "uniqueItems" || k == "$schema" {
 			bad("keyword %q is not allowed in strict mode", k)
 		}
 	}
@@ -187,7 +187,7 @@ func checkStrictNode(v any, path string, depth int) []string {
 	if hasKey(o, "$ref") && len(o.Keys) != 1 {
 		bad("$ref with sibling keys %v", o.Keys)
 	}
-	if f, ok := o.Get("format"); ok && !strictFormats[f.(string)] {
+	if f, ok := o.Get("format"); ok && !slices.Contains(openAIStrictRules.Formats, f.(string)) {
 		bad("format %v is not supported in strict mode", f)
 	}
 	if slices.Contains(types, any("object")) {

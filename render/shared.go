@@ -108,16 +108,6 @@ func pointerToken(s string) string {
 	return s
 }
 
-// checkName returns an error wrapping ErrUnsupportedName unless name
-// matches ^[a-zA-Z0-9_-]{1,64}$, the tool name pattern OpenAI
-// (function.name) and Anthropic (tools[].name) document.
-func checkName(renderer, name string) error {
-	if err := toolnexus.CheckName(name); err != nil {
-		return fmt.Errorf("%s: tool %q: the name must match ^[a-zA-Z0-9_-]{1,64}$: %w", renderer, name, ErrUnsupportedName)
-	}
-	return nil
-}
-
 // emptySchema is the input schema of a tool whose InputSchema is nil.
 var emptySchema = json.RawMessage(`{"type":"object"}`)
 
@@ -469,27 +459,39 @@ type rewriteCache struct {
 }
 
 type rewritten struct {
-	out json.RawMessage // the rewritten schema; nil for "omit" (Gemini no-argument tool)
-	err error           // a *SchemaError without Renderer and Tool
+	out   json.RawMessage // the rewritten schema; nil for "omit" (Gemini no-argument tool)
+	stats strictStats     // a strict rewrite's counts
+	keys  *renames        // a key renaming's renames (nil: none)
+	err   error           // a *SchemaError without Renderer and Tool
 }
 
 const maxCached = 1024
 
+// get returns the cached rewrite of in, rewriting it on a miss.
 func (c *rewriteCache) get(in []byte, rewrite func([]byte) (json.RawMessage, error)) (json.RawMessage, error) {
+	r := c.entry(in, func(in []byte) rewritten {
+		out, err := rewrite(in)
+		return rewritten{out: out, err: err}
+	})
+	return r.out, r.err
+}
+
+// entry is get for a rewrite with more to remember than its output.
+func (c *rewriteCache) entry(in []byte, rewrite func([]byte) rewritten) rewritten {
 	c.mu.RLock()
 	r, ok := c.m[string(in)]
 	c.mu.RUnlock()
 	if ok {
-		return r.out, r.err
+		return r
 	}
-	out, err := rewrite(in)
+	r = rewrite(in)
 	c.mu.Lock()
 	if c.m == nil || len(c.m) >= maxCached {
 		c.m = make(map[string]rewritten)
 	}
-	c.m[string(in)] = rewritten{out: out, err: err}
+	c.m[string(in)] = r
 	c.mu.Unlock()
-	return out, err
+	return r
 }
 
 // The MarshalJSON methods write into one buffer sized from the prepared

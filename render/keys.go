@@ -1,0 +1,430 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/internal/jsonx"
+)
+
+// This file renames the property keys a provider refuses (its
+// Profile.PropertyKey rule) in that provider's copy of a schema, and maps
+// a model's arguments back to the keys the tool declared.
+
+// renames are the keys one schema renames under one rule.
+type renames struct {
+	to   map[string]string // declared key -> new key
+	back map[string]string // new key -> declared key
+	root *jsonx.Object     // the declared schema, to follow arguments through
+}
+
+// keyCaches holds the renaming of each key rule, by schema bytes.
+var keyCaches = map[string]*rewriteCache{anthropicKey.Regexp: {}, geminiParamKey.Regexp: {}}
+
+// renameKeys returns schema s with every property key outside rule
+// renamed (rename) and the renames, or, without rename, a *SchemaError
+// wrapping ErrPropertyKey naming the first such key. s itself and nil
+// renames when every key follows the rule.
+func renameKeys(s json.RawMessage, rule Pattern, rename bool) (json.RawMessage, *renames, error) {
+	if rule.re == nil {
+		return s, nil, nil
+	}
+	r := keyCaches[rule.Regexp].entry(s, func(in []byte) rewritten { return renameSchema(in, rule) })
+	switch {
+	case r.err != nil:
+		return nil, nil, r.err
+	case r.keys == nil:
+		return s, nil, nil
+	case !rename:
+		return nil, nil, r.keys.refusal(rule)
+	}
+	return r.out, r.keys, nil
+}
+
+// refusal is the error for the first renamed key, without RenameKeys.
+func (k *renames) refusal(rule Pattern) error {
+	var first string
+	var path string
+	walkSchema(k.root, "", func(o *jsonx.Object, p string) {
+		if path != "" {
+			return
+		}
+		if props, ok := o.Get("properties"); ok {
+			if po, ok := props.(*jsonx.Object); ok {
+				for _, key := range po.Keys {
+					if !rule.Match(key) {
+						first, path = key, p+"/properties/"+pointerToken(key)
+						return
+					}
+				}
+			}
+		}
+	})
+	return &SchemaError{Path: path, Msg: fmt.Sprintf("the property key %q does not match %s (set RenameKeys to send it renamed; exec maps the model's arguments back)", first, rule.Regexp), Err: ErrPropertyKey}
+}
+
+// renameSchema is renameKeys uncached: out and keys are nil when no key
+// needs renaming.
+func renameSchema(in []byte, rule Pattern) rewritten {
+	if err := checkSchemaBytes(in); err != nil {
+		return rewritten{err: err}
+	}
+	tree, err := jsonx.Parse(in)
+	root, ok := tree.(*jsonx.Object)
+	if err != nil || !ok {
+		return rewritten{err: &SchemaError{Msg: "the schema is not a JSON object", Err: ErrUnsupportedSchema}}
+	}
+	// every key declared anywhere is taken, so a new key never equals one
+	taken := map[string]bool{}
+	var bad []string
+	walkSchema(root, "", func(o *jsonx.Object, _ string) {
+		if po, ok := o.Get("properties"); ok {
+			if po, ok := po.(*jsonx.Object); ok {
+				for _, key := range po.Keys {
+					taken[key] = true
+					if !rule.Match(key) && !slices.Contains(bad, key) {
+						bad = append(bad, key)
+					}
+				}
+			}
+		}
+	})
+	if len(bad) == 0 {
+		return rewritten{}
+	}
+	to := make(map[string]string, len(bad))
+	back := make(map[string]string, len(bad))
+	for _, key := range bad {
+		n := newKey(key, rule, taken)
+		taken[n] = true
+		to[key], back[n] = n, key
+	}
+	declared := jsonx.Clone(root).(*jsonx.Object)
+	var refErr error
+	walkSchema(root, "", func(o *jsonx.Object, p string) {
+		for i, k := range o.Keys {
+			switch k {
+			case "properties", "dependentRequired", "dependentSchemas":
+				if m, ok := o.Vals[i].(*jsonx.Object); ok {
+					for j, key := range m.Keys {
+						if n, ok := to[key]; ok {
+							m.Keys[j] = n
+						}
+					}
+				}
+			case "$ref":
+				if ref, ok := o.Vals[i].(string); ok && refErr == nil && refThrough(ref, to) {
+					refErr = &SchemaError{Path: p + "/$ref", Msg: fmt.Sprintf("the $ref %q points into a property whose key is renamed; point it at a definition under $defs", ref), Err: ErrPropertyKey}
+				}
+			}
+			if k == "required" || k == "propertyOrdering" || k == "dependentRequired" {
+				renameNames(o.Vals[i], to)
+			}
+		}
+	})
+	if refErr != nil {
+		return rewritten{err: refErr}
+	}
+	return rewritten{out: jsonx.Marshal(root), keys: &renames{to: to, back: back, root: declared}}
+}
+
+// renameNames renames the strings of a name list (required,
+// propertyOrdering) or of each list of a dependentRequired object.
+func renameNames(v any, to map[string]string) {
+	switch v := v.(type) {
+	case []any:
+		for i, e := range v {
+			if s, ok := e.(string); ok {
+				if n, ok := to[s]; ok {
+					v[i] = n
+				}
+			}
+		}
+	case *jsonx.Object:
+		for _, e := range v.Vals {
+			renameNames(e, to)
+		}
+	}
+}
+
+// refThrough reports whether the local $ref ref passes through a
+// properties member whose key is renamed.
+func refThrough(ref string, to map[string]string) bool {
+	frag, ok := strings.CutPrefix(ref, "#/")
+	if !ok {
+		return false
+	}
+	toks := strings.Split(frag, "/")
+	for i := 1; i < len(toks); i++ {
+		tok, err := unescapeToken(toks[i])
+		if err == nil && toks[i-1] == "properties" {
+			if _, ok := to[tok]; ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// newKey makes the provider's key for key: each character the rule
+// refuses becomes "_", a start the rule refuses gains a leading "_", a
+// key too long is cut, and a key already taken gets "_2", "_3", … .
+func newKey(key string, rule Pattern, taken map[string]bool) string {
+	var b strings.Builder
+	for _, r := range key {
+		if r < 0x80 && rule.Match("a"+string(r)) {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	base := b.String()
+	if !rule.Match(base) && !rule.Match(cutTo(base, rule, "")) {
+		base = "_" + base
+	}
+	for n := 1; ; n++ {
+		suffix := ""
+		if n > 1 {
+			suffix = "_" + strconv.Itoa(n)
+		}
+		c := cutTo(base, rule, suffix)
+		if c != "" && !taken[c] {
+			return c
+		}
+	}
+}
+
+// cutTo returns the longest prefix of base that, followed by suffix,
+// follows rule ("" when none does).
+func cutTo(base string, rule Pattern, suffix string) string {
+	for i := len(base); i > 0; i-- {
+		if rule.Match(base[:i] + suffix) {
+			return base[:i] + suffix
+		}
+	}
+	return ""
+}
+
+// walkSchema calls fn for every schema object reachable from o through
+// the keywords that hold subschemas, with its JSON Pointer.
+func walkSchema(o *jsonx.Object, path string, fn func(o *jsonx.Object, path string)) {
+	fn(o, path)
+	for i, k := range o.Keys {
+		p := path + "/" + pointerToken(k)
+		switch k {
+		case "items", "additionalProperties", "not", "if", "then", "else", "contains",
+			"propertyNames", "unevaluatedItems", "unevaluatedProperties", "additionalItems":
+			if c, ok := o.Vals[i].(*jsonx.Object); ok {
+				walkSchema(c, p, fn)
+			}
+			if arr, ok := o.Vals[i].([]any); ok && k == "items" {
+				walkList(arr, p, fn)
+			}
+		case "anyOf", "oneOf", "allOf", "prefixItems":
+			if arr, ok := o.Vals[i].([]any); ok {
+				walkList(arr, p, fn)
+			}
+		case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas":
+			if m, ok := o.Vals[i].(*jsonx.Object); ok {
+				for j, name := range m.Keys {
+					if c, ok := m.Vals[j].(*jsonx.Object); ok {
+						walkSchema(c, p+"/"+pointerToken(name), fn)
+					}
+				}
+			}
+		}
+	}
+}
+
+func walkList(arr []any, path string, fn func(o *jsonx.Object, path string)) {
+	for j, e := range arr {
+		if c, ok := e.(*jsonx.Object); ok {
+			walkSchema(c, path+"/"+strconv.Itoa(j), fn)
+		}
+	}
+}
+
+// RestoreKeys maps the arguments of one call of tool t back to the
+// property keys t declared, for the provider of the named profile: a key
+// the profile's renderer renamed (see Profile.PropertyKey and the
+// RenameKeys options) is given its declared name again, at the place of
+// the arguments where the schema declares it. Arguments without renamed
+// keys are returned as they are (no copy); so are arguments that are not
+// valid JSON, for Execute to report. Package exec calls it for every call
+// of the Anthropic and Gemini methods; call it yourself only for a loop
+// of your own. A profile without a property key rule returns args.
+func RestoreKeys(profile string, t *toolnexus.Tool, args json.RawMessage) json.RawMessage {
+	p := profileNamed(profile)
+	if p == nil || p.PropertyKey.re == nil || len(args) == 0 {
+		return args
+	}
+	r := keyCaches[p.PropertyKey.Regexp].entry(schemaOf(t), func(in []byte) rewritten { return renameSchema(in, p.PropertyKey) })
+	if r.keys == nil {
+		return args
+	}
+	return r.keys.restore(args, false)
+}
+
+// restore is RestoreKeys for the renames k: new keys back to declared
+// ones, or with forward declared keys to new ones (a tool's input
+// examples, rendered with the renamed schema).
+func (k *renames) restore(args json.RawMessage, forward bool) json.RawMessage {
+	m := k.back
+	if forward {
+		m = k.to
+	}
+	found := false
+	for n := range m {
+		if bytes.Contains(args, []byte(n)) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return args
+	}
+	v, err := jsonx.Parse(args)
+	if err != nil || !k.walk(v, []*jsonx.Object{k.root}, 0, forward) {
+		return args
+	}
+	return jsonx.Marshal(v)
+}
+
+// maxRestoreDepth bounds how deep restore follows arguments and $refs.
+const maxRestoreDepth = 64
+
+// walk renames the keys of the argument value v, which the declared
+// schemas nodes apply to, back (or with forward, to the new keys), and
+// reports whether it changed anything.
+func (k *renames) walk(v any, nodes []*jsonx.Object, depth int, forward bool) bool {
+	if depth > maxRestoreDepth || len(nodes) == 0 {
+		return false
+	}
+	nodes = k.expand(nodes, 0)
+	changed := false
+	switch v := v.(type) {
+	case *jsonx.Object:
+		for i, key := range v.Keys {
+			declared := key
+			if n, ok := k.to[key]; forward && ok && declares(nodes, key) {
+				v.Keys[i], changed = n, true
+			} else if old, ok := k.back[key]; !forward && ok && declares(nodes, old) && !declares(nodes, key) {
+				v.Keys[i], declared, changed = old, old, true
+			}
+			if k.walk(v.Vals[i], member(nodes, declared), depth+1, forward) {
+				changed = true
+			}
+		}
+	case []any:
+		for i, e := range v {
+			if k.walk(e, element(nodes, i), depth+1, forward) {
+				changed = true
+			}
+		}
+	}
+	return changed
+}
+
+// expand adds to nodes the schemas that apply beside them: the targets
+// of their local $refs and their allOf, anyOf, oneOf, then and else
+// alternatives.
+func (k *renames) expand(nodes []*jsonx.Object, depth int) []*jsonx.Object {
+	out := nodes
+	for _, o := range nodes {
+		if depth > maxRestoreDepth {
+			break
+		}
+		var more []*jsonx.Object
+		for i, key := range o.Keys {
+			switch key {
+			case "$ref":
+				if ref, ok := o.Vals[i].(string); ok {
+					if t, err := resolveRef(k.root, ref); err == nil {
+						if t, ok := t.(*jsonx.Object); ok && !slices.Contains(out, t) {
+							more = append(more, t)
+						}
+					}
+				}
+			case "allOf", "anyOf", "oneOf":
+				arr, _ := o.Vals[i].([]any)
+				for _, e := range arr {
+					if c, ok := e.(*jsonx.Object); ok && !slices.Contains(out, c) {
+						more = append(more, c)
+					}
+				}
+			case "then", "else":
+				if c, ok := o.Vals[i].(*jsonx.Object); ok && !slices.Contains(out, c) {
+					more = append(more, c)
+				}
+			}
+		}
+		if len(more) > 0 {
+			out = append(slices.Clip(out), k.expand(more, depth+1)...)
+		}
+	}
+	return out
+}
+
+// declares reports whether one of nodes lists key among its properties.
+func declares(nodes []*jsonx.Object, key string) bool {
+	for _, o := range nodes {
+		if po, ok := o.Get("properties"); ok {
+			if po, ok := po.(*jsonx.Object); ok && hasKey(po, key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// member returns the schemas that apply to the property key of an object
+// the nodes apply to: its properties entries, or else the
+// additionalProperties schemas.
+func member(nodes []*jsonx.Object, key string) []*jsonx.Object {
+	var out []*jsonx.Object
+	for _, o := range nodes {
+		if po, ok := o.Get("properties"); ok {
+			if po, ok := po.(*jsonx.Object); ok {
+				if c, ok := po.Get(key); ok {
+					if c, ok := c.(*jsonx.Object); ok {
+						out = append(out, c)
+					}
+					continue
+				}
+			}
+		}
+		if c, ok := o.Get("additionalProperties"); ok {
+			if c, ok := c.(*jsonx.Object); ok {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// element returns the schemas that apply to item i of an array the nodes
+// apply to: prefixItems[i], or else items.
+func element(nodes []*jsonx.Object, i int) []*jsonx.Object {
+	var out []*jsonx.Object
+	for _, o := range nodes {
+		if pi, ok := o.Get("prefixItems"); ok {
+			if arr, ok := pi.([]any); ok && i < len(arr) {
+				if c, ok := arr[i].(*jsonx.Object); ok {
+					out = append(out, c)
+				}
+				continue
+			}
+		}
+		if c, ok := o.Get("items"); ok {
+			if c, ok := c.(*jsonx.Object); ok {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
