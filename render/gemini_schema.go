@@ -47,7 +47,6 @@ func GeminiKeywords() []string { return slices.Clone(geminiKeywords) }
 // [Gemini]).
 var ErrHiddenRule = errors.New("schema rule cannot be shown to the model")
 
-
 // geminiHidden are the keywords Execute enforces that Gemini drops without
 // a hint: GeminiOptions.RefuseHidden refuses them. "then" and "else" count
 // only beside an "if", and contains also covers minContains/maxContains.

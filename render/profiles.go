@@ -185,7 +185,7 @@ var (
 	anthropicName  = pattern(`^[a-zA-Z0-9_-]{1,64}$`, srcAnthropicName)
 	anthropicKey   = pattern(`^[a-zA-Z0-9_.-]{1,64}$`, srcAnthropicKey)
 	geminiName     = pattern(`^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$`, srcGeminiName)
-	geminiParamKey      = pattern(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`, srcGeminiKey)
+	geminiParamKey = pattern(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`, srcGeminiKey)
 	openAITools    = Limit{128, srcOpenAITools}
 	openAIDesc     = Limit{1024, srcOpenAIDesc}
 	responsesName  = pattern(`^[a-zA-Z0-9_-]{1,64}$`, srcResponses)
