@@ -313,7 +313,9 @@ func TestOfficialExamples(t *testing.T) {
 }
 
 // checkRenders renders every tool for OpenAI strict (or records why it
-// falls back) and for Gemini, which must succeed.
+// falls back) and for Gemini and Anthropic with RenameKeys (header
+// parameters such as X-Request-ID break Gemini's key rule), which must
+// succeed.
 func checkRenders(t *testing.T, doc string, tools []toolnexus.Tool) (strict, fallback int) {
 	t.Helper()
 	for _, tl := range tools {
@@ -328,10 +330,10 @@ func checkRenders(t *testing.T, doc string, tools []toolnexus.Tool) (strict, fal
 		} else {
 			strict++
 		}
-		if _, err := render.Gemini(one); err != nil {
+		if _, err := render.GeminiWith(one, render.GeminiOptions{RenameKeys: true}); err != nil {
 			t.Errorf("%s %s: Gemini: %v", doc, tl.Name, err)
 		}
-		if _, err := render.Anthropic(one); err != nil {
+		if _, err := render.AnthropicWith(one, render.AnthropicOptions{RenameKeys: true}); err != nil {
 			t.Errorf("%s %s: Anthropic: %v", doc, tl.Name, err)
 		}
 	}
