@@ -197,8 +197,8 @@ func testStrictRules(t *testing.T, p *Profile) {
 		"maximum": `{"type":"integer","maximum":9}`, "exclusiveMaximum": `{"type":"integer","exclusiveMaximum":9}`,
 		"multipleOf": `{"type":"integer","multipleOf":3}`, "minLength": `{"type":"string","minLength":2}`,
 		"maxLength": `{"type":"string","maxLength":8}`, "pattern": `{"type":"string","pattern":"^a+$"}`,
-		"maxItems": `{"type":"array","items":{"type":"string"},"maxItems":4}`,
-		"uniqueItems": `{"type":"array","items":{"type":"string"},"uniqueItems":true}`,
+		"maxItems":      `{"type":"array","items":{"type":"string"},"maxItems":4}`,
+		"uniqueItems":   `{"type":"array","items":{"type":"string"},"uniqueItems":true}`,
 		"minProperties": `{"type":"object","properties":{"x":{"type":"string"}},"minProperties":1}`,
 		"maxProperties": `{"type":"object","properties":{"x":{"type":"string"}},"maxProperties":1}`,
 	}
