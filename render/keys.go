@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/internal/jsonx"
@@ -24,17 +25,31 @@ type renames struct {
 }
 
 // keyCaches holds the renaming of each key rule, by schema bytes.
-var keyCaches = map[string]*rewriteCache{anthropicKey.Regexp: {}, geminiParamKey.Regexp: {}}
+var keyCaches = map[string]*keyCache{
+	anthropicKey.Regexp:   {rule: anthropicKey},
+	geminiParamKey.Regexp: {rule: geminiParamKey},
+}
+
+// keyCache is the renaming of one key rule, cached by schema bytes.
+type keyCache struct {
+	rule  Pattern
+	cache rewriteCache
+}
+
+// get returns the renaming of schema s.
+func (c *keyCache) get(s []byte) rewritten { return c.cache.entry(s, c.rename) }
+
+func (c *keyCache) rename(in []byte) rewritten { return renameSchema(in, c.rule) }
 
 // renameKeys returns schema s with every property key outside rule
 // renamed (rename) and the renames, or, without rename, a *SchemaError
 // wrapping ErrPropertyKey naming the first such key. s itself and nil
 // renames when every key follows the rule.
 func renameKeys(s json.RawMessage, rule Pattern, rename bool) (json.RawMessage, *renames, error) {
-	if rule.re == nil {
+	if rule.first == nil {
 		return s, nil, nil
 	}
-	r := keyCaches[rule.Regexp].entry(s, func(in []byte) rewritten { return renameSchema(in, rule) })
+	r := keyCaches[rule.Regexp].get(s)
 	switch {
 	case r.err != nil:
 		return nil, nil, r.err
@@ -172,42 +187,35 @@ func refThrough(ref string, to map[string]string) bool {
 }
 
 // newKey makes the provider's key for key: each character the rule
-// refuses becomes "_", a start the rule refuses gains a leading "_", a
-// key too long is cut, and a key already taken gets "_2", "_3", … .
+// refuses becomes "_", a first character it refuses gains a leading "_",
+// a key too long is cut, and a key already taken gets "_2", "_3", … .
 func newKey(key string, rule Pattern, taken map[string]bool) string {
-	var b strings.Builder
-	for _, r := range key {
-		if r < 0x80 && rule.Match("a"+string(r)) {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('_')
+	b := make([]byte, 0, len(key)+1)
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if c >= 0x80 {
+			_, size := utf8.DecodeRuneInString(key[i:])
+			i += size - 1
+			c = '_'
 		}
+		if !rule.rest[c] {
+			c = '_'
+		}
+		b = append(b, c)
 	}
-	base := b.String()
-	if !rule.Match(base) && !rule.Match(cutTo(base, rule, "")) {
-		base = "_" + base
+	if len(b) == 0 || !rule.first[b[0]] {
+		b = append([]byte{'_'}, b...)
 	}
 	for n := 1; ; n++ {
 		suffix := ""
 		if n > 1 {
 			suffix = "_" + strconv.Itoa(n)
 		}
-		c := cutTo(base, rule, suffix)
-		if c != "" && !taken[c] {
+		c := string(b[:min(len(b), rule.max-len(suffix))]) + suffix
+		if len(c) >= rule.min && !taken[c] {
 			return c
 		}
 	}
-}
-
-// cutTo returns the longest prefix of base that, followed by suffix,
-// follows rule ("" when none does).
-func cutTo(base string, rule Pattern, suffix string) string {
-	for i := len(base); i > 0; i-- {
-		if rule.Match(base[:i] + suffix) {
-			return base[:i] + suffix
-		}
-	}
-	return ""
 }
 
 // walkSchema calls fn for every schema object reachable from o through
@@ -260,10 +268,10 @@ func walkList(arr []any, path string, fn func(o *jsonx.Object, path string)) {
 // of your own. A profile without a property key rule returns args.
 func RestoreKeys(profile string, t *toolnexus.Tool, args json.RawMessage) json.RawMessage {
 	p := profileNamed(profile)
-	if p == nil || p.PropertyKey.re == nil || len(args) == 0 {
+	if p == nil || p.PropertyKey.first == nil || len(args) == 0 {
 		return args
 	}
-	r := keyCaches[p.PropertyKey.Regexp].entry(schemaOf(t), func(in []byte) rewritten { return renameSchema(in, p.PropertyKey) })
+	r := keyCaches[p.PropertyKey.Regexp].get(schemaOf(t))
 	if r.keys == nil {
 		return args
 	}

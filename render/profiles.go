@@ -3,7 +3,6 @@ package render
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"unicode/utf8"
 
@@ -47,17 +46,63 @@ type Profile struct {
 	Strict *StrictRules
 }
 
-// Pattern is a rule that a name must match, with its source. The zero
-// Pattern means no rule.
+// Pattern is a rule that a name must match, with its source: a first
+// character from one set, the others from another, a length in a range.
+// The zero Pattern means no rule.
 type Pattern struct {
-	Regexp string // an RE2 expression matching the whole name, e.g. ^[a-zA-Z0-9_-]{1,64}$; "" is no rule
+	Regexp string // the rule as an RE2 expression matching the whole name, e.g. ^[a-zA-Z0-9_-]{1,64}$; "" is no rule
 	Source string // where the rule is stated: a documentation URL, an SDK file, or a quoted API error
-	re     *regexp.Regexp
+
+	first, rest *[256]bool // the bytes allowed first and after; nil for no rule
+	min, max    int        // length in bytes
 }
 
 // Match reports whether s follows the rule (always true for the zero
 // Pattern).
-func (p Pattern) Match(s string) bool { return p.re == nil || p.re.MatchString(s) }
+func (p Pattern) Match(s string) bool {
+	if p.first == nil {
+		return true
+	}
+	if len(s) < p.min || len(s) > p.max || !p.first[s[0]] {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !p.rest[s[i]] {
+			return false
+		}
+	}
+	return true
+}
+
+// charPattern is the Pattern of names of min to max (min ≥ 1) ASCII
+// characters from the class rest, the first from the class first ("":
+// rest too). A class is written as in a regular expression: ranges a-z
+// and single characters, "-" last.
+func charPattern(first, rest string, min, max int, source string) Pattern {
+	set := func(class string) *[256]bool {
+		var b [256]bool
+		for i := 0; i < len(class); i++ {
+			if i+2 < len(class) && class[i+1] == '-' {
+				for c := class[i]; c <= class[i+2]; c++ {
+					b[c] = true
+				}
+				i += 2
+				continue
+			}
+			b[class[i]] = true
+		}
+		return &b
+	}
+	p := Pattern{Source: source, rest: set(rest), min: min, max: max}
+	if first == "" {
+		p.first = p.rest
+		p.Regexp = fmt.Sprintf("^[%s]{%d,%d}$", rest, min, max)
+	} else {
+		p.first = set(first)
+		p.Regexp = fmt.Sprintf("^[%s][%s]{%d,%d}$", first, rest, min-1, max-1)
+	}
+	return p
+}
 
 // Limit is a documented most, with its source. Max 0 means none is
 // documented.
@@ -137,10 +182,6 @@ const (
 	srcMCPName         = "https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-names (SHOULD: 1 to 128 characters of A-Z a-z 0-9 _ - .)"
 )
 
-func pattern(re, source string) Pattern {
-	return Pattern{Regexp: re, Source: source, re: regexp.MustCompile(re)}
-}
-
 // strictRejected are the keywords whose meaning no strict mode can keep.
 var strictRejected = []string{
 	"allOf", "not", "if", "then", "else",
@@ -181,14 +222,14 @@ var anthropicStrictRules = &StrictRules{
 }
 
 var (
-	openAIName     = pattern(`^[a-zA-Z0-9_-]{1,64}$`, srcOpenAIName)
-	anthropicName  = pattern(`^[a-zA-Z0-9_-]{1,64}$`, srcAnthropicName)
-	anthropicKey   = pattern(`^[a-zA-Z0-9_.-]{1,64}$`, srcAnthropicKey)
-	geminiName     = pattern(`^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$`, srcGeminiName)
-	geminiParamKey = pattern(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`, srcGeminiKey)
+	openAIName     = charPattern("", "a-zA-Z0-9_-", 1, 64, srcOpenAIName)
+	anthropicName  = charPattern("", "a-zA-Z0-9_-", 1, 64, srcAnthropicName)
+	anthropicKey   = charPattern("", "a-zA-Z0-9_.-", 1, 64, srcAnthropicKey)
+	geminiName     = charPattern("A-Za-z_", "A-Za-z0-9_.:-", 1, 64, srcGeminiName)
+	geminiParamKey = charPattern("A-Za-z_", "A-Za-z0-9_", 1, 64, srcGeminiKey)
 	openAITools    = Limit{128, srcOpenAITools}
 	openAIDesc     = Limit{1024, srcOpenAIDesc}
-	responsesName  = pattern(`^[a-zA-Z0-9_-]{1,64}$`, srcResponses)
+	responsesName  = charPattern("", "a-zA-Z0-9_-", 1, 64, srcResponses)
 	responsesTools = Limit{128, srcResponses}
 	responsesDesc  = Limit{1024, srcResponses}
 	geminiTools    = Limit{512, srcGeminiTools}
@@ -213,7 +254,7 @@ var (
 	profileGeminiJSONSchema = &Profile{Name: "gemini-json-schema", API: "Gemini \"parametersJsonSchema\" (GeminiWith, JSONSchema)",
 		ToolName: geminiName, MaxTools: geminiTools}
 	profileMCP = &Profile{Name: "mcp", API: "MCP tools/list (MCP)",
-		ToolName: pattern(`^[A-Za-z0-9_.-]{1,128}$`, srcMCPName)}
+		ToolName: charPattern("", "A-Za-z0-9_.-", 1, 128, srcMCPName)}
 
 	profiles = []*Profile{profileOpenAIChat, profileOpenAIChatStrict, profileResponses, profileResponsesStrict,
 		profileAnthropic, profileAnthropicStrict, profileGemini, profileGeminiJSONSchema, profileMCP}

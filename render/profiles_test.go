@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -112,7 +113,7 @@ func TestProfileRules(t *testing.T) {
 					assert.ErrorIs(t, err, ErrUnsupportedName, "outside: %q", bad)
 				}
 			})
-			if p.PropertyKey.re != nil {
+			if p.PropertyKey.first != nil {
 				t.Run("PropertyKey", func(t *testing.T) { testPropertyKey(t, p) })
 			}
 			if m := p.MaxTools.Max; m > 0 {
@@ -465,4 +466,28 @@ func profileTable() string {
 		limit(p, "strict: union-typed schemas per request", s.MaxUnions)
 	}
 	return b.String()
+}
+
+// TestPatternRegexp: each rule's Match agrees with its Regexp (the form
+// the docs and errors show) on names around every edge: lengths, each
+// ASCII character first and later, and non-ASCII.
+func TestPatternRegexp(t *testing.T) {
+	for _, p := range profiles {
+		for _, rule := range []Pattern{p.ToolName, p.PropertyKey} {
+			if rule.Regexp == "" {
+				continue
+			}
+			re := regexp.MustCompile(rule.Regexp)
+			probes := []string{"", "é", "aé", "a\x00"}
+			for n := 0; n <= 130; n++ {
+				probes = append(probes, strings.Repeat("a", n))
+			}
+			for c := 0; c < 128; c++ {
+				probes = append(probes, string(rune(c)), "a"+string(rune(c)), string(rune(c))+"a")
+			}
+			for _, s := range probes {
+				assert.Equal(t, re.MatchString(s), rule.Match(s), "%s %s: %q", p.Name, rule.Regexp, s)
+			}
+		}
+	}
 }
