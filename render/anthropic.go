@@ -168,11 +168,8 @@ func anthropicWith(tools []toolnexus.Tool, opts AnthropicOptions, renderer strin
 		if err := p.checkName(renderer, t.Name); err != nil {
 			return nil, err
 		}
-		s, keys, err := renameKeys(schemaOf(t), p.PropertyKey, opts.RenameKeys)
+		s, keys, err := renamed(schemaOf(t), anthropicCache.entry(schemaOf(t), anthropicSchema), p.PropertyKey, opts.RenameKeys)
 		if err != nil {
-			return nil, withTool(err, renderer, t.Name)
-		}
-		if _, err := anthropicCache.get(s, checkAnthropic); err != nil {
 			return nil, withTool(err, renderer, t.Name)
 		}
 		out[i] = AnthropicTool{Name: t.Name, Description: t.Description, InputSchema: s}
@@ -192,9 +189,6 @@ func anthropicWith(tools []toolnexus.Tool, opts AnthropicOptions, renderer strin
 				}
 			}
 			if ok {
-				if _, err := anthropicCache.get(params, checkAnthropic); err != nil {
-					return nil, withTool(err, renderer, t.Name)
-				}
 				strict++
 				counts.optional += n.optional
 				counts.unions += n.unions
@@ -250,20 +244,30 @@ func anthropicWith(tools []toolnexus.Tool, opts AnthropicOptions, renderer strin
 	return out, nil
 }
 
-// anthropicCache remembers the outcome of checkAnthropic per schema.
+// anthropicCache remembers anthropicSchema per schema.
 var anthropicCache rewriteCache
+
+// anthropicSchema checks the schema s against Anthropic's root rules and
+// renames the property keys its rule refuses (the renaming keeps the
+// root, and the strict rewrite keeps the root rules).
+func anthropicSchema(s []byte) rewritten {
+	if err := checkAnthropic(s); err != nil {
+		return rewritten{err: err}
+	}
+	return renameSchema(s, anthropicKey)
+}
 
 // checkAnthropic returns a *SchemaError wrapping ErrUnsupportedSchema
 // when the schema s breaks Anthropic's root rules (see [Anthropic]).
-func checkAnthropic(s []byte) (json.RawMessage, error) {
+func checkAnthropic(s []byte) error {
 	bad := func(path, msg string) error { return &SchemaError{Path: path, Msg: msg, Err: ErrUnsupportedSchema} }
 	if err := checkSchemaBytes(s); err != nil {
-		return nil, err
+		return err
 	}
 	tree, err := jsonx.Parse(s)
 	root, ok := tree.(*jsonx.Object)
 	if err != nil || !ok {
-		return nil, bad("", "the schema is not a JSON object")
+		return bad("", "the schema is not a JSON object")
 	}
 	typeOK, combinator := false, ""
 	for i, k := range root.Keys {
@@ -278,11 +282,11 @@ func checkAnthropic(s []byte) (json.RawMessage, error) {
 	}
 	switch {
 	case combinator != "":
-		return nil, bad("/"+combinator, "Anthropic does not support "+combinator+" at the top level of input_schema")
+		return bad("/"+combinator, "Anthropic does not support "+combinator+" at the top level of input_schema")
 	case !typeOK:
-		return nil, bad("/type", `input_schema must have "type":"object" at the root`)
+		return bad("/type", `input_schema must have "type":"object" at the root`)
 	}
-	return nil, nil
+	return nil
 }
 
 // compactExamples returns compact copies of the examples of tool name, or

@@ -227,7 +227,7 @@ func GeminiWith(tools []toolnexus.Tool, opts GeminiOptions) (GeminiTools, error)
 	if opts.JSONSchema {
 		p = profileGeminiJSONSchema
 	} else {
-		cache = geminiCache(geminiKey{depth, opts.PropertyOrdering, opts.RefuseHidden})
+		cache = geminiCache(geminiKey{depth, opts.PropertyOrdering, opts.RefuseHidden, opts.RenameKeys})
 	}
 	if err := p.checkList("render.Gemini", tools); err != nil {
 		return nil, err
@@ -251,12 +251,12 @@ func GeminiWith(tools []toolnexus.Tool, opts GeminiOptions) (GeminiTools, error)
 				d.ResponseJSONSchema = o
 			}
 		} else {
-			s, _, err := renameKeys(schemaOf(t), p.PropertyKey, opts.RenameKeys)
-			if err != nil {
-				return nil, withTool(err, "render.Gemini", t.Name)
-			}
-			params, err := cache.get(s, func(in []byte) (json.RawMessage, error) {
-				return geminiSchema(in, depth, opts.PropertyOrdering, opts.RefuseHidden)
+			params, err := cache.get(schemaOf(t), func(in []byte) (json.RawMessage, error) {
+				s, _, err := renamed(in, renameSchema(in, p.PropertyKey), p.PropertyKey, opts.RenameKeys)
+				if err != nil {
+					return nil, err
+				}
+				return geminiSchema(s, depth, opts.PropertyOrdering, opts.RefuseHidden)
 			})
 			if err != nil {
 				return nil, withTool(err, "render.Gemini", t.Name)
@@ -273,6 +273,7 @@ type geminiKey struct {
 	depth    int
 	ordering bool
 	refuse   bool
+	rename   bool
 }
 
 var (

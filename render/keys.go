@@ -49,7 +49,11 @@ func renameKeys(s json.RawMessage, rule Pattern, rename bool) (json.RawMessage, 
 	if rule.first == nil {
 		return s, nil, nil
 	}
-	r := keyCaches[rule.Regexp].get(s)
+	return renamed(s, keyCaches[rule.Regexp].get(s), rule, rename)
+}
+
+// renamed is renameKeys for the renaming r of s, cached by the caller.
+func renamed(s json.RawMessage, r rewritten, rule Pattern, rename bool) (json.RawMessage, *renames, error) {
 	switch {
 	case r.err != nil:
 		return nil, nil, r.err

@@ -305,6 +305,9 @@ func (p *Profile) checkList(renderer string, tools []toolnexus.Tool) error {
 	}
 	if m := p.MaxDescription.Max; m > 0 {
 		for i := range tools {
+			if d := tools[i].Description; len(d) <= m {
+				continue // never more runes than bytes
+			}
 			if n := utf8.RuneCountInString(tools[i].Description); n > m {
 				return &SchemaError{Renderer: renderer, Tool: tools[i].Name, Path: "",
 					Msg: fmt.Sprintf("the description is %d characters, more than the %d of %s", n, m, p.Name), Err: ErrSchemaLimit}
