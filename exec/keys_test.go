@@ -198,3 +198,36 @@ func TestRenamedKeysMCP(t *testing.T) {
 }
 
 func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
+
+// BenchmarkRestoreKeys: one Anthropic tool_use through the Executor, with
+// declared keys and with keys renamed for Anthropic, against the floor of
+// the registry's Execute of the same arguments.
+func BenchmarkRestoreKeys(b *testing.B) {
+	type args struct {
+		Status string `json:"filter[status]"`
+		Top    int    `json:"$top,omitempty"`
+		City   string `json:"city"`
+	}
+	reg := toolnexus.NewRegistry()
+	require.NoError(b, toolnexus.Register(reg, "list", "List", func(context.Context, args) (string, error) { return "ok", nil }))
+	e := exec.New(reg, nil)
+	ctx := context.Background()
+	declared := json.RawMessage(`{"filter[status]":"open","$top":5,"city":"Oslo"}`)
+	renamed := json.RawMessage(`{"filter_status_":"open","_top":5,"city":"Oslo"}`)
+	b.Run("ExecuteFloor", func(b *testing.B) {
+		for b.Loop() {
+			reg.Execute(ctx, "list", declared)
+		}
+	})
+	for name, in := range map[string]json.RawMessage{"Declared": declared, "Renamed": renamed} {
+		blocks := []exec.AnthropicContentBlock{{Type: "tool_use", ID: "toolu_1", Name: "list", Input: in}}
+		b.Run("Anthropic"+name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := e.Anthropic(ctx, blocks); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
