@@ -280,10 +280,11 @@ func checkAnthropic(s []byte) error {
 			}
 		}
 	}
+	rule := profileAnthropic.Root
 	switch {
-	case combinator != "":
+	case combinator != "" && rule.Combinators:
 		return bad("/"+combinator, "Anthropic does not support "+combinator+" at the top level of input_schema")
-	case !typeOK:
+	case !typeOK && rule.Object:
 		return bad("/type", `input_schema must have "type":"object" at the root`)
 	}
 	return nil

@@ -133,9 +133,16 @@ func OpenAIWith(tools []toolnexus.Tool, opts OpenAIOptions) (OpenAITools, error)
 			out[i] = OpenAITool{Type: "custom", Function: OpenAIFunction{Name: t.Name, Description: t.Description}, Format: t.Freeform}
 			continue
 		}
+		plain, err := openAIParams(schemaOf(t))
+		if err != nil {
+			return nil, withTool(err, "render.OpenAIStrict", t.Name)
+		}
 		params, _, strict, err := strictParams(t, p.Strict, opts.Fallback, "render.OpenAIStrict")
 		if err != nil {
 			return nil, err
+		}
+		if !strict {
+			params = plain
 		}
 		flags[i] = strict
 		out[i] = OpenAITool{Type: "function", Function: OpenAIFunction{
@@ -260,7 +267,7 @@ func openAIRewrite(in []byte) (json.RawMessage, error) {
 		return openAIEmptySchema, &SchemaError{Msg: "the schema is not a JSON object", Err: ErrUnsupportedSchema}
 	}
 	for _, k := range [...]string{"oneOf", "anyOf", "allOf"} {
-		if _, ok := root.Get(k); ok {
+		if _, ok := root.Get(k); ok && profileOpenAIChat.Root.Combinators {
 			return nil, &SchemaError{Path: "/" + k, Msg: "OpenAI refuses " + k + " at the root of function parameters; " +
 				"make the root one object schema (for example one optional property per alternative, checked by the handler)",
 				Err: ErrUnsupportedSchema}

@@ -95,8 +95,8 @@ const (
 type strictStats struct{ optional, unions int }
 
 // strictParams returns the strict form of t's schema under rules, or with
-// fallback its unchanged schema and strict=false when it cannot be made
-// strict; errors name renderer and the tool.
+// fallback nil and strict=false when it cannot be made strict (the caller
+// sends its non-strict form); errors name renderer and the tool.
 func strictParams(t *toolnexus.Tool, rules *StrictRules, fallback bool, renderer string) (json.RawMessage, strictStats, bool, error) {
 	r := rules.cache.entry(schemaOf(t), rules.rewrite)
 	params, n, err := r.out, r.stats, r.err
@@ -104,7 +104,7 @@ func strictParams(t *toolnexus.Tool, rules *StrictRules, fallback bool, renderer
 		return params, n, true, nil
 	}
 	if fallback && (errors.Is(err, ErrNotStrict) || errors.Is(err, ErrSchemaLimit)) {
-		return schemaOf(t), strictStats{}, false, nil
+		return nil, strictStats{}, false, nil
 	}
 	return nil, strictStats{}, false, withTool(err, renderer, t.Name)
 }

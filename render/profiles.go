@@ -42,8 +42,19 @@ type Profile struct {
 	// MaxDescription is the longest tool description, in characters
 	// (runes) (0: none documented).
 	MaxDescription Limit
+	// Root is the rule on the root of an input schema.
+	Root RootRule
 	// Strict is the schema subset of the strict mode, nil outside one.
 	Strict *StrictRules
+}
+
+// RootRule is what a provider requires of the root of an input schema,
+// beyond being a JSON object; a schema that breaks it is a *SchemaError
+// wrapping ErrUnsupportedSchema. The zero RootRule requires nothing.
+type RootRule struct {
+	Object      bool   // the root must have "type":"object"
+	Combinators bool   // oneOf, anyOf and allOf are refused at the root
+	Source      string // where the rule is stated
 }
 
 // Pattern is a rule that a name must match, with its source: a first
@@ -179,6 +190,8 @@ const (
 	srcGeminiName      = "genai v1.77.0 types.go FunctionDeclaration.Name (start with a letter or _, then a-z A-Z 0-9 _ . : -); 64, not the comment's 128, from the API error in https://github.com/google-gemini/gemini-cli/issues/2966"
 	srcGeminiKey       = "genai v1.77.0 types.go FunctionDeclaration.Parameters: \"Parameter names must start with a letter or an underscore and must only contain chars a-z, A-Z, 0-9, or underscores with a maximum length of 64\""
 	srcGeminiTools     = "genai v1.77.0 types.go Tool.FunctionDeclarations: \"Maximum 512 function declarations can be provided\""
+	srcOpenAIRoot      = "OpenAI refuses a root oneOf, anyOf or allOf even outside strict mode (../shared/WIRE.md, section 7, from API errors quoted in public reports); https://developers.openai.com/api/docs/guides/function-calling"
+	srcAnthropicRoot   = "API errors \"input_schema does not support oneOf, allOf, or anyOf at the top level\" and \"tools.N.custom.input_schema.type: Field required\", quoted in ../shared/WIRE.md"
 	srcMCPName         = "https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-names (SHOULD: 1 to 128 characters of A-Z a-z 0-9 _ - .)"
 )
 
@@ -233,22 +246,24 @@ var (
 	responsesTools = Limit{128, srcResponses}
 	responsesDesc  = Limit{1024, srcResponses}
 	geminiTools    = Limit{512, srcGeminiTools}
+	openAIRoot     = RootRule{Combinators: true, Source: srcOpenAIRoot}
+	anthropicRoot  = RootRule{Object: true, Combinators: true, Source: srcAnthropicRoot}
 )
 
 // The profiles, one per provider API and mode.
 var (
 	profileOpenAIChat = &Profile{Name: "openai-chat", API: "OpenAI Chat Completions (OpenAI, OpenAIWith)",
-		ToolName: openAIName, MaxTools: openAITools, MaxDescription: openAIDesc}
+		ToolName: openAIName, MaxTools: openAITools, MaxDescription: openAIDesc, Root: openAIRoot}
 	profileOpenAIChatStrict = &Profile{Name: "openai-chat-strict", API: "OpenAI Chat Completions, strict (OpenAIStrict)",
-		ToolName: openAIName, MaxTools: openAITools, MaxDescription: openAIDesc, Strict: openAIStrictRules}
+		ToolName: openAIName, MaxTools: openAITools, MaxDescription: openAIDesc, Root: openAIRoot, Strict: openAIStrictRules}
 	profileResponses = &Profile{Name: "openai-responses", API: "OpenAI Responses (OpenAIResponses, OpenAIResponsesWith)",
-		ToolName: responsesName, MaxTools: responsesTools, MaxDescription: responsesDesc}
+		ToolName: responsesName, MaxTools: responsesTools, MaxDescription: responsesDesc, Root: openAIRoot}
 	profileResponsesStrict = &Profile{Name: "openai-responses-strict", API: "OpenAI Responses, strict (OpenAIResponsesWith)",
-		ToolName: responsesName, MaxTools: responsesTools, MaxDescription: responsesDesc, Strict: openAIStrictRules}
+		ToolName: responsesName, MaxTools: responsesTools, MaxDescription: responsesDesc, Root: openAIRoot, Strict: openAIStrictRules}
 	profileAnthropic = &Profile{Name: "anthropic", API: "Anthropic Messages (Anthropic, AnthropicWith)",
-		ToolName: anthropicName, PropertyKey: anthropicKey}
+		ToolName: anthropicName, PropertyKey: anthropicKey, Root: anthropicRoot}
 	profileAnthropicStrict = &Profile{Name: "anthropic-strict", API: "Anthropic Messages, strict tool use (AnthropicWith)",
-		ToolName: anthropicName, PropertyKey: anthropicKey, Strict: anthropicStrictRules}
+		ToolName: anthropicName, PropertyKey: anthropicKey, Root: anthropicRoot, Strict: anthropicStrictRules}
 	profileGemini = &Profile{Name: "gemini", API: "Gemini \"parameters\" (Gemini, GeminiWith)",
 		ToolName: geminiName, PropertyKey: geminiParamKey, MaxTools: geminiTools}
 	profileGeminiJSONSchema = &Profile{Name: "gemini-json-schema", API: "Gemini \"parametersJsonSchema\" (GeminiWith, JSONSchema)",

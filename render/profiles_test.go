@@ -116,6 +116,22 @@ func TestProfileRules(t *testing.T) {
 			if p.PropertyKey.first != nil {
 				t.Run("PropertyKey", func(t *testing.T) { testPropertyKey(t, p) })
 			}
+			if r := p.Root; r.Combinators || r.Object {
+				t.Run("Root", func(t *testing.T) {
+					_, err := renderAs(p, []toolnexus.Tool{schemaTool("t", `{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"integer"}]}}}`)}, false, false)
+					assert.NoError(t, err, "inside: anyOf below the root")
+					if r.Combinators {
+						for _, k := range []string{"oneOf", "anyOf", "allOf"} {
+							_, err := renderAs(p, []toolnexus.Tool{schemaTool("t", `{"type":"object","`+k+`":[{"required":["a"]},{"required":["b"]}]}`)}, false, false)
+							assert.ErrorIs(t, err, ErrUnsupportedSchema, "outside: root %s", k)
+						}
+					}
+					if r.Object {
+						_, err := renderAs(p, []toolnexus.Tool{schemaTool("t", `{"properties":{"a":{"type":"string"}}}`)}, false, false)
+						assert.ErrorIs(t, err, ErrUnsupportedSchema, "outside: no root type")
+					}
+				})
+			}
 			if m := p.MaxTools.Max; m > 0 {
 				t.Run("MaxTools", func(t *testing.T) {
 					tools := make([]toolnexus.Tool, m+1)
@@ -432,6 +448,16 @@ func profileTable() string {
 		row(p, "tool name", code(p.ToolName.Regexp), p.ToolName.Source)
 		if p.PropertyKey.Regexp != "" {
 			row(p, "property key (else refused, or renamed with RenameKeys)", code(p.PropertyKey.Regexp), p.PropertyKey.Source)
+		}
+		if r := p.Root; r.Object || r.Combinators {
+			var v []string
+			if r.Object {
+				v = append(v, "`\"type\":\"object\"` required")
+			}
+			if r.Combinators {
+				v = append(v, "no `oneOf`, `anyOf`, `allOf`")
+			}
+			row(p, "schema root", strings.Join(v, "; "), r.Source)
 		}
 		limit(p, "most tools per request", p.MaxTools)
 		limit(p, "most characters of a description", p.MaxDescription)
