@@ -267,12 +267,14 @@ func walkList(arr []any, path string, fn func(o *jsonx.Object, path string)) {
 // RenameKeys options) is given its declared name again, at the place of
 // the arguments where the schema declares it. Arguments without renamed
 // keys are returned as they are (no copy); so are arguments that are not
-// valid JSON, for Execute to report. Package exec calls it for every call
+// valid JSON, for Execute to report, and arguments over
+// toolnexus.DefaultMaxArgumentBytes, which are not read (Execute refuses
+// them unless the registry allows more). Package exec calls it for every call
 // of the Anthropic and Gemini methods; call it yourself only for a loop
 // of your own. A profile without a property key rule returns args.
 func RestoreKeys(profile string, t *toolnexus.Tool, args json.RawMessage) json.RawMessage {
 	p := profileNamed(profile)
-	if p == nil || p.PropertyKey.first == nil || len(args) == 0 {
+	if p == nil || p.PropertyKey.first == nil || len(args) == 0 || len(args) > toolnexus.DefaultMaxArgumentBytes {
 		return args
 	}
 	r := keyCaches[p.PropertyKey.Regexp].get(schemaOf(t))
