@@ -59,9 +59,12 @@ type AnthropicTools []AnthropicTool
 // Registry accepts from a typed tool passes. The check validates the JSON
 // and scans the top-level keys; its outcome is cached by schema bytes, so
 // rendering the same tools again costs a map lookup per tool. A schema
-// that is not valid UTF-8 is refused the same way, and a tool name outside
+// that is not valid UTF-8 is refused the same way, a tool name outside
 // ^[a-zA-Z0-9_-]{1,64}$ (the "Define tools" rule) is an error wrapping
-// [ErrUnsupportedName].
+// [ErrUnsupportedName], and a property key outside ^[a-zA-Z0-9_.-]{1,64}$
+// (filter[status], $top, a key with a space) a *SchemaError wrapping
+// [ErrPropertyKey] (AnthropicOptions.RenameKeys renames such keys
+// instead). The rules are the "anthropic" row of [Profiles].
 //
 // A tool's InputExamples (from the InputExamples method of a typed tool's
 // arguments type) are rendered as "input_examples" after input_schema;
@@ -76,11 +79,20 @@ func Anthropic(tools []toolnexus.Tool) (AnthropicTools, error) {
 // defer_loading, input_examples), applied by [AnthropicWith].
 type AnthropicOptions struct {
 	// Strict renders "strict":true on every tool and rewrites each schema
-	// into the strict subset exactly as [OpenAIStrict] documents (every
-	// object closed with "additionalProperties":false, all properties
-	// required, optional ones nullable). A schema that cannot be made
-	// strict is a *SchemaError wrapping ErrNotStrict or ErrSchemaLimit
-	// naming the tool and the JSON path, unless Fallback is set.
+	// into the subset of Anthropic's strict tool use (the
+	// "anthropic-strict" row of [Profiles]): every object closed with
+	// "additionalProperties":false, optional properties kept optional;
+	// the bounds Anthropic's strict mode refuses (minimum, maximum,
+	// exclusive bounds, multipleOf, minLength, maxLength, maxItems,
+	// minItems above 1, uniqueItems, minProperties, maxProperties,
+	// formats outside its list) dropped from the copy and stated as
+	// description hints ("Must be at least 1."), which Execute still
+	// enforces; the rest as [OpenAIStrict] documents. A schema that cannot
+	// be made strict (a recursive $ref among them), or a list past a
+	// per-request limit (20 strict tools, 24 optional properties, 16
+	// union-typed schemas), is a *SchemaError wrapping ErrNotStrict,
+	// ErrSchemaLimit or ErrTooManyTools naming the tool and the JSON path,
+	// unless Fallback is set.
 	Strict bool
 
 	// Fallback, with Strict, renders a tool whose schema cannot be made

@@ -57,14 +57,23 @@
 //
 // # Per-provider schema rules
 //
-// OpenAI (non-strict), Anthropic and MCP send the tool's schema bytes as
-// they are. OpenAI strict mode and Gemini's "parameters" accept only a
-// subset of JSON Schema, so those renderers rewrite a copy of each schema
-// (the registry's bytes never change): see [OpenAIStrict] and [Gemini] for
-// the exact rules. Constraints a provider cannot express are dropped from
-// its copy only; Registry.Execute still enforces them for typed tools. A
-// schema that cannot be rendered is a *[SchemaError] naming the renderer,
-// the tool and the JSON Pointer of the offending node.
+// What each provider API accepts beyond JSON Schema (tool name and
+// property key patterns, most tools per request, description limits, the
+// schema root, the strict-mode subsets and their limits) is one table,
+// [Profiles], each rule with its source; every renderer and package exec
+// read it there. OpenAI (non-strict), Anthropic and MCP send the tool's
+// schema bytes as they are. The strict modes and Gemini's "parameters"
+// accept only a subset of JSON Schema, so those renderers rewrite a copy
+// of each schema (the registry's bytes never change): see [OpenAIStrict],
+// AnthropicOptions.Strict and [Gemini] for the exact rules. A rule a
+// provider's copy cannot keep but Execute enforces is stated in the
+// description as a hint; Registry.Execute still enforces it for typed
+// tools. A property key a provider refuses is an error, or renamed in its
+// copy with the renderer's RenameKeys option (exec maps the arguments
+// back, [RestoreKeys]). A schema that cannot be rendered is a
+// *[SchemaError] naming the renderer, the tool and the JSON Pointer of
+// the offending node; a list over the most tools per request wraps
+// [ErrTooManyTools]. [Check] runs the same checks at registration.
 //
 // Rewritten schemas are cached by their input bytes (at most 1024 per
 // rewrite, then the cache is emptied), so rendering the same tool list for
@@ -83,14 +92,19 @@
 // module.
 package render
 
-// Files: one per provider API, each holding its entry types with their
-// methods, its renderers and its rules.
+// Files: the profile table, then one file per provider API, each holding
+// its entry types with their methods, its renderers and its wire shapes.
+// Adding a provider is a profile in profiles.go and its file here (and
+// its file in package exec).
 //
-//	openai.go            OpenAI Chat Completions, and what both OpenAI APIs share (OpenAIOptions, the root rule)
+//	profiles.go          the profile table: every provider rule with its source; Check
+//	keys.go              renaming refused property keys, and mapping arguments back (RestoreKeys)
+//	hints.go             the description hints stating rules a provider's copy drops
+//	openai.go            OpenAI Chat Completions, and what both OpenAI APIs share (OpenAIOptions)
 //	openai_responses.go  OpenAI Responses (custom, namespace and tool_search entries, Defer)
-//	openai_strict.go     OpenAI strict mode: the schema rewrite and its limits (also used by AnthropicWith)
+//	openai_strict.go     the strict rewrite, under a profile's StrictRules (OpenAI and Anthropic)
 //	anthropic.go         Anthropic Messages (options, input examples, tool search)
 //	gemini.go            Gemini: declarations, options, names, toolConfig
-//	gemini_schema.go     Gemini's "parameters" rewrite: every rule listed on Gemini, with its hints
+//	gemini_schema.go     Gemini's "parameters" rewrite: every rule listed on Gemini
 //	mcp.go               MCP tools/list
 //	shared.go            errors, name and schema checks, the $ref resolver, the rewrite cache, output helpers

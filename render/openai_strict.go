@@ -34,12 +34,15 @@ import (
 //     of the target with them (a target already being inlined is
 //     referenced instead, and they are dropped); dropped annotations
 //     (default, examples, …) go. An enum keeps each value once.
-//   - keywords strict mode does not take (default, examples, uniqueItems,
-//     formats outside date-time, time, date, duration, email, hostname,
-//     ipv4, ipv6, uuid, …) are dropped from the copy; Execute still
-//     enforces them. contentEncoding base64 (a []byte field, which a typed
-//     tool's decoder reads as base64) becomes the sentence
-//     "Base64-encoded." at the end of the description
+//   - a rule strict mode does not take but Execute enforces (uniqueItems,
+//     minProperties, maxProperties, a format outside the profile's
+//     list: date-time, time, date, duration, email, hostname, ipv4,
+//     ipv6, uuid) is dropped from the copy and stated at the end of the
+//     description ("Items must be unique.", "Format: uri."), as are
+//     contentEncoding base64 (a []byte field, which a typed tool's
+//     decoder reads as base64: "Base64-encoded."); annotations (default,
+//     examples, $comment, …) are dropped. The keywords kept and the
+//     limits are the "openai-chat-strict" row of [Profiles].
 //
 // Not strictable, an error wrapping [ErrNotStrict]: a free-form map
 // (additionalProperties is a schema or true), a value of any type ({}, or
@@ -49,8 +52,9 @@ import (
 // keyword other than annotations, a $ref pointing into a place the
 // rewrite moves or drops (inside a oneOf, beside a $ref, under default),
 // an enum or const value that is an object or an array, "items" as an
-// array, a boolean schema, anyOf at the root. Errors wrapping
-// [ErrUnsupportedSchema] (never rendered, even with Fallback): invalid
+// array, a boolean schema. Errors wrapping [ErrUnsupportedSchema] (never
+// rendered, even with Fallback): oneOf, anyOf or allOf at the root (which
+// OpenAI refuses outside strict mode too), invalid
 // JSON or UTF-8, a key repeated in one object, a $ref that does not
 // resolve ($ref fragments are RFC 6901 JSON Pointers in URI fragment
 // form: percent-decoded, then "~1" is "/" and "~0" is "~"), a cycle of
@@ -59,7 +63,10 @@ import (
 // a limit ([StrictMaxDepth] object levels, [StrictMaxProperties]
 // properties, [StrictMaxEnumValues] enum values, [StrictMaxStringLength]
 // characters): an error wrapping [ErrSchemaLimit]. Set
-// OpenAIOptions.Fallback to render such tools with "strict":false instead.
+// OpenAIOptions.Fallback to render such tools with "strict":false and
+// their non-strict parameters (those of [OpenAIWith] without Strict)
+// instead. A list of more than 128 tools is an error wrapping
+// [ErrTooManyTools].
 //
 // Rewritten schemas are cached by their input bytes, so rendering the same
 // tools again costs a map lookup per tool.
