@@ -18,6 +18,7 @@ import (
 	"github.com/toolnexus/toolnexus/builtin"
 	"github.com/toolnexus/toolnexus/internal/suggest"
 	"github.com/toolnexus/toolnexus/mcp"
+	renderpkg "github.com/toolnexus/toolnexus/render"
 	"github.com/toolnexus/toolnexus/skill"
 	"github.com/toolnexus/toolnexus/toolkit"
 )
@@ -146,15 +147,16 @@ func fail(e *env, err error) int {
 // ---- tools ----
 
 type toolsOpts struct {
-	kit    kitFlags
-	format string
-	indent bool
-	strict bool
+	kit        kitFlags
+	format     string
+	indent     bool
+	strict     bool
+	renameKeys bool
 }
 
 var toolsCommand = &command{
 	name:    "tools",
-	args:    "[--skills DIR]... [--mcp FILE] [--openapi FILE_OR_URL]... [--openapi-base-url URL] [--format openai-chat|openai-responses|anthropic|gemini|mcp] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--indent] [--strict]",
+	args:    "[--skills DIR]... [--mcp FILE] [--openapi FILE_OR_URL]... [--openapi-base-url URL] [--format openai-chat|openai-responses|anthropic|gemini|mcp] [--no-builtins] [--disable NAME,...] [--workspace DIR] [--indent] [--strict] [--rename-keys]",
 	summary: "print the toolkit's tools as a provider's tool definitions (JSON)",
 	detail: "Builds the toolkit (built-in tools, the skill tool when --skills finds skills)\n" +
 		"and prints its tools, sorted by name, in the shape the chosen provider's API\n" +
@@ -165,6 +167,7 @@ var toolsCommand = &command{
 		fs.StringVar(&o.format, "format", "openai-chat", "provider `FORMAT`: "+strings.Join(formatNames(), ", "))
 		fs.BoolVar(&o.indent, "indent", false, "pretty-print the JSON")
 		fs.BoolVar(&o.strict, "strict", false, "strict mode (openai-chat, openai-responses and anthropic formats; tools whose schema cannot be strict are sent without it)")
+		fs.BoolVar(&o.renameKeys, "rename-keys", false, "rename the property keys the provider refuses, such as filter[status] or $top (anthropic and gemini formats; toolnexus reply and package exec map a call's arguments back)")
 		return o
 	},
 	run: func(e *env, opts any, args []string) int {
@@ -179,12 +182,20 @@ var toolsCommand = &command{
 			fmt.Fprintf(e.stderr, "toolnexus tools: --strict applies to the openai-chat, openai-responses and anthropic formats, not %q\n", o.format)
 			return exitUsage
 		}
+		if o.renameKeys && !renameFormats[format] {
+			fmt.Fprintf(e.stderr, "toolnexus tools: --rename-keys applies to the anthropic and gemini formats, not %q\n", o.format)
+			return exitUsage
+		}
 		tk, err := o.kit.build(e)
 		if err != nil {
 			return fail(e, err)
 		}
 		defer tk.Close()
-		out, err := render(tk.Tools(), o.strict)
+		out, err := render(tk.Tools(), renderOpts{strict: o.strict, renameKeys: o.renameKeys})
+		if errors.Is(err, renderpkg.ErrPropertyKey) {
+			fmt.Fprintf(e.stderr, "toolnexus tools: %v\ntoolnexus tools: pass --rename-keys to send such keys renamed\n", err)
+			return exitFail
+		}
 		if err != nil {
 			return fail(e, err)
 		}

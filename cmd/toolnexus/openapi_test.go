@@ -118,3 +118,22 @@ func TestServeOpenAPI(t *testing.T) {
 		t.Errorf("server saw %q", seen)
 	}
 }
+
+// TestToolsRenameKeys: the petstore's header parameter X-Request-ID breaks
+// Gemini's parameter name rule: tools --format gemini refuses it and says
+// what to pass; with --rename-keys it is sent as X_Request_ID.
+func TestToolsRenameKeys(t *testing.T) {
+	o := cli(t, "", "tools", "--openapi", "openapi/testdata/petstore.yaml", "--no-builtins", "--format", "gemini")
+	if o.code != 1 || !strings.Contains(o.stderr, `the property key "X-Request-ID" does not match ^[A-Za-z_][A-Za-z0-9_]{0,63}$`) ||
+		!strings.Contains(o.stderr, "toolnexus tools: pass --rename-keys to send such keys renamed\n") {
+		t.Errorf("exit %d, stderr %s", o.code, o.stderr)
+	}
+	o = cli(t, "", "tools", "--openapi", "openapi/testdata/petstore.yaml", "--no-builtins", "--format", "gemini", "--rename-keys")
+	if o.code != 0 || !strings.Contains(o.stdout, `"X_Request_ID":`) || strings.Contains(o.stdout, `"X-Request-ID"`) {
+		t.Errorf("exit %d, stdout %.300s, stderr %s", o.code, o.stdout, o.stderr)
+	}
+	o = cli(t, "", "tools", "--no-builtins", "--format", "mcp", "--rename-keys")
+	if o.code != exitUsage || o.stderr != "toolnexus tools: --rename-keys applies to the anthropic and gemini formats, not \"mcp\"\n" {
+		t.Errorf("exit %d, stderr %q", o.code, o.stderr)
+	}
+}
