@@ -133,16 +133,7 @@ func TestProfileRules(t *testing.T) {
 				})
 			}
 			if m := p.MaxTools.Max; m > 0 {
-				t.Run("MaxTools", func(t *testing.T) {
-					tools := make([]toolnexus.Tool, m+1)
-					for i := range tools {
-						tools[i] = toolnexus.Tool{Name: fmt.Sprintf("t%d", i)}
-					}
-					_, err := renderAs(p, tools[:m], false, false)
-					assert.NoError(t, err, "inside")
-					_, err = renderAs(p, tools, false, false)
-					assert.ErrorIs(t, err, ErrTooManyTools, "outside")
-				})
+				t.Run("MaxTools", func(t *testing.T) { tooMany(t, p, m) })
 			}
 			if m := p.MaxDescription.Max; m > 0 {
 				t.Run("MaxDescription", func(t *testing.T) {
@@ -157,6 +148,21 @@ func TestProfileRules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tooMany renders m tools (no error) and m+1 (ErrTooManyTools) for p and
+// returns the m+1.
+func tooMany(t *testing.T, p *Profile, m int) []toolnexus.Tool {
+	t.Helper()
+	tools := make([]toolnexus.Tool, m+1)
+	for i := range tools {
+		tools[i] = toolnexus.Tool{Name: fmt.Sprintf("t%d", i)}
+	}
+	_, err := renderAs(p, tools[:m], false, false)
+	assert.NoError(t, err, "inside")
+	_, err = renderAs(p, tools, false, false)
+	assert.ErrorIs(t, err, ErrTooManyTools, "outside")
+	return tools
 }
 
 // testPropertyKey: the longest key the rule takes passes unchanged; one
@@ -375,14 +381,7 @@ func testStrictRules(t *testing.T, p *Profile) {
 	limit("MaxUnions", r.MaxUnions, func(n int) string { return optional(n, `["string","null"]`, true) }, ErrSchemaLimit)
 	if m := r.MaxStrictTools.Max; m > 0 {
 		t.Run("MaxStrictTools", func(t *testing.T) {
-			tools := make([]toolnexus.Tool, m+1)
-			for i := range tools {
-				tools[i] = toolnexus.Tool{Name: fmt.Sprintf("t%d", i)}
-			}
-			_, err := renderAs(p, tools[:m], false, false)
-			assert.NoError(t, err, "inside")
-			_, err = renderAs(p, tools, false, false)
-			assert.ErrorIs(t, err, ErrTooManyTools, "outside")
+			tools := tooMany(t, p, m)
 			out, err := renderAs(p, tools, false, true)
 			require.NoError(t, err, "Fallback")
 			assert.True(t, out[m-1].strict)
