@@ -100,15 +100,15 @@ func renameSchema(in []byte, rule Pattern) rewritten {
 	}
 	// every key declared anywhere is taken, so a new key never equals one
 	taken := map[string]bool{}
-	var bad []string
+	var bad []string // in schema order, each once
 	walkSchema(root, "", func(o *jsonx.Object, _ string) {
 		if po, ok := o.Get("properties"); ok {
 			if po, ok := po.(*jsonx.Object); ok {
 				for _, key := range po.Keys {
-					taken[key] = true
-					if !rule.Match(key) && !slices.Contains(bad, key) {
+					if !taken[key] && !rule.Match(key) {
 						bad = append(bad, key)
 					}
+					taken[key] = true
 				}
 			}
 		}
