@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -175,8 +176,14 @@ func renameNames(v any, to map[string]string) {
 // refThrough reports whether the local $ref ref passes through a
 // properties member whose key is renamed.
 func refThrough(ref string, to map[string]string) bool {
-	frag, ok := strings.CutPrefix(ref, "#/")
+	frag, ok := strings.CutPrefix(ref, "#")
 	if !ok {
+		return false
+	}
+	if u, err := url.PathUnescape(frag); err == nil {
+		frag = u // as resolveRef reads it: "#/properties/a%20b" is "a b"
+	}
+	if frag, ok = strings.CutPrefix(frag, "/"); !ok {
 		return false
 	}
 	toks := strings.Split(frag, "/")
