@@ -95,3 +95,26 @@ func TestA23RecursiveAnyOfCPU(t *testing.T) {
 	assert.Less(t, took, 10*floor+time.Second)
 	assert.Len(t, got(), 2)
 }
+
+// TestA23RestoreHolds: cases that must keep working (checked, held).
+func TestA23RestoreHolds(t *testing.T) {
+	t.Run("renamed and declared key both sent: no duplicate key made", func(t *testing.T) {
+		reg, got := a23Raw(t, nil, `{"type":"object","properties":{"a b":{"type":"string"}}}`)
+		a23Anthropic(t, reg, `{"a_b":"x","a b":"y"}`)
+		require.Len(t, got(), 1)
+		// mapping a_b back would hand the handler {"a b":"x","a b":"y"}
+		assert.Equal(t, `{"a_b":"x","a b":"y"}`, got()[0])
+	})
+	t.Run("declared key equal to another key's new name", func(t *testing.T) {
+		reg, got := a23Raw(t, nil, `{"type":"object","properties":{"a b":{"type":"string"},"a_b":{"type":"string"}}}`)
+		a23Anthropic(t, reg, `{"a_b_2":"renamed","a_b":"declared"}`)
+		require.Len(t, got(), 1)
+		assert.JSONEq(t, `{"a b":"renamed","a_b":"declared"}`, got()[0])
+	})
+	t.Run("free-form map keys stay", func(t *testing.T) {
+		reg, got := a23Raw(t, nil, `{"type":"object","properties":{"a b":{"type":"string"},"m":{"type":"object","additionalProperties":{"type":"string"}}}}`)
+		a23Anthropic(t, reg, `{"a_b":"x","m":{"a_b":"free"}}`)
+		require.Len(t, got(), 1)
+		assert.JSONEq(t, `{"a b":"x","m":{"a_b":"free"}}`, got()[0])
+	})
+}

@@ -348,9 +348,11 @@ func (w *restorer) walk(v any, nodes []*jsonx.Object, depth int) bool {
 	case *jsonx.Object:
 		for i, key := range v.Keys {
 			declared := key
-			if n, ok := k.to[key]; forward && ok && declares(nodes, key) {
+			// a key whose other name the object also holds stays as it
+			// is: renaming it would make a duplicate key
+			if n, ok := k.to[key]; forward && ok && declares(nodes, key) && !hasKey(v, n) {
 				v.Keys[i], changed = n, true
-			} else if old, ok := k.back[key]; !forward && ok && declares(nodes, old) && !declares(nodes, key) {
+			} else if old, ok := k.back[key]; !forward && ok && declares(nodes, old) && !declares(nodes, key) && !hasKey(v, old) {
 				v.Keys[i], declared, changed = old, old, true
 			}
 			if w.walk(v.Vals[i], member(nodes, declared), depth+1) {
