@@ -109,3 +109,46 @@ func TestA23AnthropicStrictNoRefusedKeywords(t *testing.T) {
 	}
 	t.Log(got)
 }
+
+// TestA23Concurrent: renderers and RestoreKeys on the same and on fresh
+// schemas from many goroutines (run with -race).
+func TestA23Concurrent(t *testing.T) {
+	done := make(chan struct{})
+	for g := 0; g < 16; g++ {
+		go func(g int) {
+			defer func() { done <- struct{}{} }()
+			for i := 0; i < 50; i++ {
+				s := fmt.Sprintf(`{"type":"object","properties":{"a b":{"type":"string"},"k%d":{"$ref":"#/$defs/d"}},"$defs":{"d":{"type":"object","properties":{"x-%d":{"type":"integer","minimum":1}},"required":["x-%d"]}},"required":["a b"]}`, i%5, i%3, i%3)
+				tool := a23Tool(s)
+				_, _ = AnthropicWith([]toolnexus.Tool{tool}, AnthropicOptions{RenameKeys: true, Strict: g%2 == 0})
+				_, _ = GeminiWith([]toolnexus.Tool{tool}, GeminiOptions{RenameKeys: true})
+				_, _ = OpenAIWith([]toolnexus.Tool{tool}, OpenAIOptions{Strict: true, Fallback: true})
+				out := RestoreKeys("anthropic", &tool, json.RawMessage(fmt.Sprintf(`{"a_b":"v","k%d":{"x-%d":3}}`, i%5, i%3)))
+				if !strings.Contains(string(out), `"a b"`) {
+					t.Errorf("anthropic: %s", out)
+				}
+				out = RestoreKeys("gemini", &tool, json.RawMessage(fmt.Sprintf(`{"a_b":"v","k%d":{"x_%d":3}}`, i%5, i%3)))
+				if !strings.Contains(string(out), fmt.Sprintf(`"x-%d"`, i%3)) {
+					t.Errorf("gemini: %s", out)
+				}
+			}
+		}(g)
+	}
+	for g := 0; g < 16; g++ {
+		<-done
+	}
+}
+
+// TestA23AnthropicStrictBesideRef: a bound beside a $ref is dropped from
+// Anthropic's strict copy; it should still be stated as a hint (or refused).
+func TestA23AnthropicStrictBesideRef(t *testing.T) {
+	s := `{"type":"object","properties":{"n":{"$ref":"#/$defs/n","maximum":5}},"required":["n"],"$defs":{"n":{"type":"integer"}}}`
+	out, err := AnthropicWith([]toolnexus.Tool{a23Tool(s)}, AnthropicOptions{Strict: true})
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	got := string(out[0].InputSchema)
+	if !strings.Contains(got, "at most 5") {
+		t.Errorf("maximum 5 beside $ref dropped without a hint: %s", got)
+	}
+}

@@ -294,6 +294,13 @@ func (s *strictor) ref(o *jsonx.Object, path string, depth int) (*jsonx.Object, 
 			notes = append(notes, i)
 		case slices.Contains(s.rules.Keywords, k) || strictStructural[k]:
 			return nil, notStrict(path+"/"+pointerToken(k), fmt.Sprintf("strict mode allows no keywords beside $ref, and %q beside the $ref %q cannot be dropped or moved without changing the schema", k, ref))
+		case indexBound(k) >= 0 || k == "format":
+			// a rule these strict rules state as a hint: inlined with the
+			// target, like a description, so the hint is not lost
+			if final == nil || hasKey(final, k) || slices.Contains(s.inlining, final) {
+				return nil, notStrict(path+"/"+pointerToken(k), fmt.Sprintf("strict mode allows no keywords beside $ref, and %q beside the $ref %q cannot be stated as a hint without changing the schema", k, ref))
+			}
+			notes = append(notes, i)
 		}
 	}
 	if len(notes) > 0 && final != nil && !slices.Contains(s.inlining, final) {
