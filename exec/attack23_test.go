@@ -3,6 +3,7 @@ package exec_test
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -117,4 +118,19 @@ func TestA23RestoreHolds(t *testing.T) {
 		require.Len(t, got(), 1)
 		assert.JSONEq(t, `{"a b":"x","m":{"a_b":"free"}}`, got()[0])
 	})
+}
+
+// TestA23GeminiJSONSchemaNoRename: with GeminiOptions.JSONSchema nothing is
+// renamed, so a key the model sends must reach the handler as sent. exec
+// cannot tell how the tools were rendered and maps "a_b" to "a b" anyway.
+// Known, not fixed (exec needs to know the rendering): set A23_KNOWN=1 to run.
+func TestA23GeminiJSONSchemaNoRename(t *testing.T) {
+	if os.Getenv("A23_KNOWN") == "" {
+		t.Skip("known: exec restores Gemini keys even for tools rendered with JSONSchema (no renaming)")
+	}
+	reg, got := a23Raw(t, nil, `{"type":"object","properties":{"a b":{"type":"string"}},"additionalProperties":{"type":"string"}}`)
+	_, err := exec.New(reg, nil).GeminiJSON(context.Background(), []byte(`[{"functionCall":{"name":"raw","args":{"a_b":"extra"}}}]`))
+	require.NoError(t, err)
+	require.Len(t, got(), 1)
+	assert.Equal(t, `{"a_b":"extra"}`, got()[0])
 }
