@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/internal/argtype"
 	"github.com/toolnexus/toolnexus/internal/jsonx"
 )
 
@@ -174,8 +176,14 @@ func renameNames(v any, to map[string]string) {
 // refThrough reports whether the local $ref ref passes through a
 // properties member whose key is renamed.
 func refThrough(ref string, to map[string]string) bool {
-	frag, ok := strings.CutPrefix(ref, "#/")
+	frag, ok := strings.CutPrefix(ref, "#")
 	if !ok {
+		return false
+	}
+	if u, err := url.PathUnescape(frag); err == nil {
+		frag = u // as resolveRef reads it: "#/properties/a%20b" is "a b"
+	}
+	if frag, ok = strings.CutPrefix(frag, "/"); !ok {
 		return false
 	}
 	toks := strings.Split(frag, "/")
@@ -267,14 +275,14 @@ func walkList(arr []any, path string, fn func(o *jsonx.Object, path string)) {
 // RenameKeys options) is given its declared name again, at the place of
 // the arguments where the schema declares it. Arguments without renamed
 // keys are returned as they are (no copy); so are arguments that are not
-// valid JSON, for Execute to report, and arguments over
-// toolnexus.DefaultMaxArgumentBytes, which are not read (Execute refuses
-// them unless the registry allows more). Package exec calls it for every call
+// valid JSON, for Execute to report. Arguments of any size are read: the
+// registry's Options.MaxArgumentBytes may allow more than
+// toolnexus.DefaultMaxArgumentBytes. Package exec calls it for every call
 // of the Anthropic and Gemini methods; call it yourself only for a loop
 // of your own. A profile without a property key rule returns args.
 func RestoreKeys(profile string, t *toolnexus.Tool, args json.RawMessage) json.RawMessage {
 	p := profileNamed(profile)
-	if p == nil || p.PropertyKey.first == nil || len(args) == 0 || len(args) > toolnexus.DefaultMaxArgumentBytes {
+	if p == nil || p.PropertyKey.first == nil || len(args) == 0 {
 		return args
 	}
 	r := keyCaches[p.PropertyKey.Regexp].get(schemaOf(t))
@@ -292,51 +300,68 @@ func (k *renames) restore(args json.RawMessage, forward bool) json.RawMessage {
 	if forward {
 		m = k.to
 	}
-	found := false
+	// a key written with an escape ("a\u005fb") is not found by bytes
+	found := bytes.IndexByte(args, '\\') >= 0
 	for n := range m {
-		if bytes.Contains(args, []byte(n)) {
-			found = true
+		if found {
 			break
 		}
+		found = bytes.Contains(args, []byte(n))
 	}
 	if !found {
 		return args
 	}
 	v, err := jsonx.Parse(args)
-	if err != nil || !k.walk(v, []*jsonx.Object{k.root}, 0, forward) {
+	if err != nil {
+		return args
+	}
+	w := restorer{k: k, forward: forward, memo: map[*jsonx.Object][]*jsonx.Object{}}
+	if !w.walk(v, []*jsonx.Object{k.root}, 0) {
 		return args
 	}
 	return jsonx.Marshal(v)
 }
 
-// maxRestoreDepth bounds how deep restore follows arguments and $refs.
-const maxRestoreDepth = 64
+// maxRestoreDepth bounds how deep restore follows arguments: as deep as
+// the registry reads them.
+const maxRestoreDepth = argtype.MaxDepth
+
+// restorer is one restore: the renames, the direction, and the schemas
+// that apply beside each schema met so far (expand), computed once.
+type restorer struct {
+	k       *renames
+	forward bool
+	memo    map[*jsonx.Object][]*jsonx.Object
+}
 
 // walk renames the keys of the argument value v, which the declared
 // schemas nodes apply to, back (or with forward, to the new keys), and
 // reports whether it changed anything.
-func (k *renames) walk(v any, nodes []*jsonx.Object, depth int, forward bool) bool {
+func (w *restorer) walk(v any, nodes []*jsonx.Object, depth int) bool {
 	if depth > maxRestoreDepth || len(nodes) == 0 {
 		return false
 	}
-	nodes = k.expand(nodes, 0)
+	k, forward := w.k, w.forward
+	nodes = w.expand(nodes)
 	changed := false
 	switch v := v.(type) {
 	case *jsonx.Object:
 		for i, key := range v.Keys {
 			declared := key
-			if n, ok := k.to[key]; forward && ok && declares(nodes, key) {
+			// a key whose other name the object also holds stays as it
+			// is: renaming it would make a duplicate key
+			if n, ok := k.to[key]; forward && ok && declares(nodes, key) && !hasKey(v, n) {
 				v.Keys[i], changed = n, true
-			} else if old, ok := k.back[key]; !forward && ok && declares(nodes, old) && !declares(nodes, key) {
+			} else if old, ok := k.back[key]; !forward && ok && declares(nodes, old) && !declares(nodes, key) && !hasKey(v, old) {
 				v.Keys[i], declared, changed = old, old, true
 			}
-			if k.walk(v.Vals[i], member(nodes, declared), depth+1, forward) {
+			if w.walk(v.Vals[i], member(nodes, declared), depth+1) {
 				changed = true
 			}
 		}
 	case []any:
 		for i, e := range v {
-			if k.walk(e, element(nodes, i), depth+1, forward) {
+			if w.walk(e, element(nodes, i), depth+1) {
 				changed = true
 			}
 		}
@@ -344,43 +369,61 @@ func (k *renames) walk(v any, nodes []*jsonx.Object, depth int, forward bool) bo
 	return changed
 }
 
-// expand adds to nodes the schemas that apply beside them: the targets
-// of their local $refs and their allOf, anyOf, oneOf, then and else
-// alternatives.
-func (k *renames) expand(nodes []*jsonx.Object, depth int) []*jsonx.Object {
-	out := nodes
-	for _, o := range nodes {
-		if depth > maxRestoreDepth {
-			break
+// expand returns nodes with the schemas that apply beside them: the
+// targets of their local $refs and their allOf, anyOf, oneOf, then and
+// else alternatives, transitively, each once.
+func (w *restorer) expand(nodes []*jsonx.Object) []*jsonx.Object {
+	if len(nodes) == 1 {
+		return w.expandOne(nodes[0])
+	}
+	var out []*jsonx.Object
+	seen := map[*jsonx.Object]bool{}
+	for _, n := range nodes {
+		for _, o := range w.expandOne(n) {
+			if !seen[o] {
+				seen[o] = true
+				out = append(out, o)
+			}
 		}
-		var more []*jsonx.Object
+	}
+	return out
+}
+
+// expandOne is expand for one schema, computed once per restore.
+func (w *restorer) expandOne(n *jsonx.Object) []*jsonx.Object {
+	if out, ok := w.memo[n]; ok {
+		return out
+	}
+	out := []*jsonx.Object{n}
+	seen := map[*jsonx.Object]bool{n: true}
+	add := func(v any) {
+		if c, ok := v.(*jsonx.Object); ok && !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	for j := 0; j < len(out); j++ {
+		o := out[j]
 		for i, key := range o.Keys {
 			switch key {
 			case "$ref":
 				if ref, ok := o.Vals[i].(string); ok {
-					if t, err := resolveRef(k.root, ref); err == nil {
-						if t, ok := t.(*jsonx.Object); ok && !slices.Contains(out, t) {
-							more = append(more, t)
-						}
+					if t, err := resolveRef(w.k.root, ref); err == nil {
+						add(t)
 					}
 				}
 			case "allOf", "anyOf", "oneOf":
 				arr, _ := o.Vals[i].([]any)
 				for _, e := range arr {
-					if c, ok := e.(*jsonx.Object); ok && !slices.Contains(out, c) {
-						more = append(more, c)
-					}
+					add(e)
 				}
 			case "then", "else":
-				if c, ok := o.Vals[i].(*jsonx.Object); ok && !slices.Contains(out, c) {
-					more = append(more, c)
-				}
+				add(o.Vals[i])
 			}
 		}
-		if len(more) > 0 {
-			out = append(slices.Clip(out), k.expand(more, depth+1)...)
-		}
 	}
+	out = slices.Clip(out)
+	w.memo[n] = out
 	return out
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -178,33 +179,50 @@ func over(l Limit, n int) bool { return l.Max > 0 && n > l.Max }
 // reaches itself), which rules without Recursive cannot take.
 func (s *strictor) recursion() error {
 	// a $ref "#/x" used at path P is an edge from every referenced
-	// pointer that is a prefix of P to "/x"
+	// pointer that is a prefix of P to "/x"; refs are compared
+	// percent-decoded ("#/$defs/a%20b" is "/$defs/a b"), as resolveRef reads them
+	target := func(ref string) string {
+		t := strings.TrimPrefix(ref, "#")
+		if u, err := url.PathUnescape(t); err == nil {
+			return u
+		}
+		return t
+	}
 	var targets []string
 	for _, u := range s.refs {
-		if t := strings.TrimPrefix(u.ref, "#"); !slices.Contains(targets, t) {
+		if t := target(u.ref); !slices.Contains(targets, t) {
 			targets = append(targets, t)
 		}
 	}
 	inside := func(p, t string) bool { return t == "" || p == t || strings.HasPrefix(p, t+"/") }
-	var visit func(t string, seen []string) *refUse
-	visit = func(t string, seen []string) *refUse {
+	// depth-first, each target once: 1 while on the path, 2 when done
+	state := map[string]int{}
+	var visit func(t string) *refUse
+	visit = func(t string) *refUse {
+		state[t] = 1
 		for i := range s.refs {
 			u := &s.refs[i]
 			if !inside(u.path, t) {
 				continue
 			}
-			next := strings.TrimPrefix(u.ref, "#")
-			if slices.Contains(seen, next) {
+			next := target(u.ref)
+			switch state[next] {
+			case 1:
 				return u
-			}
-			if found := visit(next, append(seen, next)); found != nil {
-				return found
+			case 0:
+				if found := visit(next); found != nil {
+					return found
+				}
 			}
 		}
+		state[t] = 2
 		return nil
 	}
 	for _, t := range targets {
-		if u := visit(t, []string{t}); u != nil {
+		if state[t] != 0 {
+			continue
+		}
+		if u := visit(t); u != nil {
 			return notStrict(u.path, fmt.Sprintf("the $ref %q makes the schema recursive, which this strict mode does not support (set Fallback to send such a tool without strict)", u.ref))
 		}
 	}
@@ -283,6 +301,13 @@ func (s *strictor) ref(o *jsonx.Object, path string, depth int) (*jsonx.Object, 
 			notes = append(notes, i)
 		case slices.Contains(s.rules.Keywords, k) || strictStructural[k]:
 			return nil, notStrict(path+"/"+pointerToken(k), fmt.Sprintf("strict mode allows no keywords beside $ref, and %q beside the $ref %q cannot be dropped or moved without changing the schema", k, ref))
+		case indexBound(k) >= 0 || k == "format":
+			// a rule these strict rules state as a hint: inlined with the
+			// target, like a description, so the hint is not lost
+			if final == nil || hasKey(final, k) || slices.Contains(s.inlining, final) {
+				return nil, notStrict(path+"/"+pointerToken(k), fmt.Sprintf("strict mode allows no keywords beside $ref, and %q beside the $ref %q cannot be stated as a hint without changing the schema", k, ref))
+			}
+			notes = append(notes, i)
 		}
 	}
 	if len(notes) > 0 && final != nil && !slices.Contains(s.inlining, final) {
