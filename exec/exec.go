@@ -456,9 +456,10 @@ func (e *Executor) run(ctx context.Context, call Call) (r Result) {
 		defer cancel()
 	}
 	call.Arguments = unwrapArguments(bytes.TrimSpace(call.Arguments))
+	var keyNote string // for an error result: the declared keys the model sent renamed
 	if call.keys != "" {
 		if t, ok := e.registry().Get(call.Name); ok {
-			call.Arguments = render.RestoreKeys(call.keys, &t, call.Arguments)
+			call.Arguments, keyNote = render.RestoreKeys(call.keys, &t, call.Arguments)
 		}
 	}
 	if len(call.ID) > MaxCallIDBytes {
@@ -521,6 +522,9 @@ func (e *Executor) run(ctx context.Context, call Call) (r Result) {
 		errors.Is(ctx.Err(), context.DeadlineExceeded) && errors.Is(r.Err, context.DeadlineExceeded) {
 		r.Output = fmt.Sprintf("tool %q timed out after %s", call.Name, e.opts.Timeout)
 		r.Err = fmt.Errorf("tool %q: timed out after %s: %w", call.Name, e.opts.Timeout, context.DeadlineExceeded)
+	}
+	if keyNote != "" && r.IsError {
+		r.Output += "\n" + keyNote
 	}
 	if e.opts.After != nil {
 		r = e.after(ctx, call, r)

@@ -231,3 +231,22 @@ func BenchmarkRestoreKeys(b *testing.B) {
 		})
 	}
 }
+
+// TestRenamedKeysErrorNote: an error result of a call sent with renamed
+// keys names the declared keys and then pairs each with the key the model
+// sent; a call sent with the declared keys gets no such note.
+func TestRenamedKeysErrorNote(t *testing.T) {
+	type args struct {
+		Top int `json:"$top" validate:"max=50"`
+	}
+	reg := toolnexus.NewRegistry()
+	require.NoError(t, toolnexus.Register(reg, "list", "List", func(context.Context, args) (string, error) { return "ok", nil }))
+	e := exec.New(reg, nil)
+	run := func(input string) string {
+		msg, err := e.AnthropicJSON(context.Background(), []byte(`[{"type":"tool_use","id":"toolu_1","name":"list","input":`+input+`}]`))
+		require.NoError(t, err)
+		return msg.Content[0].Content
+	}
+	assert.Equal(t, "invalid arguments for \"list\": \"$top\" must be at most 50\n(The tool's messages name its own keys: \"$top\" is the \"_top\" you sent.)", run(`{"_top":99}`))
+	assert.Equal(t, `invalid arguments for "list": "$top" must be at most 50`, run(`{"$top":99}`))
+}

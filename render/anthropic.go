@@ -219,7 +219,7 @@ func anthropicWith(tools []toolnexus.Tool, opts AnthropicOptions, renderer strin
 			}
 			if keys != nil {
 				for j := range c {
-					c[j] = keys.restore(c[j], true)
+					c[j], _ = keys.restore(c[j], true)
 				}
 			}
 			out[i].InputExamples = c
@@ -281,25 +281,7 @@ func checkAnthropic(s []byte) error {
 	if err != nil || !ok {
 		return bad("", "the schema is not a JSON object")
 	}
-	typeOK, combinator := false, ""
-	for i, k := range root.Keys {
-		switch k {
-		case "type":
-			typeOK = root.Vals[i] == "object"
-		case "oneOf", "anyOf", "allOf":
-			if combinator == "" {
-				combinator = k
-			}
-		}
-	}
-	rule := profileAnthropic.Root
-	switch {
-	case combinator != "" && rule.Combinators:
-		return bad("/"+combinator, "Anthropic does not support "+combinator+" at the top level of input_schema")
-	case !typeOK && rule.Object:
-		return bad("/type", `input_schema must have "type":"object" at the root`)
-	}
-	return nil
+	return profileAnthropic.Root.check(root, "Anthropic")
 }
 
 // compactExamples returns compact copies of the examples of tool name, or

@@ -14,11 +14,11 @@ func TestAnthropicRootRules(t *testing.T) {
 	for _, c := range []struct {
 		schema, msg string
 	}{
-		{`{"type":"object","anyOf":[{"required":["a"]},{"required":["b"]}]}`, `/anyOf: Anthropic does not support anyOf at the top level`},
-		{`{"oneOf":[{"type":"object"}],"type":"object"}`, `/oneOf: Anthropic does not support oneOf`},
-		{` { "allOf" : [ ] , "type" : "object" } `, `/allOf: Anthropic does not support allOf`},
-		{`{"type":"string"}`, `/type: input_schema must have "type":"object"`},
-		{`{"properties":{"type":"object"}}`, `/type: input_schema must have "type":"object"`},
+		{`{"type":"object","anyOf":[{"required":["a"]},{"required":["b"]}]}`, `/anyOf: Anthropic refuses anyOf at the root`},
+		{`{"oneOf":[{"type":"object"}],"type":"object"}`, `/oneOf: Anthropic refuses oneOf`},
+		{` { "allOf" : [ ] , "type" : "object" } `, `/allOf: Anthropic refuses allOf`},
+		{`{"type":"string"}`, `/type: Anthropic requires "type":"object"`},
+		{`{"properties":{"type":"object"}}`, `/type: Anthropic requires "type":"object"`},
 		{`[1]`, `schema root: the schema is not a JSON object`},
 		{`{"type":"object"`, `schema root: the schema is not valid JSON`},
 	} {
@@ -40,7 +40,7 @@ func TestAnthropicRootKeysEscaped(t *testing.T) {
 	require.NoError(t, err)
 	_, err = Anthropic([]toolnexus.Tool{{Name: "t", InputSchema: json.RawMessage(`{"type":"object","\u006fneOf":[{"type":"object"}]}`)}})
 	require.ErrorIs(t, err, ErrUnsupportedSchema)
-	require.EqualError(t, err, `render.Anthropic: tool "t": /oneOf: Anthropic does not support oneOf at the top level of input_schema`)
+	require.EqualError(t, err, `render.Anthropic: tool "t": /oneOf: Anthropic refuses oneOf at the root of the input schema; make the root one object schema (for example one optional property per alternative, checked by the handler)`)
 }
 
 // TestAnthropicWithEmptyExamples: a tool whose own InputExamples is an

@@ -123,11 +123,11 @@ func TestA23Concurrent(t *testing.T) {
 				_, _ = AnthropicWith([]toolnexus.Tool{tool}, AnthropicOptions{RenameKeys: true, Strict: g%2 == 0})
 				_, _ = GeminiWith([]toolnexus.Tool{tool}, GeminiOptions{RenameKeys: true})
 				_, _ = OpenAIWith([]toolnexus.Tool{tool}, OpenAIOptions{Strict: true, Fallback: true})
-				out := RestoreKeys("anthropic", &tool, json.RawMessage(fmt.Sprintf(`{"a_b":"v","k%d":{"x-%d":3}}`, i%5, i%3)))
+				out, _ := RestoreKeys("anthropic", &tool, json.RawMessage(fmt.Sprintf(`{"a_b":"v","k%d":{"x-%d":3}}`, i%5, i%3)))
 				if !strings.Contains(string(out), `"a b"`) {
 					t.Errorf("anthropic: %s", out)
 				}
-				out = RestoreKeys("gemini", &tool, json.RawMessage(fmt.Sprintf(`{"a_b":"v","k%d":{"x_%d":3}}`, i%5, i%3)))
+				out, _ = RestoreKeys("gemini", &tool, json.RawMessage(fmt.Sprintf(`{"a_b":"v","k%d":{"x_%d":3}}`, i%5, i%3)))
 				if !strings.Contains(string(out), fmt.Sprintf(`"x-%d"`, i%3)) {
 					t.Errorf("gemini: %s", out)
 				}

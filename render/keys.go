@@ -86,7 +86,7 @@ func (k *renames) refusal(rule Pattern) error {
 			}
 		}
 	})
-	return &SchemaError{Path: path, Msg: fmt.Sprintf("the property key %q does not match %s (set RenameKeys to send it renamed; exec maps the model's arguments back)", first, rule.Regexp), Err: ErrPropertyKey}
+	return &SchemaError{Path: path, Msg: fmt.Sprintf("the property key %q does not match %s (set RenameKeys to send it renamed, and CheckOptions.RenameKeys at registration; exec maps the model's arguments back)", first, rule.Regexp), Err: ErrPropertyKey}
 }
 
 // renameSchema is renameKeys uncached: out and keys are nil when no key
@@ -280,22 +280,38 @@ func walkList(arr []any, path string, fn func(o *jsonx.Object, path string)) {
 // toolnexus.DefaultMaxArgumentBytes. Package exec calls it for every call
 // of the Anthropic and Gemini methods; call it yourself only for a loop
 // of your own. A profile without a property key rule returns args.
-func RestoreKeys(profile string, t *toolnexus.Tool, args json.RawMessage) json.RawMessage {
+//
+// note, when keys were given back, is one sentence for the model that
+// pairs each declared key with the one it sent, e.g.
+//
+//	(The tool's messages name its own keys: "$top" is the "_top" you sent.)
+//
+// exec appends it to an error result, whose messages name the declared
+// keys ("$top" must be at most 50); "" when nothing was given back.
+func RestoreKeys(profile string, t *toolnexus.Tool, args json.RawMessage) (restored json.RawMessage, note string) {
 	p := profileNamed(profile)
 	if p == nil || p.PropertyKey.first == nil || len(args) == 0 {
-		return args
+		return args, ""
 	}
 	r := keyCaches[p.PropertyKey.Regexp].get(schemaOf(t))
 	if r.keys == nil {
-		return args
+		return args, ""
 	}
-	return r.keys.restore(args, false)
+	out, used := r.keys.restore(args, false)
+	if len(used) == 0 {
+		return out, ""
+	}
+	pairs := make([]string, len(used))
+	for i, d := range used {
+		pairs[i] = fmt.Sprintf("%q is the %q you sent", d, r.keys.to[d])
+	}
+	return out, "(The tool's messages name its own keys: " + strings.Join(pairs, ", ") + ".)"
 }
 
 // restore is RestoreKeys for the renames k: new keys back to declared
 // ones, or with forward declared keys to new ones (a tool's input
 // examples, rendered with the renamed schema).
-func (k *renames) restore(args json.RawMessage, forward bool) json.RawMessage {
+func (k *renames) restore(args json.RawMessage, forward bool) (json.RawMessage, []string) {
 	m := k.back
 	if forward {
 		m = k.to
@@ -309,17 +325,17 @@ func (k *renames) restore(args json.RawMessage, forward bool) json.RawMessage {
 		found = bytes.Contains(args, []byte(n))
 	}
 	if !found {
-		return args
+		return args, nil
 	}
 	v, err := jsonx.Parse(args)
 	if err != nil {
-		return args
+		return args, nil
 	}
 	w := restorer{k: k, forward: forward, memo: map[*jsonx.Object][]*jsonx.Object{}}
 	if !w.walk(v, []*jsonx.Object{k.root}, 0) {
-		return args
+		return args, nil
 	}
-	return jsonx.Marshal(v)
+	return jsonx.Marshal(v), w.used
 }
 
 // maxRestoreDepth bounds how deep restore follows arguments: as deep as
@@ -332,6 +348,7 @@ type restorer struct {
 	k       *renames
 	forward bool
 	memo    map[*jsonx.Object][]*jsonx.Object
+	used    []string // the declared keys given back, in order met, each once
 }
 
 // walk renames the keys of the argument value v, which the declared
@@ -354,6 +371,9 @@ func (w *restorer) walk(v any, nodes []*jsonx.Object, depth int) bool {
 				v.Keys[i], changed = n, true
 			} else if old, ok := k.back[key]; !forward && ok && declares(nodes, old) && !declares(nodes, key) && !hasKey(v, old) {
 				v.Keys[i], declared, changed = old, old, true
+				if !slices.Contains(w.used, old) {
+					w.used = append(w.used, old)
+				}
 			}
 			if w.walk(v.Vals[i], member(nodes, declared), depth+1) {
 				changed = true

@@ -266,14 +266,10 @@ func openAIRewrite(in []byte) (json.RawMessage, error) {
 	if err != nil || !ok {
 		return openAIEmptySchema, &SchemaError{Msg: "the schema is not a JSON object", Err: ErrUnsupportedSchema}
 	}
-	for _, k := range [...]string{"oneOf", "anyOf", "allOf"} {
-		if _, ok := root.Get(k); ok && profileOpenAIChat.Root.Combinators {
-			return nil, &SchemaError{Path: "/" + k, Msg: "OpenAI refuses " + k + " at the root of function parameters; " +
-				"make the root one object schema (for example one optional property per alternative, checked by the handler)",
-				Err: ErrUnsupportedSchema}
-		}
+	if err := profileOpenAIChat.Root.check(root, "OpenAI"); err != nil {
+		return nil, err
 	}
-	if t, _ := root.Get("type"); t != "object" || hasKey(root, "properties") {
+	if hasKey(root, "properties") {
 		return nil, nil
 	}
 	root.Keys = append(root.Keys, "properties")

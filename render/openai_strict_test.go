@@ -207,7 +207,7 @@ func TestStrictErrors(t *testing.T) {
 		{"two types", `{"type":"object","properties":{"v":{"type":["string","integer"]}}}`, ErrNotStrict, `/properties/v/type: the type ["string","integer"] lists more than one`},
 		{"array of any", `{"type":"object","properties":{"v":{"type":"array"}}}`, ErrNotStrict, `/properties/v: an array without "items"`},
 		{"remote ref", `{"type":"object","properties":{"v":{"$ref":"https://x/s.json"}}}`, ErrNotStrict, `is not local`},
-		{"root anyOf", `{"type":"object","anyOf":[{"type":"object"}]}`, ErrUnsupportedSchema, `/anyOf: OpenAI refuses anyOf at the root of function parameters`},
+		{"root anyOf", `{"type":"object","anyOf":[{"type":"object"}]}`, ErrUnsupportedSchema, `/anyOf: OpenAI refuses anyOf at the root of the input schema`},
 		{"name with slash", `{"type":"object","properties":{"a/b":{}}}`, ErrNotStrict, `/properties/a~1b:`},
 		{"10 levels ok", nest(10), nil, ""},
 		{"11 levels", nest(11), ErrSchemaLimit, `11 levels of object nesting, more than the strict-mode limit of 10`},
@@ -217,7 +217,7 @@ func TestStrictErrors(t *testing.T) {
 		{"1001 enum values", enum(1001, 4), ErrSchemaLimit, `1001 enum values, more than the strict-mode limit of 1000`},
 		{"long large enum", enum(251, 60), ErrSchemaLimit, `an enum of 251 values totalling 15060 characters`},
 		{"not JSON", `{"type":"object",`, ErrUnsupportedSchema, `not valid JSON`},
-		{"not an object root", `{"type":"string"}`, ErrUnsupportedSchema, `the root must be`},
+		{"not an object root", `{"type":"string"}`, ErrUnsupportedSchema, `/type: OpenAI requires "type":"object" at the root`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, err := OpenAIStrict(raw(c.schema))

@@ -57,9 +57,9 @@ func TestOpenAIRootCombinatorIsAnError(t *testing.T) {
 			require.Equal(t, "/"+kw, se.Path, "%s %s: got %v", name, kw, err)
 			require.ErrorIs(t, err, ErrUnsupportedSchema, "%s %s: got %v", name, kw, err)
 			require.Equal(t, "render."+name, se.Renderer, "%s %s: got %v", name, kw, err)
-			assert.Contains(t, err.Error(), "OpenAI refuses "+kw+" at the root of function parameters", "%s: %v", name, err)
+			assert.Contains(t, err.Error(), "OpenAI refuses "+kw+" at the root of the input schema", "%s: %v", name, err)
 		}
-		want := `render.CheckSchemas: tool "pick": /` + kw + `: OpenAI refuses ` + kw + ` at the root of function parameters; ` +
+		want := `render.CheckSchemas: tool "pick": /` + kw + `: OpenAI refuses ` + kw + ` at the root of the input schema; ` +
 			`make the root one object schema (for example one optional property per alternative, checked by the handler)`
 		err := CheckSchemas(tools)
 		assert.EqualError(t, err, want, "CheckSchemas: %v\nwant %s", err, want)

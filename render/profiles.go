@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/internal/jsonx"
 )
 
 // This file is the one table of what each provider API accepts beyond
@@ -52,9 +54,25 @@ type Profile struct {
 // beyond being a JSON object; a schema that breaks it is a *SchemaError
 // wrapping ErrUnsupportedSchema. The zero RootRule requires nothing.
 type RootRule struct {
-	Object      bool   // the root must have "type":"object"
-	Combinators bool   // oneOf, anyOf and allOf are refused at the root
-	Source      string // where the rule is stated
+	Object  bool     // the root must have "type":"object"
+	Refused []string // keywords refused at the root (oneOf, anyOf, …)
+	Source  string   // where the rule is stated
+}
+
+// check returns the *SchemaError (without Renderer and Tool) for a root
+// that breaks r, nil when none; provider names the provider in it.
+func (r RootRule) check(root *jsonx.Object, provider string) error {
+	for _, k := range root.Keys {
+		if slices.Contains(r.Refused, k) {
+			return &SchemaError{Path: "/" + pointerToken(k), Msg: provider + " refuses " + k + " at the root of the input schema; " +
+				"make the root one object schema (for example one optional property per alternative, checked by the handler)",
+				Err: ErrUnsupportedSchema}
+		}
+	}
+	if t, _ := root.Get("type"); r.Object && t != "object" {
+		return &SchemaError{Path: "/type", Msg: provider + ` requires "type":"object" at the root of the input schema`, Err: ErrUnsupportedSchema}
+	}
+	return nil
 }
 
 // Pattern is a rule that a name must match, with its source: a first
@@ -181,7 +199,7 @@ var (
 const (
 	srcOpenAIName      = "openai-go v3.102.0 shared/shared.go FunctionDefinitionParam.Name: \"Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64\"; https://platform.openai.com/docs/api-reference/chat/create"
 	srcOpenAITools     = "API error \"Invalid 'tools': array too long. Expected an array with maximum length 128\" (code array_above_max_length), https://github.com/julep-ai/julep/issues/330"
-	srcOpenAIDesc      = "API error \"Invalid 'tools[13].function.description': string too long. Expected a string with maximum length 1024\" (code string_above_max_length), quoted in ../shared/WIRE.md"
+	srcOpenAIDesc      = "API error \"Invalid 'tools[13].function.description': string too long. Expected a string with maximum length 1024\" (code string_above_max_length), https://github.com/getsentry/sentry-mcp/issues/106 (2025-04; https://github.com/run-llama/llama_index/pull/18784 reports it gone in 2025-05; kept, as the registry's own limit is 1024)"
 	srcResponses       = "not documented for Responses: the Chat Completions rule is applied (https://platform.openai.com/docs/api-reference/responses/create)"
 	srcOpenAIStrict    = "https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas"
 	srcAnthropicName   = "https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools (tools[].name ^[a-zA-Z0-9_-]{1,64}$)"
@@ -190,8 +208,8 @@ const (
 	srcGeminiName      = "genai v1.77.0 types.go FunctionDeclaration.Name (start with a letter or _, then a-z A-Z 0-9 _ . : -); 64, not the comment's 128, from the API error in https://github.com/google-gemini/gemini-cli/issues/2966"
 	srcGeminiKey       = "genai v1.77.0 types.go FunctionDeclaration.Parameters: \"Parameter names must start with a letter or an underscore and must only contain chars a-z, A-Z, 0-9, or underscores with a maximum length of 64\""
 	srcGeminiTools     = "genai v1.77.0 types.go Tool.FunctionDeclarations: \"Maximum 512 function declarations can be provided\""
-	srcOpenAIRoot      = "OpenAI refuses a root oneOf, anyOf or allOf even outside strict mode (../shared/WIRE.md, section 7, from API errors quoted in public reports); https://developers.openai.com/api/docs/guides/function-calling"
-	srcAnthropicRoot   = "API errors \"input_schema does not support oneOf, allOf, or anyOf at the top level\" and \"tools.N.custom.input_schema.type: Field required\", quoted in ../shared/WIRE.md"
+	srcOpenAIRoot      = "API error \"Invalid schema for function '…': schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'const'/'not' at the top level\", https://github.com/goruck/home-generative-agent/pull/545 (2026-08; without const in https://github.com/langchain-ai/langchainjs/issues/9804)"
+	srcAnthropicRoot   = "API errors \"input_schema does not support oneOf, allOf, or anyOf at the top level\" (https://github.com/software-mansion/argent/issues/773) and \"tools.N.custom.input_schema.type: Field required\"; https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools"
 	srcMCPName         = "https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-names (SHOULD: 1 to 128 characters of A-Z a-z 0-9 _ - .)"
 )
 
@@ -246,8 +264,8 @@ var (
 	responsesTools = Limit{128, srcResponses}
 	responsesDesc  = Limit{1024, srcResponses}
 	geminiTools    = Limit{512, srcGeminiTools}
-	openAIRoot     = RootRule{Combinators: true, Source: srcOpenAIRoot}
-	anthropicRoot  = RootRule{Object: true, Combinators: true, Source: srcAnthropicRoot}
+	openAIRoot     = RootRule{Object: true, Refused: []string{"oneOf", "anyOf", "allOf", "enum", "const", "not"}, Source: srcOpenAIRoot}
+	anthropicRoot  = RootRule{Object: true, Refused: []string{"oneOf", "anyOf", "allOf"}, Source: srcAnthropicRoot}
 )
 
 // The profiles, one per provider API and mode.
@@ -334,22 +352,42 @@ func (p *Profile) checkList(renderer string, tools []toolnexus.Tool) error {
 
 // Check returns a check of one tool against the named profiles (see
 // [Profiles] for the names), for toolnexus.Options.CheckTool: the error
-// of rendering the tool alone for each profile, without RenameKeys or
-// Fallback, so a tool name, property key, strict-mode subset or limit a
-// target provider refuses fails at registration instead of at the first
-// request. Limits per request (MaxTools, strict tools, optional and union
-// counts over the list) are checked when the list is rendered. An unknown
-// profile name makes every check fail, naming it.
+// of rendering the tool alone for each profile with its renderer's
+// default options (no RenameKeys, no Fallback), so a tool name, property
+// key, strict-mode subset or limit a target provider refuses fails at
+// registration instead of at the first request. Limits per request
+// (MaxTools, strict tools, optional and union counts over the list) are
+// checked when the list is rendered. An unknown profile name makes every
+// check fail, naming it and the known ones. It is CheckWith with the zero
+// CheckOptions.
 //
 //	reg := toolnexus.NewRegistryWith(&toolnexus.Options{
 //		CheckTool: render.Check("anthropic-strict", "openai-chat"),
 //	})
-func Check(names ...string) func(toolnexus.Tool) error {
+func Check(names ...string) func(toolnexus.Tool) error { return CheckWith(CheckOptions{}, names...) }
+
+// CheckOptions are the rendering options a program uses, for
+// [CheckWith]: what the program adapts is not refused at registration.
+type CheckOptions struct {
+	// RenameKeys: the program renders with RenameKeys (Anthropic, Gemini),
+	// so a property key a profile refuses is renamed, not an error.
+	RenameKeys bool
+	// Fallback: the program renders strict profiles with Fallback, so a
+	// tool a strict mode cannot take is sent without strict, not an error.
+	Fallback bool
+}
+
+// CheckWith is [Check] for a program that renders with opts.
+func CheckWith(opts CheckOptions, names ...string) func(toolnexus.Tool) error {
 	ps := make([]*Profile, len(names))
 	var unknown error
 	for i, n := range names {
 		if ps[i] = profileNamed(n); ps[i] == nil && unknown == nil {
-			unknown = fmt.Errorf("render.Check: no profile named %q (see render.Profiles)", n)
+			known := make([]string, len(profiles))
+			for j, p := range profiles {
+				known[j] = p.Name
+			}
+			unknown = fmt.Errorf("render.Check: no profile named %q (the profiles: %s)", n, strings.Join(known, ", "))
 		}
 	}
 	return func(t toolnexus.Tool) error {
@@ -358,7 +396,7 @@ func Check(names ...string) func(toolnexus.Tool) error {
 		}
 		one := []toolnexus.Tool{t}
 		for _, p := range ps {
-			if err := renderProfile(p, one); err != nil {
+			if err := renderProfile(p, one, opts); err != nil {
 				return err
 			}
 		}
@@ -366,27 +404,20 @@ func Check(names ...string) func(toolnexus.Tool) error {
 	}
 }
 
-// renderProfile renders tools for profile p with the default options of
-// its renderer, for the error alone.
-func renderProfile(p *Profile, tools []toolnexus.Tool) error {
+// renderProfile renders tools for profile p with opts, for the error
+// alone.
+func renderProfile(p *Profile, tools []toolnexus.Tool, opts CheckOptions) error {
 	var err error
+	strict := p.Strict != nil
 	switch p {
-	case profileOpenAIChat:
-		_, err = OpenAIWith(tools, OpenAIOptions{})
-	case profileOpenAIChatStrict:
-		_, err = OpenAIWith(tools, OpenAIOptions{Strict: true})
-	case profileResponses:
-		_, err = OpenAIResponsesWith(tools, OpenAIOptions{})
-	case profileResponsesStrict:
-		_, err = OpenAIResponsesWith(tools, OpenAIOptions{Strict: true})
-	case profileAnthropic:
-		_, err = AnthropicWith(tools, AnthropicOptions{})
-	case profileAnthropicStrict:
-		_, err = AnthropicWith(tools, AnthropicOptions{Strict: true})
-	case profileGemini:
-		_, err = GeminiWith(tools, GeminiOptions{})
-	case profileGeminiJSONSchema:
-		_, err = GeminiWith(tools, GeminiOptions{JSONSchema: true})
+	case profileOpenAIChat, profileOpenAIChatStrict:
+		_, err = OpenAIWith(tools, OpenAIOptions{Strict: strict, Fallback: opts.Fallback})
+	case profileResponses, profileResponsesStrict:
+		_, err = OpenAIResponsesWith(tools, OpenAIOptions{Strict: strict, Fallback: opts.Fallback})
+	case profileAnthropic, profileAnthropicStrict:
+		_, err = AnthropicWith(tools, AnthropicOptions{Strict: strict, Fallback: opts.Fallback, RenameKeys: opts.RenameKeys})
+	case profileGemini, profileGeminiJSONSchema:
+		_, err = GeminiWith(tools, GeminiOptions{JSONSchema: p == profileGeminiJSONSchema, RenameKeys: opts.RenameKeys})
 	case profileMCP:
 		for i := range tools {
 			if err = p.checkName("render.MCP", tools[i].Name); err != nil {

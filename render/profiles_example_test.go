@@ -33,13 +33,15 @@ func ExampleAnthropicWith_renameKeys() {
 
 	out, _ := render.AnthropicWith(tools, render.AnthropicOptions{RenameKeys: true, Strict: true})
 	fmt.Println(string(out[0].InputSchema))
-	args := render.RestoreKeys("anthropic", &tool, []byte(`{"filter_status_":"open","_top":5}`))
+	args, note := render.RestoreKeys("anthropic", &tool, []byte(`{"filter_status_":"open","_top":5}`))
 	fmt.Println(string(args))
+	fmt.Println(note)
 	// Output:
 	// true
-	// render.Anthropic: tool "list_orders": /properties/filter[status]: the property key "filter[status]" does not match ^[a-zA-Z0-9_.-]{1,64}$ (set RenameKeys to send it renamed; exec maps the model's arguments back)
+	// render.Anthropic: tool "list_orders": /properties/filter[status]: the property key "filter[status]" does not match ^[a-zA-Z0-9_.-]{1,64}$ (set RenameKeys to send it renamed, and CheckOptions.RenameKeys at registration; exec maps the model's arguments back)
 	// {"type":"object","properties":{"filter_status_":{"type":"string"},"_top":{"type":"integer","description":"Must be at least 1. Must be at most 100."}},"required":["filter_status_"],"additionalProperties":false}
 	// {"filter[status]":"open","$top":5}
+	// (The tool's messages name its own keys: "filter[status]" is the "filter_status_" you sent, "$top" is the "_top" you sent.)
 }
 
 // Check refuses at registration a tool a target provider would refuse.

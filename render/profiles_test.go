@@ -54,7 +54,7 @@ func renderAs(p *Profile, tools []toolnexus.Tool, rename, fallback bool) ([]rend
 		}
 		return out, nil
 	case profileMCP:
-		if err := renderProfile(p, tools); err != nil {
+		if err := renderProfile(p, tools, CheckOptions{}); err != nil {
 			return nil, err
 		}
 		for _, e := range MCP(tools) {
@@ -116,15 +116,13 @@ func TestProfileRules(t *testing.T) {
 			if p.PropertyKey.first != nil {
 				t.Run("PropertyKey", func(t *testing.T) { testPropertyKey(t, p) })
 			}
-			if r := p.Root; r.Combinators || r.Object {
+			if r := p.Root; len(r.Refused) > 0 || r.Object {
 				t.Run("Root", func(t *testing.T) {
 					_, err := renderAs(p, []toolnexus.Tool{schemaTool("t", `{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"integer"}]}}}`)}, false, false)
 					assert.NoError(t, err, "inside: anyOf below the root")
-					if r.Combinators {
-						for _, k := range []string{"oneOf", "anyOf", "allOf"} {
-							_, err := renderAs(p, []toolnexus.Tool{schemaTool("t", `{"type":"object","`+k+`":[{"required":["a"]},{"required":["b"]}]}`)}, false, false)
-							assert.ErrorIs(t, err, ErrUnsupportedSchema, "outside: root %s", k)
-						}
+					for _, k := range r.Refused {
+						_, err := renderAs(p, []toolnexus.Tool{schemaTool("t", `{"type":"object","properties":{"a":{"type":"string"}},"`+k+`":[{"required":["a"]}]}`)}, false, false)
+						assert.ErrorIs(t, err, ErrUnsupportedSchema, "outside: root %s", k)
 					}
 					if r.Object {
 						_, err := renderAs(p, []toolnexus.Tool{schemaTool("t", `{"properties":{"a":{"type":"string"}}}`)}, false, false)
@@ -203,7 +201,7 @@ func testPropertyKey(t *testing.T, p *Profile) {
 		assert.Contains(t, got.Properties["other"].Properties, renamed, "the nested key is renamed the same way")
 		assert.Equal(t, []string{renamed}, got.Required)
 		args := `{"` + renamed + `":"x","other":{"` + renamed + `":1}}`
-		back := RestoreKeys(p.Name, &tool, json.RawMessage(args))
+		back, _ := RestoreKeys(p.Name, &tool, json.RawMessage(args))
 		want, _ := json.Marshal(map[string]any{bad: "x", "other": map[string]any{bad: 1}})
 		assert.JSONEq(t, string(want), string(back), "restored %s", args)
 	}
@@ -408,7 +406,15 @@ func TestCheck(t *testing.T) {
 	assert.False(t, found)
 
 	err = Check("openai-chat", "nope")(ok)
-	require.EqualError(t, err, `render.Check: no profile named "nope" (see render.Profiles)`)
+	require.EqualError(t, err, `render.Check: no profile named "nope" (the profiles: openai-chat, openai-chat-strict, openai-responses, openai-responses-strict, anthropic, anthropic-strict, gemini, gemini-json-schema, mcp)`)
+
+	// A program that renders with RenameKeys and Fallback registers both.
+	adapt := toolnexus.NewRegistryWith(&toolnexus.Options{CheckTool: CheckWith(CheckOptions{RenameKeys: true, Fallback: true}, "openai-chat-strict", "anthropic-strict", "gemini")})
+	require.NoError(t, adapt.Add(schemaTool("odata", `{"type":"object","properties":{"$top":{"type":"integer"}}}`),
+		schemaTool("mapper", `{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"string"}}}}`)))
+	// and still refuses what no option adapts
+	err = adapt.Add(schemaTool("pick", `{"type":"object","oneOf":[{"required":["a"]}]}`))
+	require.ErrorIs(t, err, ErrUnsupportedSchema)
 }
 
 // TestProfilesTable: docs/providers.md shows the profile table as the
@@ -443,18 +449,25 @@ func profileTable() string {
 			row(p, rule, fmt.Sprint(l.Max), l.Source)
 		}
 	}
+	list := func(xs []string) string {
+		out := make([]string, len(xs))
+		for i, x := range xs {
+			out[i] = code(x)
+		}
+		return strings.Join(out, ", ")
+	}
 	for _, p := range Profiles() {
 		row(p, "tool name", code(p.ToolName.Regexp), p.ToolName.Source)
 		if p.PropertyKey.Regexp != "" {
 			row(p, "property key (else refused, or renamed with RenameKeys)", code(p.PropertyKey.Regexp), p.PropertyKey.Source)
 		}
-		if r := p.Root; r.Object || r.Combinators {
+		if r := p.Root; r.Object || len(r.Refused) > 0 {
 			var v []string
 			if r.Object {
 				v = append(v, "`\"type\":\"object\"` required")
 			}
-			if r.Combinators {
-				v = append(v, "no `oneOf`, `anyOf`, `allOf`")
+			if len(r.Refused) > 0 {
+				v = append(v, "refused: "+list(r.Refused))
 			}
 			row(p, "schema root", strings.Join(v, "; "), r.Source)
 		}
@@ -463,13 +476,6 @@ func profileTable() string {
 		s := p.Strict
 		if s == nil {
 			continue
-		}
-		list := func(xs []string) string {
-			out := make([]string, len(xs))
-			for i, x := range xs {
-				out[i] = code(x)
-			}
-			return strings.Join(out, ", ")
 		}
 		row(p, "strict: assertion keywords kept (others stated as hints)", list(s.Keywords), s.Source)
 		row(p, "strict: formats kept (others stated as hints)", list(s.Formats), s.Source)
