@@ -114,7 +114,11 @@ func (h *ruleHints) sentences() []string {
 		case boundHints[i].keyword == "uniqueItems":
 			s = append(s, boundHints[i].before)
 		default:
-			s = append(s, boundHints[i].before+v+boundHints[i].after)
+			after := boundHints[i].after
+			if v == "1" { // "At least 1 item.", not "1 items."
+				after = strings.Replace(strings.Replace(after, "ies.", "y.", 1), "s.", ".", 1)
+			}
+			s = append(s, boundHints[i].before+v+after)
 		}
 	}
 	if h.values != "" {

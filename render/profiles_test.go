@@ -522,3 +522,13 @@ func TestPatternRegexp(t *testing.T) {
 		}
 	}
 }
+
+// TestHintSingular: a bound of 1 is stated in the singular.
+func TestHintSingular(t *testing.T) {
+	var h ruleHints
+	for _, k := range []string{"minLength", "maxItems", "minProperties"} {
+		h.drop(k, json.Number("1"))
+	}
+	h.drop("maxLength", json.Number("2"))
+	assert.Equal(t, []string{"At least 1 character.", "At most 2 characters.", "At most 1 item.", "At least 1 property."}, h.sentences())
+}
