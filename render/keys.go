@@ -186,12 +186,26 @@ func refThrough(ref string, to map[string]string) bool {
 	if frag, ok = strings.CutPrefix(frag, "/"); !ok {
 		return false
 	}
+	// the tokens alternate between a keyword and, after a keyword that
+	// holds a map or a list of schemas, a name or an index
 	toks := strings.Split(frag, "/")
-	for i := 1; i < len(toks); i++ {
-		tok, err := unescapeToken(toks[i])
-		if err == nil && toks[i-1] == "properties" {
-			if _, ok := to[tok]; ok {
+	for i := 0; i < len(toks); i++ {
+		kw, err := unescapeToken(toks[i])
+		if err != nil || i+1 >= len(toks) {
+			return false
+		}
+		switch kw {
+		case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas":
+			i++
+			name, err := unescapeToken(toks[i])
+			if _, renamed := to[name]; err == nil && kw == "properties" && renamed {
 				return true
+			}
+		case "anyOf", "oneOf", "allOf", "prefixItems":
+			i++ // the index
+		case "items":
+			if _, err := strconv.Atoi(toks[i+1]); err == nil {
+				i++ // items as an array (drafts before 2020-12)
 			}
 		}
 	}

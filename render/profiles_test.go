@@ -532,3 +532,17 @@ func TestHintSingular(t *testing.T) {
 	h.drop("maxLength", json.Number("2"))
 	assert.Equal(t, []string{"At least 1 character.", "At most 2 characters.", "At most 1 item.", "At least 1 property."}, h.sentences())
 }
+
+// TestRenameRefThroughProperties: a $ref into a renamed property is
+// refused, and one through a definition that is merely named
+// "properties" is not.
+func TestRenameRefThroughProperties(t *testing.T) {
+	opts := AnthropicOptions{RenameKeys: true}
+	_, err := AnthropicWith([]toolnexus.Tool{schemaTool("t", `{"type":"object","properties":{"a b":{"type":"string"},"c":{"$ref":"#/properties/a b"}}}`)}, opts)
+	require.ErrorIs(t, err, ErrPropertyKey)
+	out, err := AnthropicWith([]toolnexus.Tool{schemaTool("t", `{"type":"object","properties":{"a b":{"type":"string"},"c":{"$ref":"#/$defs/properties/properties/x"}},"$defs":{"properties":{"type":"object","properties":{"x":{"type":"string"}}}}}`)}, opts)
+	require.NoError(t, err)
+	assert.Contains(t, string(out[0].InputSchema), `"a_b":`)
+	_, err = AnthropicWith([]toolnexus.Tool{schemaTool("t", `{"type":"object","properties":{"a b":{"type":"string"},"c":{"$ref":"#/$defs/properties/properties/a b"}},"$defs":{"properties":{"type":"object","properties":{"a b":{"type":"string"}}}}}`)}, opts)
+	require.ErrorIs(t, err, ErrPropertyKey, "the inner properties/a b is renamed")
+}
