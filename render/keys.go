@@ -477,44 +477,38 @@ func declares(nodes []*jsonx.Object, key string) bool {
 // the nodes apply to: its properties entries, or else the
 // additionalProperties schemas.
 func member(nodes []*jsonx.Object, key string) []*jsonx.Object {
-	var out []*jsonx.Object
-	for _, o := range nodes {
-		if po, ok := o.Get("properties"); ok {
-			if po, ok := po.(*jsonx.Object); ok {
-				if c, ok := po.Get(key); ok {
-					if c, ok := c.(*jsonx.Object); ok {
-						out = append(out, c)
-					}
-					continue
-				}
-			}
+	return applying(nodes, "additionalProperties", func(o *jsonx.Object) (any, bool) {
+		props, _ := o.Get("properties")
+		if po, ok := props.(*jsonx.Object); ok {
+			return po.Get(key)
 		}
-		if c, ok := o.Get("additionalProperties"); ok {
-			if c, ok := c.(*jsonx.Object); ok {
-				out = append(out, c)
-			}
-		}
-	}
-	return out
+		return nil, false
+	})
 }
 
 // element returns the schemas that apply to item i of an array the nodes
 // apply to: prefixItems[i], or else items.
 func element(nodes []*jsonx.Object, i int) []*jsonx.Object {
+	return applying(nodes, "items", func(o *jsonx.Object) (any, bool) {
+		pi, _ := o.Get("prefixItems")
+		if arr, ok := pi.([]any); ok && i < len(arr) {
+			return arr[i], true
+		}
+		return nil, false
+	})
+}
+
+// applying returns, for each of nodes, the schema specific finds in it,
+// or else the schema of its keyword general (schemas only).
+func applying(nodes []*jsonx.Object, general string, specific func(*jsonx.Object) (any, bool)) []*jsonx.Object {
 	var out []*jsonx.Object
 	for _, o := range nodes {
-		if pi, ok := o.Get("prefixItems"); ok {
-			if arr, ok := pi.([]any); ok && i < len(arr) {
-				if c, ok := arr[i].(*jsonx.Object); ok {
-					out = append(out, c)
-				}
-				continue
-			}
+		c, ok := specific(o)
+		if !ok {
+			c, _ = o.Get(general)
 		}
-		if c, ok := o.Get("items"); ok {
-			if c, ok := c.(*jsonx.Object); ok {
-				out = append(out, c)
-			}
+		if c, ok := c.(*jsonx.Object); ok {
+			out = append(out, c)
 		}
 	}
 	return out

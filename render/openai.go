@@ -133,16 +133,14 @@ func OpenAIWith(tools []toolnexus.Tool, opts OpenAIOptions) (OpenAITools, error)
 			out[i] = OpenAITool{Type: "custom", Function: OpenAIFunction{Name: t.Name, Description: t.Description}, Format: t.Freeform}
 			continue
 		}
-		plain, err := openAIParams(schemaOf(t))
-		if err != nil {
-			return nil, withTool(err, "render.OpenAIStrict", t.Name)
-		}
 		params, _, strict, err := strictParams(t, p.Strict, opts.Fallback, "render.OpenAIStrict")
 		if err != nil {
 			return nil, err
 		}
-		if !strict {
-			params = plain
+		if !strict { // fallen back: the parameters OpenAIWith sends
+			if params, err = openAIParams(schemaOf(t)); err != nil {
+				return nil, withTool(err, "render.OpenAIStrict", t.Name)
+			}
 		}
 		flags[i] = strict
 		out[i] = OpenAITool{Type: "function", Function: OpenAIFunction{

@@ -100,16 +100,14 @@ func OpenAIResponsesWith(tools []toolnexus.Tool, opts OpenAIOptions) (OpenAIResp
 			out[i] = OpenAIResponsesTool{Type: "custom", Name: t.Name, Description: t.Description, Format: t.Freeform}
 			continue
 		}
-		plain, err := openAIParams(schemaOf(t))
-		if err != nil {
-			return nil, withTool(err, "render.OpenAIResponsesWith", t.Name)
-		}
 		params, _, strict, err := strictParams(t, p.Strict, opts.Fallback, "render.OpenAIResponsesWith")
 		if err != nil {
 			return nil, err
 		}
-		if !strict {
-			params = plain
+		if !strict { // fallen back: the parameters OpenAIWith sends
+			if params, err = openAIParams(schemaOf(t)); err != nil {
+				return nil, withTool(err, "render.OpenAIResponsesWith", t.Name)
+			}
 		}
 		out[i] = OpenAIResponsesTool{Type: "function", Name: t.Name, Description: t.Description, Parameters: params, Strict: strict}
 	}

@@ -138,10 +138,8 @@ func (r *StrictRules) strict(in []byte) (json.RawMessage, strictStats, error) {
 	if err != nil {
 		return nil, strictStats{}, err
 	}
-	for _, k := range [...]string{"anyOf", "oneOf"} {
-		if _, ok := root.Get(k); ok {
-			return nil, strictStats{}, notStrict("/"+k, "strict mode does not allow "+k+" at the root")
-		}
+	if err := r.root.check(root, r.provider); err != nil {
+		return nil, strictStats{}, err
 	}
 	s := &strictor{rules: r, root: root, outOf: make(map[*jsonx.Object]*jsonx.Object)}
 	out, err := s.node(root, "", 0)

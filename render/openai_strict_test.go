@@ -217,7 +217,7 @@ func TestStrictErrors(t *testing.T) {
 		{"1001 enum values", enum(1001, 4), ErrSchemaLimit, `1001 enum values, more than the strict-mode limit of 1000`},
 		{"long large enum", enum(251, 60), ErrSchemaLimit, `an enum of 251 values totalling 15060 characters`},
 		{"not JSON", `{"type":"object",`, ErrUnsupportedSchema, `not valid JSON`},
-		{"not an object root", `{"type":"string"}`, ErrUnsupportedSchema, `/type: OpenAI requires "type":"object" at the root`},
+		{"not an object root", `{"type":"string"}`, ErrUnsupportedSchema, `the root must be`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, err := OpenAIStrict(raw(c.schema))

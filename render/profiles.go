@@ -182,7 +182,9 @@ type StrictRules struct {
 	MaxOptional    Limit // optional properties
 	MaxUnions      Limit // union-typed nodes: anyOf, or a type array such as ["string","null"]
 
-	cache *rewriteCache // the strict rewrite under these rules, by schema bytes
+	cache    *rewriteCache // the strict rewrite under these rules, by schema bytes
+	root     RootRule      // the profile's root rule, checked by the rewrite
+	provider string        // the provider's name in the root rule's errors
 }
 
 // Sentinel causes of the profile rules, beside those of [SchemaError].
@@ -237,6 +239,8 @@ var openAIStrictRules = &StrictRules{
 	LargeEnum:       Limit{StrictLargeEnum, srcOpenAIStrict},
 	LargeEnumLength: Limit{StrictLargeEnumLength, srcOpenAIStrict},
 	cache:           &rewriteCache{},
+	root:            openAIRoot,
+	provider:        "OpenAI",
 }
 
 var anthropicStrictRules = &StrictRules{
@@ -250,6 +254,8 @@ var anthropicStrictRules = &StrictRules{
 	MaxOptional:    Limit{24, srcAnthropicStrict},
 	MaxUnions:      Limit{16, srcAnthropicStrict},
 	cache:          &rewriteCache{},
+	root:           anthropicRoot,
+	provider:       "Anthropic",
 }
 
 var (
