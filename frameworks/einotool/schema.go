@@ -158,6 +158,9 @@ func diff(at string, a, b any) (string, bool) {
 	if isTrue(a) && isTrue(b) {
 		return "", false
 	}
+	if _, ok := a.(map[string]any); ok && b == true {
+		b = map[string]any{}
+	}
 	switch a := a.(type) {
 	case map[string]any:
 		bm, ok := b.(map[string]any)
