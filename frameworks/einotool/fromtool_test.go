@@ -76,7 +76,9 @@ func TestFromTool(t *testing.T) {
 
 type streamOnly struct{}
 
-func (streamOnly) Info(context.Context) (*schema.ToolInfo, error) { return &schema.ToolInfo{Name: "s"}, nil }
+func (streamOnly) Info(context.Context) (*schema.ToolInfo, error) {
+	return &schema.ToolInfo{Name: "s"}, nil
+}
 func (streamOnly) StreamableRun(context.Context, string, ...tool.Option) (*schema.StreamReader[string], error) {
 	return nil, nil
 }
