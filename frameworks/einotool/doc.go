@@ -38,8 +38,9 @@
 //   - Result.Content is, with Options.Multimodal, the parts of the
 //     schema.ToolResult of a tool.EnhancedInvokableTool; otherwise the
 //     tool result is Result.Text() (which holds Result.Structured's JSON).
-//   - Timeouts, output and media caps, concurrency limits and hooks are the
-//     registry's (toolnexus.Options, Tool.Timeout); eino has none of them.
+//   - Timeouts, output and media caps and concurrency limits are the
+//     registry's (toolnexus.Options, Tool.Timeout, Tool.MaxConcurrent);
+//     eino has none of them.
 //
 // What cannot be carried:
 //

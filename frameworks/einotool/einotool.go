@@ -55,8 +55,8 @@ type Options struct {
 //     the JSON pointer, when that type cannot carry the schema as it is
 //     (see the package doc).
 //   - InvokableRun runs the tool call through [toolnexus.Registry.Execute],
-//     so the registry's checking, approvals, timeouts, output caps and
-//     hooks apply. A failed call (invalid arguments, a handler error or
+//     so the registry's checking, approvals, timeouts, concurrency limits
+//     and output caps apply. A failed call (invalid arguments, a handler error or
 //     panic, a timeout) returns the registry's message as the tool result
 //     and a nil error, so the agent loop goes on and the model can correct
 //     itself; the error is non-nil only for an interrupt.
@@ -66,8 +66,10 @@ type Options struct {
 //     targeting the interrupt's ID (adk.Runner.ResumeWithParams, or
 //     compose.ResumeWithData for a graph) with a [toolnexus.Answer]
 //     whose ID is the request's ID: the call runs again with the answer
-//     attached ([toolnexus.WithAnswer]). A resumed call given no Answer
-//     interrupts again.
+//     attached ([toolnexus.WithAnswer]). A resumed call given no
+//     toolnexus.Answer value interrupts again. A run without a
+//     CheckPointStore cannot be resumed: it ends with the interrupt error,
+//     so give such runs an Options.Approver (or the registry's).
 //
 // The tools are a snapshot: a tool added to or removed from the registry
 // later is not among them (call Tools again), and a call of a removed tool
