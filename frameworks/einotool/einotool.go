@@ -63,7 +63,8 @@ type Options struct {
 //   - A call that ends pending (an approval no approver decided, a
 //     question) returns [tool.Interrupt] with the
 //     [toolnexus.PendingRequest] as the interrupt info. Resume the run
-//     targeting the interrupt's ID (adk.Runner.ResumeWithParams, or
+//     targeting the interrupt's ID (InterruptCtx.ID of the root cause; a
+//     new one each time the call interrupts) (adk.Runner.ResumeWithParams, or
 //     compose.ResumeWithData for a graph) with a [toolnexus.Answer]
 //     whose ID is the request's ID: the call runs again with the answer
 //     attached ([toolnexus.WithAnswer]). A resumed call given no

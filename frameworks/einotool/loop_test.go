@@ -190,6 +190,7 @@ func TestFailingHandlers(t *testing.T) {
 			{ID: "c2", Type: "function", Function: schema.FunctionCall{Name: "fail", Arguments: `{}`}},
 			{ID: "c3", Type: "function", Function: schema.FunctionCall{Name: "slow", Arguments: `{}`}},
 			{ID: "c4", Type: "function", Function: schema.FunctionCall{Name: "get_weather", Arguments: `{"city":"Oslo"}`}},
+			{ID: "c5", Type: "function", Function: schema.FunctionCall{Name: "get_weather", Arguments: `{"city":"Oslo","unit":"kelvin"}`}},
 		}),
 		schema.AssistantMessage("done", nil),
 	}}
@@ -205,6 +206,7 @@ func TestFailingHandlers(t *testing.T) {
 		"c2": "disk full",
 		"c3": `tool "slow" timed out after 20ms`,
 		"c4": "18°C in Oslo, light rain",
+		"c5": badWeather,
 	}
 	for id, w := range want {
 		if got[id] != w {
@@ -217,6 +219,22 @@ func TestFailingHandlers(t *testing.T) {
 }
 
 func TestApprovalInterruptAndResume(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		ok     bool
+		result string
+		runs   int
+	}{
+		{"approved", true, "deleted a.txt", 1},
+		{"denied", false, `tool "delete_file" was denied`, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) { approvalRun(t, c.ok, c.result, c.runs) })
+	}
+}
+
+// approvalRun interrupts a run at a call that needs approval and resumes
+// it with an answer whose OK is ok.
+func approvalRun(t *testing.T, ok bool, result string, runs int) {
 	ran := 0
 	reg := toolnexus.NewRegistry()
 	del, err := toolnexus.NewTool("delete_file", "Deletes a file.", func(_ context.Context, a struct {
@@ -245,24 +263,28 @@ func TestApprovalInterruptAndResume(t *testing.T) {
 	if ran != 0 {
 		t.Fatal("tool ran before its approval")
 	}
-	var target string
-	var p toolnexus.PendingRequest
-	var at adk.AddressSegment
-	for _, ic := range interrupt.InterruptContexts {
-		if ic.IsRootCause {
-			target = ic.ID
-			p, _ = ic.Info.(toolnexus.PendingRequest)
-			at = ic.Address[len(ic.Address)-1]
-		}
-	}
+	target, p, at := rootCause(interrupt)
 	if p.Kind != toolnexus.PendingKindApproval || p.ID != toolnexus.ApprovalID("delete_file", []byte(`{"path":"a.txt"}`)) {
 		t.Fatalf("interrupt info = %+v, want the approval request of the call", p)
 	}
 	if at.Type != adk.AddressSegmentTool || at.ID != "delete_file" || at.SubID != "call_1" {
 		t.Errorf("interrupt address ends with %+v, want the tool call call_1 of delete_file", at)
 	}
+	// Resumed without an answer, the call interrupts again.
+	again, err := runner.Resume(ctx, "run-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, interrupt = drain(t, again)
+	if interrupt == nil || ran != 0 {
+		t.Fatalf("resumed without an answer: interrupt %v, tool ran %d times", interrupt, ran)
+	}
+	target, again2, _ := rootCause(interrupt)
+	if again2.ID != p.ID || string(again2.Data) != string(p.Data) {
+		t.Errorf("interrupted again with %+v, want %+v", again2, p)
+	}
 	it, err := runner.ResumeWithParams(ctx, "run-1", &adk.ResumeParams{
-		Targets: map[string]any{target: toolnexus.Answer{ID: p.ID, OK: true}},
+		Targets: map[string]any{target: toolnexus.Answer{ID: p.ID, OK: ok}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -272,11 +294,11 @@ func TestApprovalInterruptAndResume(t *testing.T) {
 		t.Fatalf("resumed run interrupted again: %+v", interrupt)
 	}
 	sameTurns(t, transcript(msgs), []turn{
-		{role: schema.Tool, content: "deleted a.txt"},
+		{role: schema.Tool, content: result},
 		{role: schema.Assistant, content: "a.txt is gone."},
 	})
-	if ran != 1 {
-		t.Errorf("tool ran %d times, want 1", ran)
+	if ran != runs {
+		t.Errorf("tool ran %d times, want %d", ran, runs)
 	}
 }
 
@@ -313,4 +335,16 @@ func TestOptionsApprover(t *testing.T) {
 	if asked.CallID != "call_7" || asked.Tool != "delete_file" || string(asked.Arguments) != `{"path":"a.txt"}` {
 		t.Errorf("approval request = %+v, want call_7's", asked)
 	}
+}
+
+// rootCause is the interrupt's root cause: its ID, its info and the last
+// segment of its address.
+func rootCause(interrupt *adk.InterruptInfo) (id string, p toolnexus.PendingRequest, at adk.AddressSegment) {
+	for _, ic := range interrupt.InterruptContexts {
+		if ic.IsRootCause {
+			p, _ = ic.Info.(toolnexus.PendingRequest)
+			return ic.ID, p, ic.Address[len(ic.Address)-1]
+		}
+	}
+	return "", p, at
 }
