@@ -348,3 +348,19 @@ func rootCause(interrupt *adk.InterruptInfo) (id string, p toolnexus.PendingRequ
 	}
 	return "", p, at
 }
+
+// A tool's progress events reach a receiver attached to the run's context.
+func TestEventsThroughTheRun(t *testing.T) {
+	reg := toolnexus.NewRegistry()
+	toolnexus.MustRegister(reg, "work", "Works.", func(ctx context.Context, _ struct{}) (string, error) {
+		toolnexus.ReportProgress(ctx, 1, 2, "half")
+		return "done", nil
+	})
+	var got []toolnexus.Event
+	ctx := toolnexus.WithEvents(context.Background(), func(e toolnexus.Event) { got = append(got, e) })
+	m := &scripted{replies: []*schema.Message{callTool("c1", "work", `{}`), schema.AssistantMessage("ok", nil)}}
+	drain(t, chatAgent(t, m, registryTools(t, reg, nil), nil).Query(ctx, "work"))
+	if len(got) != 1 || got[0].Kind != toolnexus.EventProgress || got[0].Progress != 1 || got[0].Total != 2 || got[0].Message != "half" {
+		t.Errorf("events = %+v, want one progress event 1/2 \"half\"", got)
+	}
+}

@@ -100,6 +100,10 @@ func TestToolsRefusesWhatEinoCannotCarry(t *testing.T) {
 	for _, c := range []struct{ schema, err string }{
 		{`{"type":"object","properties":{"x":{"const":null}}}`,
 			`einotool: tool "bad": eino's jsonschema.Schema cannot carry the input schema at "/properties/x/const"`},
+		{`{"type":"object","properties":{"x":{"type":"string","default":null}}}`,
+			`einotool: tool "bad": eino's jsonschema.Schema cannot carry the input schema at "/properties/x/default"`},
+		{`{"type":"object","properties":{"x":{"type":"array","items":[{"type":"string"}]}}}`,
+			`einotool: tool "bad": eino's jsonschema.Schema cannot decode the input schema: json: cannot unmarshal array`},
 		{`{"type":"object","properties":{"x":{"type":"integer","enum":[1e2]}}}`,
 			`einotool: tool "bad": eino's jsonschema.Schema cannot carry the input schema at "/properties/x/enum/0"`},
 		{`{"type":"object","properties":{"x":{"type":"number","minimum":0,"exclusiveMinimum":true}}}`,
