@@ -375,4 +375,6 @@ func TestFromTools(t *testing.T) {
 
 type longDescription struct{ upper }
 
-func (longDescription) Description() string { return strings.Repeat("x", toolnexus.MaxDescriptionLength+1) }
+func (longDescription) Description() string {
+	return strings.Repeat("x", toolnexus.MaxDescriptionLength+1)
+}
