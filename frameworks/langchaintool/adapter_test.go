@@ -69,7 +69,7 @@ func addRaw(t *testing.T, reg *toolnexus.Registry, tool toolnexus.Tool, fn func(
 
 // TestExecuteOneBadCallCostsItself: a panic, a handler error, bad
 // arguments, an unknown tool and a call without a function each answer with
-// the registry's message, in call order, and the good call beside them runs.
+// the registry's message, in call order, and the good calls beside them run.
 func TestExecuteOneBadCallCostsItself(t *testing.T) {
 	reg := weatherRegistry(t)
 	addRaw(t, reg, toolnexus.Tool{Name: "boom"}, func(context.Context, json.RawMessage) (string, error) { panic("boom") })
@@ -81,7 +81,10 @@ func TestExecuteOneBadCallCostsItself(t *testing.T) {
 		[3]string{"c4", "get_wether", `{}`},
 		[3]string{"c5", "get_weather", `{"city":"Oslo"}`},
 	)
-	resp.Choices[0].ToolCalls = append(resp.Choices[0].ToolCalls, llms.ToolCall{ID: "c6", Type: "function"})
+	resp.Choices[0].ToolCalls = append(resp.Choices[0].ToolCalls,
+		llms.ToolCall{ID: "c6", Type: "function"},
+		// as llms/googleai and llms/anthropic set them: no type, and no id (googleai)
+		llms.ToolCall{FunctionCall: &llms.FunctionCall{Name: "get_weather", Arguments: `{"city":"Rome"}`}})
 	msgs, err := langchaintool.Execute(context.Background(), reg, resp, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -93,6 +96,7 @@ func TestExecuteOneBadCallCostsItself(t *testing.T) {
 		{"c4", "get_wether", `error: unknown tool "get_wether"; available tools: boom, fail, get_weather`},
 		{"c5", "get_weather", "18°C, light rain in Oslo"},
 		{"c6", "", `error: unknown tool ""; available tools: boom, fail, get_weather`},
+		{"", "get_weather", "18°C, light rain in Rome"},
 	})
 }
 

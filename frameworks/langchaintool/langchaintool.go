@@ -44,10 +44,12 @@ func Definitions(reg *toolnexus.Registry) []llms.Tool {
 // call's ToolCallID and Name and, as Content, the result as text
 // (toolnexus.Result.Text; a failed call's is exec.ErrorPrefix followed by
 // the registry's message, e.g. `error: invalid arguments for "get_weather":
-// "city" is required`). A call of type "custom" runs a freeform tool with
-// its Arguments as the raw text; a call without a FunctionCall answers as
-// an unknown tool. A nil resp, or one without choices or tool calls, gives
-// none.
+// "city" is required`). Every call runs as a function call whatever its
+// Type (langchaingo's clients set "function" or ""), its Arguments as
+// the JSON arguments text (a freeform tool's {"input":text}); a call
+// without a FunctionCall answers as an unknown tool. A call without an ID
+// (llms/googleai sets none) is answered in its place. A nil resp, or one
+// without choices or tool calls, gives none.
 //
 // Approvals: opts.Approver decides the calls of tools with
 // Tool.NeedsApproval, with the call's ID in ApprovalRequest.CallID; without
@@ -64,13 +66,8 @@ func Execute(ctx context.Context, reg *toolnexus.Registry, resp *llms.ContentRes
 	tcs := resp.Choices[0].ToolCalls
 	calls := make([]exec.OpenAIToolCall, len(tcs))
 	for i, tc := range tcs {
-		calls[i] = exec.OpenAIToolCall{ID: tc.ID, Type: tc.Type}
-		if tc.FunctionCall == nil {
-			continue
-		}
-		if tc.Type == "custom" {
-			calls[i].Custom = exec.OpenAICustomCall{Name: tc.FunctionCall.Name, Input: tc.FunctionCall.Arguments}
-		} else {
+		calls[i] = exec.OpenAIToolCall{ID: tc.ID, Type: "function"}
+		if tc.FunctionCall != nil {
 			calls[i].Function = exec.OpenAIFunctionCall{Name: tc.FunctionCall.Name, Arguments: tc.FunctionCall.Arguments}
 		}
 	}
