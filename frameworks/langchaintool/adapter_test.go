@@ -382,3 +382,19 @@ type longDescription struct{ upper }
 func (longDescription) Description() string {
 	return strings.Repeat("x", toolnexus.MaxDescriptionLength+1)
 }
+
+// TestExecuteContextDone: when ctx is done the messages are still complete
+// (each call answered), and the error says the batch was cut short.
+func TestExecuteContextDone(t *testing.T) {
+	reg := weatherRegistry(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	msgs, err := langchaintool.Execute(ctx, reg, reply([3]string{"c1", "get_weather", `{"city":"Paris"}`}), nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("error %v, want context.Canceled", err)
+	}
+	got := responses(t, msgs)
+	if len(got) != 1 || got[0][0] != "c1" || !strings.HasPrefix(got[0][2], "error: ") {
+		t.Errorf("messages %q, want one error answer for c1", got)
+	}
+}
