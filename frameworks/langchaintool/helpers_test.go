@@ -102,7 +102,7 @@ func (s *chatServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	finish := "stop"
 	msg := s.script[turn](req)
-	if json.Valid([]byte(msg)) && len(msg) > 0 && msg[0] == '{' && containsToolCalls(msg) {
+	if containsToolCalls(msg) {
 		finish = "tool_calls"
 	}
 	w.Header().Set("Content-Type", "application/json")
