@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	anthropic "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
@@ -25,14 +27,15 @@ import (
 // anthropic.BetaToolInputSchemaParam); a tool render.Anthropic refuses (a
 // top-level oneOf, a property key outside the Anthropic rule, ...) makes
 // Tools fail with render's error, naming the tool. Execute runs one tool
-// call through an exec.Executor over reg, made with opts (nil means the
+// call with exec.Executor.Run over reg, made with opts (nil means the
 // defaults; Concurrency is set to 1, so the call runs on the runner's
 // goroutine, and the runner runs the calls of one turn in parallel itself),
 // so the registry's checking, approvals, timeouts, output caps and opts'
 // hooks all apply:
 //
 //   - a result with content parts other than text becomes text, image and
-//     document blocks (the tool_result content exec gives for Anthropic);
+//     document blocks, the tool_result content exec.Executor.Anthropic
+//     gives;
 //   - any other successful result becomes one text block with Result.Text
 //     (none when it is "");
 //   - a failed call (bad arguments, unknown tool, handler error or panic,
@@ -81,26 +84,75 @@ func (t *betaTool) InputSchema() anthropic.BetaToolInputSchemaParam { return t.s
 // returns its tool_result content, or the registry's message as the error
 // of a failed call.
 func (t *betaTool) Execute(ctx context.Context, input json.RawMessage) ([]anthropic.BetaToolResultBlockParamContentUnion, error) {
-	// The error only says ctx ended; the answer is complete even then.
-	msg, _ := t.ex.Anthropic(ctx, []exec.AnthropicContentBlock{{Type: "tool_use", Name: t.name, Input: input}})
-	res := msg.Content[0]
-	switch {
-	case res.IsError:
-		return nil, errors.New(res.Content)
-	case res.Blocks != nil:
-		data, err := json.Marshal(res.Blocks)
-		if err != nil {
-			return nil, err
-		}
-		var blocks []anthropic.BetaToolResultBlockParamContentUnion
-		if err := json.Unmarshal(data, &blocks); err != nil {
-			return nil, err
-		}
-		return blocks, nil
-	case res.Content == "":
-		return nil, nil // Anthropic refuses an empty text block
+	res := t.ex.Run(ctx, exec.Call{Name: t.name, Arguments: input})
+	if res.IsError {
+		return nil, errors.New(res.Text())
 	}
-	return []anthropic.BetaToolResultBlockParamContentUnion{{OfText: &anthropic.BetaTextBlockParam{Text: res.Content}}}, nil
+	if rich(res.Content) {
+		return blocks(res.Content), nil
+	}
+	if text := res.Text(); text != "" {
+		return []anthropic.BetaToolResultBlockParamContentUnion{{OfText: &anthropic.BetaTextBlockParam{Text: text}}}, nil
+	}
+	return nil, nil // Anthropic refuses an empty text block
+}
+
+// rich reports whether parts hold anything but text.
+func rich(parts []toolnexus.Part) bool {
+	for _, p := range parts {
+		if p.Kind != toolnexus.PartText {
+			return true
+		}
+	}
+	return false
+}
+
+// anthropicImageTypes are the media types of Anthropic's base64 image
+// source (anthropic.BetaBase64ImageSourceMediaType).
+var anthropicImageTypes = map[string]bool{"image/jpeg": true, "image/png": true, "image/gif": true, "image/webp": true}
+
+// blocks are the tool_result blocks of parts, as package exec shapes them
+// for Anthropic: images (base64 of the four image types, or an http(s)
+// URL) as image blocks, PDF and valid UTF-8 text/plain files as document
+// blocks titled by the file name, anything else as a text block with its
+// text stand-in (Part.Summary); empty text is left out.
+func blocks(parts []toolnexus.Part) []anthropic.BetaToolResultBlockParamContentUnion {
+	out := make([]anthropic.BetaToolResultBlockParamContentUnion, 0, len(parts))
+	for _, p := range parts {
+		var b anthropic.BetaToolResultBlockParamContentUnion
+		var doc anthropic.BetaRequestDocumentBlockSourceUnionParam
+		switch {
+		case p.Kind == toolnexus.PartImage && len(p.Data) > 0 && anthropicImageTypes[p.MIMEType]:
+			b.OfImage = &anthropic.BetaImageBlockParam{Source: anthropic.BetaImageBlockParamSourceUnion{OfBase64: &anthropic.BetaBase64ImageSourceParam{
+				Data: base64.StdEncoding.EncodeToString(p.Data), MediaType: anthropic.BetaBase64ImageSourceMediaType(p.MIMEType)}}}
+		case p.Kind == toolnexus.PartImage && len(p.Data) == 0 && isHTTP(p.URL):
+			b.OfImage = &anthropic.BetaImageBlockParam{Source: anthropic.BetaImageBlockParamSourceUnion{OfURL: &anthropic.BetaURLImageSourceParam{URL: p.URL}}}
+		case p.Kind == toolnexus.PartFile && p.MIMEType == "application/pdf" && len(p.Data) > 0:
+			doc.OfBase64 = &anthropic.BetaBase64PDFSourceParam{Data: base64.StdEncoding.EncodeToString(p.Data)}
+		case p.Kind == toolnexus.PartFile && p.MIMEType == "application/pdf" && len(p.Data) == 0 && isHTTP(p.URL):
+			doc.OfURL = &anthropic.BetaURLPDFSourceParam{URL: p.URL}
+		case p.Kind == toolnexus.PartFile && p.MIMEType == "text/plain" && len(p.Data) > 0 && utf8.Valid(p.Data):
+			doc.OfText = &anthropic.BetaPlainTextSourceParam{Data: string(p.Data)}
+		default:
+			text := p.Summary()
+			if text == "" {
+				continue
+			}
+			b.OfText = &anthropic.BetaTextBlockParam{Text: text}
+		}
+		if doc.OfBase64 != nil || doc.OfURL != nil || doc.OfText != nil {
+			b.OfDocument = &anthropic.BetaRequestDocumentBlockParam{Source: doc}
+			if p.Name != "" {
+				b.OfDocument.Title = anthropic.String(p.Name)
+			}
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+func isHTTP(u string) bool {
+	return strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://")
 }
 
 // FromBetaTool returns t, an anthropic.BetaTool (one made by the
