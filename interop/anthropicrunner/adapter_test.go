@@ -361,3 +361,36 @@ func TestFromBetaTool(t *testing.T) {
 		t.Errorf("render.OpenAI: %s\nwant the schema %s", data, schema)
 	}
 }
+
+// TestOutputCap: the registry's output cap applies to what the runner
+// sends.
+func TestOutputCap(t *testing.T) {
+	reg := toolnexus.NewRegistryWith(&toolnexus.Options{MaxOutputBytes: 200})
+	if err := toolnexus.Register(reg, "long", "Long output.", func(context.Context, struct{}) (string, error) {
+		return strings.Repeat("x", 10_000), nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	tools, _ := anthropicrunner.Tools(reg, nil)
+	blocks, err := tools[0].Execute(context.Background(), json.RawMessage(`{}`))
+	if err != nil || len(blocks) != 1 {
+		t.Fatalf("long call: %v %d blocks", err, len(blocks))
+	}
+	want := reg.Execute(context.Background(), "long", nil).Output
+	if text := blocks[0].OfText.Text; text != want || len(text) > 200 || !strings.Contains(text, "bytes truncated") {
+		t.Fatalf("capped text (%d bytes): %q\nwant %q", len(text), text, want)
+	}
+}
+
+// TestHooks: exec.Options hooks run around the runner's calls.
+func TestHooks(t *testing.T) {
+	reg := weatherRegistry(t)
+	opts := &exec.Options{After: func(_ context.Context, call exec.Call, res *exec.Result) {
+		res.Output = strings.ToUpper(res.Output)
+	}}
+	tools, _ := anthropicrunner.Tools(reg, opts)
+	blocks, err := tools[0].Execute(context.Background(), json.RawMessage(`{"city":"Lima"}`))
+	if err != nil || len(blocks) != 1 || blocks[0].OfText.Text != "18°C IN LIMA" {
+		t.Fatalf("after hook: %v %+v", err, blocks)
+	}
+}

@@ -28,10 +28,10 @@ import (
 // top-level oneOf, a property key outside the Anthropic rule, ...) makes
 // Tools fail with render's error, naming the tool. Execute runs one tool
 // call with exec.Executor.Run over reg, made with opts (nil means the
-// defaults; Concurrency is set to 1, so the call runs on the runner's
-// goroutine, and the runner runs the calls of one turn in parallel itself),
-// so the registry's checking, approvals, timeouts, output caps and opts'
-// hooks all apply:
+// defaults), on the runner's goroutine, so the registry's checking,
+// approvals, timeouts, output caps and opts' hooks (Before, After, Logger,
+// OnEvent, Timeout, Approver) all apply; opts.Concurrency has no effect, as
+// the runner runs the calls of one turn in parallel itself:
 //
 //   - a result with content parts other than text becomes text, image and
 //     document blocks, the tool_result content exec.Executor.Anthropic
@@ -50,12 +50,7 @@ func Tools(reg *toolnexus.Registry, opts *exec.Options) ([]anthropic.BetaTool, e
 	if err != nil {
 		return nil, err
 	}
-	o := exec.Options{}
-	if opts != nil {
-		o = *opts
-	}
-	o.Concurrency = 1
-	ex := exec.New(reg, &o)
+	ex := exec.New(reg, opts)
 	tools := make([]anthropic.BetaTool, len(rendered))
 	for i, r := range rendered {
 		tools[i] = &betaTool{
@@ -163,16 +158,16 @@ func isHTTP(u string) bool {
 // Its InputSchema is the JSON of t.InputSchema() with the keys of every
 // object sorted: anthropic.BetaToolInputSchemaParam keeps the keywords it
 // has no field for in a Go map, which the SDK writes in a different order
-// each time. Its handler checks
-// every call against that schema (toolnexus.CheckArguments) before
-// t.Execute runs, so the model gets the registry's messages for bad
-// arguments; unchecked says which keywords the registry leaves to t ("" when
-// it checks the whole schema). The tool_result blocks t returns become the
-// Result's content parts: text blocks text parts, base64 and URL image
-// blocks image parts, and any other block (documents, search results, ...)
-// a text part holding the block's JSON. An error from t.Execute is an error
-// result whose Output is the error's text. A schema that does not marshal
-// is an error.
+// each time. Its handler checks every call against that schema
+// (toolnexus.CheckArguments) before t.Execute runs, so the model gets the
+// registry's messages for bad arguments and t never sees them; unchecked
+// says which keywords the registry leaves to t ("" when it checks the whole
+// schema). The tool_result blocks t returns become the Result's content
+// parts: text blocks text parts, base64 and URL image blocks image parts,
+// and any other block (documents, search results, ...) a text part holding
+// the block's JSON. An error from t.Execute is an error result whose Output
+// is the error's text. The error of FromBetaTool says the schema does not
+// marshal.
 func FromBetaTool(t anthropic.BetaTool) (tool toolnexus.Tool, unchecked string, err error) {
 	schema, err := inputSchema(t.InputSchema())
 	if err != nil {
