@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -130,7 +132,7 @@ func keepExtras(s *jsonschema.Schema, raw json.RawMessage) error {
 	return nil
 }
 
-// differ reports the JSON pointer of the first place where the JSON
+// differ reports the JSON pointer of the first place (keys in sorted order) where the JSON
 // documents a and b differ, comparing numbers by their text and objects
 // regardless of key order. An empty object and true are the same schema,
 // and eino's type writes {} as true.
@@ -167,16 +169,16 @@ func diff(at string, a, b any) (string, bool) {
 		if !ok {
 			return at, true
 		}
-		for k, av := range a {
+		for _, k := range slices.Sorted(maps.Keys(a)) {
 			bv, ok := bm[k]
 			if !ok {
 				return at + "/" + escape(k), true
 			}
-			if p, d := diff(at+"/"+escape(k), av, bv); d {
+			if p, d := diff(at+"/"+escape(k), a[k], bv); d {
 				return p, true
 			}
 		}
-		for k := range bm {
+		for _, k := range slices.Sorted(maps.Keys(bm)) {
 			if _, ok := a[k]; !ok {
 				return at + "/" + escape(k), true
 			}
