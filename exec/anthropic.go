@@ -74,7 +74,7 @@ func (e *Executor) Anthropic(ctx context.Context, content []AnthropicContentBloc
 var anthropic = &provider[AnthropicContentBlock, AnthropicToolResult]{shape: anthropicShape, decode: decodeAnthropic,
 	has: hasToolUse, isCall: isToolUse, mark: markDeepAnthropic, call: (*Executor).anthropicCall,
 	answer: func(_ *Executor, b *AnthropicContentBlock, r *Result) AnthropicToolResult {
-		return anthropicResult(b.ID, r)
+		return AnthropicResultOf(b.ID, r)
 	}}
 
 // isToolUse reports whether b is a tool_use block.
@@ -167,9 +167,12 @@ func (e *Executor) anthropicCall(b *AnthropicContentBlock) Call {
 	return c
 }
 
-// anthropicResult is the tool_result block answering the tool_use with
-// id, from its result r.
-func anthropicResult(id string, r *Result) AnthropicToolResult {
+// AnthropicResultOf is the tool_result block answering the tool_use with
+// id, from r, the Result of [Executor.Run] for that call: the block
+// [Executor.Anthropic] sends, with Blocks set for rich results. It is for
+// callers that run one call at a time themselves, such as a tool runner's
+// tool (package interop/anthropicrunner).
+func AnthropicResultOf(id string, r *Result) AnthropicToolResult {
 	out := AnthropicToolResult{Type: "tool_result", ToolUseID: id, Content: r.Text(), IsError: r.IsError, Blocks: anthropicBlocks(r)}
 	if len(r.found) > 0 {
 		out.Blocks = make([]AnthropicResultBlock, len(r.found))

@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
-	"unicode/utf8"
 
 	anthropic "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
@@ -76,78 +74,26 @@ func (t *betaTool) Description() string                             { return t.d
 func (t *betaTool) InputSchema() anthropic.BetaToolInputSchemaParam { return t.schema }
 
 // Execute runs the tool call with input (the tool_use block's input) and
-// returns its tool_result content, or the registry's message as the error
-// of a failed call.
+// returns the content of its tool_result as exec.AnthropicResultOf shapes
+// it, or the registry's message as the error of a failed call. Rich blocks
+// reach the SDK's union type through their JSON.
 func (t *betaTool) Execute(ctx context.Context, input json.RawMessage) ([]anthropic.BetaToolResultBlockParamContentUnion, error) {
 	res := t.ex.Run(ctx, exec.Call{Name: t.name, Arguments: input})
-	if res.IsError {
-		return nil, errors.New(res.Text())
-	}
-	if rich(res.Content) {
-		return blocks(res.Content), nil
-	}
-	if text := res.Text(); text != "" {
-		return []anthropic.BetaToolResultBlockParamContentUnion{{OfText: &anthropic.BetaTextBlockParam{Text: text}}}, nil
+	r := exec.AnthropicResultOf("", &res)
+	switch {
+	case r.IsError:
+		return nil, errors.New(r.Content)
+	case r.Blocks != nil:
+		data, err := json.Marshal(r.Blocks)
+		if err != nil {
+			return nil, err
+		}
+		var content []anthropic.BetaToolResultBlockParamContentUnion
+		return content, json.Unmarshal(data, &content)
+	case r.Content != "":
+		return []anthropic.BetaToolResultBlockParamContentUnion{{OfText: &anthropic.BetaTextBlockParam{Text: r.Content}}}, nil
 	}
 	return nil, nil // Anthropic refuses an empty text block
-}
-
-// rich reports whether parts hold anything but text.
-func rich(parts []toolnexus.Part) bool {
-	for _, p := range parts {
-		if p.Kind != toolnexus.PartText {
-			return true
-		}
-	}
-	return false
-}
-
-// anthropicImageTypes are the media types of Anthropic's base64 image
-// source (anthropic.BetaBase64ImageSourceMediaType).
-var anthropicImageTypes = map[string]bool{"image/jpeg": true, "image/png": true, "image/gif": true, "image/webp": true}
-
-// blocks are the tool_result blocks of parts, as package exec shapes them
-// for Anthropic: images (base64 of the four image types, or an http(s)
-// URL) as image blocks, PDF and valid UTF-8 text/plain files as document
-// blocks titled by the file name, anything else as a text block with its
-// text stand-in (Part.Summary); empty text is left out.
-func blocks(parts []toolnexus.Part) []anthropic.BetaToolResultBlockParamContentUnion {
-	out := make([]anthropic.BetaToolResultBlockParamContentUnion, 0, len(parts))
-	for _, p := range parts {
-		var b anthropic.BetaToolResultBlockParamContentUnion
-		var doc anthropic.BetaRequestDocumentBlockSourceUnionParam
-		switch {
-		case p.Kind == toolnexus.PartImage && len(p.Data) > 0 && anthropicImageTypes[p.MIMEType]:
-			b.OfImage = &anthropic.BetaImageBlockParam{Source: anthropic.BetaImageBlockParamSourceUnion{OfBase64: &anthropic.BetaBase64ImageSourceParam{
-				Data: base64.StdEncoding.EncodeToString(p.Data), MediaType: anthropic.BetaBase64ImageSourceMediaType(p.MIMEType)}}}
-		case p.Kind == toolnexus.PartImage && len(p.Data) == 0 && isHTTP(p.URL):
-			b.OfImage = &anthropic.BetaImageBlockParam{Source: anthropic.BetaImageBlockParamSourceUnion{OfURL: &anthropic.BetaURLImageSourceParam{URL: p.URL}}}
-		case p.Kind == toolnexus.PartFile && p.MIMEType == "application/pdf" && len(p.Data) > 0:
-			doc.OfBase64 = &anthropic.BetaBase64PDFSourceParam{Data: base64.StdEncoding.EncodeToString(p.Data)}
-		case p.Kind == toolnexus.PartFile && p.MIMEType == "application/pdf" && len(p.Data) == 0 && isHTTP(p.URL):
-			doc.OfURL = &anthropic.BetaURLPDFSourceParam{URL: p.URL}
-		case p.Kind == toolnexus.PartFile && p.MIMEType == "text/plain" && len(p.Data) > 0 && utf8.Valid(p.Data):
-			doc.OfText = &anthropic.BetaPlainTextSourceParam{Data: string(p.Data)}
-		default:
-			text := p.Summary()
-			if text == "" {
-				continue
-			}
-			b.OfText = &anthropic.BetaTextBlockParam{Text: text}
-		}
-		if doc.OfBase64 != nil || doc.OfURL != nil || doc.OfText != nil {
-			b.OfDocument = &anthropic.BetaRequestDocumentBlockParam{Source: doc}
-			if p.Name != "" {
-				b.OfDocument.Title = anthropic.String(p.Name)
-			}
-		}
-		out = append(out, b)
-	}
-	return out
-}
-
-func isHTTP(u string) bool {
-	return strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://")
 }
 
 // FromBetaTool returns t, an anthropic.BetaTool (one made by the

@@ -11,8 +11,9 @@ import (
 	"github.com/toolnexus/toolnexus/interop/anthropicrunner"
 )
 
-// TestBlocksAsExec holds the adapter's tool_result content to the one
-// exec.Executor.Anthropic gives for the same result, part kind by part kind.
+// TestBlocksAsExec holds the adapter's tool_result content, after its trip
+// through the SDK's block types, to the one exec.Executor.Anthropic gives
+// for the same result, part kind by part kind.
 func TestBlocksAsExec(t *testing.T) {
 	pdf := []byte("%PDF-1.7 fake")
 	cases := map[string][]toolnexus.Part{
