@@ -28,7 +28,7 @@ func (w *walker) reflectSchema(t reflect.Type) (out json.RawMessage, err error) 
 	rootName := names.name(t) // the root keeps its Go name
 	r := &jsonschema.Reflector{
 		DoNotReference: !w.recursive, // invopop overflows the stack on recursive types without references
-		ExpandedStruct: true,
+		ExpandedStruct: named(t), // an unnamed type has no definition to expand (invopop v0.13.0 dereferenced nil)
 		Anonymous:      true,
 		Mapper:         stdMapper,
 		Namer:          names.name,
@@ -404,4 +404,12 @@ func ownDescription(t reflect.Type) string {
 		return s.Description
 	}
 	return ""
+}
+
+// named reports whether t, or the type t points to, has a name.
+func named(t reflect.Type) bool {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.Name() != ""
 }

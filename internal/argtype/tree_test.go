@@ -82,7 +82,7 @@ func TestSchemaTreeOfReflected(t *testing.T) {
 		reflect.TypeFor[struct{}](), reflect.TypeFor[struct {
 			A treePair[int, treePair[string, bool]] `json:"a"`
 		}]()} {
-		r := &jsonschema.Reflector{DoNotReference: !hasCycle(typ), ExpandedStruct: true, Anonymous: true, Mapper: stdMapper}
+		r := &jsonschema.Reflector{DoNotReference: !hasCycle(typ), ExpandedStruct: named(typ), Anonymous: true, Mapper: stdMapper}
 		s := r.ReflectFromType(typ)
 		got, err := schemaTree(s)
 		require.NoError(t, err, typ)
