@@ -28,7 +28,7 @@ func (w *walker) reflectSchema(t reflect.Type) (out json.RawMessage, err error) 
 	rootName := names.name(t) // the root keeps its Go name
 	r := &jsonschema.Reflector{
 		DoNotReference: !w.recursive, // invopop overflows the stack on recursive types without references
-		ExpandedStruct: named(t), // an unnamed type has no definition to expand (invopop v0.13.0 dereferenced nil)
+		ExpandedStruct: named(t),     // an unnamed type has no definition to expand (invopop v0.13.0 dereferenced nil)
 		Anonymous:      true,
 		Mapper:         stdMapper,
 		Namer:          names.name,
