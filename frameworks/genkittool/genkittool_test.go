@@ -37,11 +37,11 @@ func weatherRegistry(t testing.TB) *toolnexus.Registry {
 }
 
 // scripted is a model for genkit.DefineModel: turn i (the number of tool
-// messages in the request) answers with calls[i] as one tool request, and
+// messages in the request) answers with the tool requests calls[i], and
 // once the calls are used up with the text of the last tool response.
 // Every request it receives is recorded.
 type scripted struct {
-	calls    []*ai.ToolRequest
+	calls    [][]*ai.ToolRequest
 	requests []*ai.ModelRequest
 }
 
@@ -56,8 +56,11 @@ func (s *scripted) generate(_ context.Context, req *ai.ModelRequest, _ ai.ModelS
 		}
 	}
 	if turn < len(s.calls) {
-		return &ai.ModelResponse{Request: req, FinishReason: ai.FinishReasonStop,
-			Message: ai.NewMessage(ai.RoleModel, nil, ai.NewToolRequestPart(s.calls[turn]))}, nil
+		msg := ai.NewMessage(ai.RoleModel, nil)
+		for _, c := range s.calls[turn] {
+			msg.Content = append(msg.Content, ai.NewToolRequestPart(c))
+		}
+		return &ai.ModelResponse{Request: req, FinishReason: ai.FinishReasonStop, Message: msg}, nil
 	}
 	return &ai.ModelResponse{Request: req, FinishReason: ai.FinishReasonStop,
 		Message: ai.NewModelTextMessage(fmt.Sprint("done: ", last))}, nil
@@ -92,9 +95,9 @@ func toolOutputs(msgs []*ai.Message) []any {
 func TestGenerateBadCallThenRetry(t *testing.T) {
 	ctx := context.Background()
 	reg := weatherRegistry(t)
-	s := &scripted{calls: []*ai.ToolRequest{
-		call("1", "get_weather", map[string]any{"city": "Paris", "unit": "kelvin"}),
-		call("2", "get_weather", map[string]any{"city": "Paris"}),
+	s := &scripted{calls: [][]*ai.ToolRequest{
+		{call("1", "get_weather", map[string]any{"city": "Paris", "unit": "kelvin"})},
+		{call("2", "get_weather", map[string]any{"city": "Paris"})},
 	}}
 	g, m := newGenkit(t, s)
 	tools, err := genkittool.Define(g, reg)
@@ -124,6 +127,59 @@ func TestGenerateBadCallThenRetry(t *testing.T) {
 	}
 	if len(s.requests) != 3 {
 		t.Fatalf("model called %d times, want 3", len(s.requests))
+	}
+}
+
+func TestOneBadCallCostsOnlyItself(t *testing.T) {
+	ctx := context.Background()
+	reg := weatherRegistry(t)
+	// Genkit runs the tool requests of one turn concurrently.
+	s := &scripted{calls: [][]*ai.ToolRequest{{
+		call("bad", "get_weather", map[string]any{"unit": "celsius", "days": 3}),
+		call("good", "get_weather", map[string]any{"city": "Oslo"}),
+		call("native", "get_time", map[string]any{}),
+	}}}
+	g, m := newGenkit(t, s)
+	tools, err := genkittool.Define(g, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// get_time is a native Genkit tool beside the registry's.
+	native := genkit.DefineTool(g, "get_time", "The time.", func(*ai.ToolContext, struct{}) (string, error) { return "noon", nil })
+	resp, err := genkit.Generate(ctx, g, ai.WithModel(m), ai.WithPrompt("go"), ai.WithTools(append(toolRefs(tools), native)...))
+	if err != nil {
+		t.Fatalf("Generate aborted: %v", err)
+	}
+	got := map[string]any{}
+	for _, msg := range resp.History() {
+		for _, p := range msg.Content {
+			if p.IsToolResponse() {
+				got[p.ToolResponse.Ref] = p.ToolResponse.Output
+			}
+		}
+	}
+	want := map[string]any{
+		"bad":    `invalid arguments for "get_weather": unknown property "days"; allowed: city, unit; "city" is required`,
+		"good":   "18°C, light rain in Oslo",
+		"native": "noon",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("tool responses by ref = %q, want %q", got, want)
+	}
+}
+
+// TestNativeToolAbortsOnBadCall shows what Define replaces: a tool made by
+// genkit.DefineTool checks its input against its own schema and a bad call
+// ends the whole generation with an error the model never sees.
+func TestNativeToolAbortsOnBadCall(t *testing.T) {
+	s := &scripted{calls: [][]*ai.ToolRequest{{call("1", "native_weather", map[string]any{"city": 7})}}}
+	g, m := newGenkit(t, s)
+	native := genkit.DefineTool(g, "native_weather", "Weather.", func(tc *ai.ToolContext, a WeatherArgs) (string, error) {
+		return weather(tc, a)
+	})
+	_, err := genkit.Generate(context.Background(), g, ai.WithModel(m), ai.WithPrompt("go"), ai.WithTools(native))
+	if err == nil || !strings.Contains(err.Error(), `tool "native_weather" failed`) {
+		t.Fatalf("Generate with a bad call of a native tool: %v", err)
 	}
 }
 
@@ -223,10 +279,10 @@ func TestFailingAndPanickingHandlers(t *testing.T) {
 		<-ctx.Done()
 		return "", ctx.Err()
 	})
-	s := &scripted{calls: []*ai.ToolRequest{
-		call("1", "fails", map[string]any{}),
-		call("2", "panics", map[string]any{}),
-		call("3", "sleeps", map[string]any{}),
+	s := &scripted{calls: [][]*ai.ToolRequest{
+		{call("1", "fails", map[string]any{})},
+		{call("2", "panics", map[string]any{})},
+		{call("3", "sleeps", map[string]any{})},
 	}}
 	g, m := newGenkit(t, s)
 	tools, err := genkittool.Define(g, reg)
@@ -284,7 +340,7 @@ func TestApprovalInterruptsAndResumes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reg, runs := approvalRegistry(t)
-			s := &scripted{calls: []*ai.ToolRequest{call("1", "delete_file", map[string]any{"path": "a.txt"})}}
+			s := &scripted{calls: [][]*ai.ToolRequest{{call("1", "delete_file", map[string]any{"path": "a.txt"})}}}
 			g, m := newGenkit(t, s)
 			tools, err := genkittool.Define(g, reg)
 			if err != nil {
@@ -333,7 +389,7 @@ func TestApprovalInterruptsAndResumes(t *testing.T) {
 
 func TestApproverInContext(t *testing.T) {
 	reg, runs := approvalRegistry(t)
-	s := &scripted{calls: []*ai.ToolRequest{call("1", "delete_file", map[string]any{"path": "b.txt"})}}
+	s := &scripted{calls: [][]*ai.ToolRequest{{call("1", "delete_file", map[string]any{"path": "b.txt"})}}}
 	g, m := newGenkit(t, s)
 	tools, err := genkittool.Define(g, reg)
 	if err != nil {
