@@ -15,8 +15,9 @@
 //     schema is decoded into Genkit's map[string]any with numbers kept as
 //     written (json.Number);
 //   - a bad call is not Genkit's aborted generation (a native Genkit tool
-//     validates its input itself and ends the run with "invalid input to
-//     action"): Genkit checks nothing before the registry, and the registry's
+//     validates its input itself and ends the run with an error such as
+//     "data did not match expected schema: - city: Invalid type"): Genkit
+//     checks nothing before the registry, and the registry's
 //     message, naming the JSON field and the rule, is the tool response's
 //     output, so the model reads it and retries; a failing or panicking
 //     handler or a timeout is answered the same way;
@@ -58,8 +59,15 @@
 //
 // # Building
 //
-// Genkit v1.4.0 imports github.com/google/dotprompt/go, which does not
-// compile with github.com/invopop/jsonschema v0.14.0, the version toolnexus
-// requires; see the module's go.mod for the replace directive this needs
-// and what it costs.
+// Genkit v1.4.0 imports github.com/google/dotprompt/go, which compiles only
+// with github.com/invopop/jsonschema v0.13.0, while toolnexus requires
+// v0.14.0 (the two hold different ordered-map types in
+// jsonschema.Schema.Properties). A program importing genkittool must add
+//
+//	replace github.com/invopop/jsonschema => github.com/invopop/jsonschema v0.13.0
+//
+// to its go.mod, as this module's go.mod does (a dependency's replace
+// directives do not apply to its importers). In such a build toolnexus cannot
+// register a tool whose argument type is an unnamed struct (struct{},
+// struct{ A int }): use a named type.
 package genkittool

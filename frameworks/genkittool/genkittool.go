@@ -143,13 +143,10 @@ func (a *action) call(ctx context.Context, input json.RawMessage) (json.RawMessa
 		return nil, (&ai.ToolContext{Context: ctx}).Interrupt(&ai.InterruptOptions{Metadata: meta})
 	}
 	resp := ai.MultipartToolResponse{Output: res.Text()}
-	switch {
-	case res.IsError:
-		resp.Output = res.Output
-	case res.Structured != nil:
+	if res.Structured != nil {
 		resp.Output = res.Structured
 	}
-	if !res.IsError && !allText(res.Content) {
+	if !allText(res.Content) {
 		resp.Content = make([]*ai.Part, len(res.Content))
 		for i, p := range res.Content {
 			resp.Content[i] = genkitPart(p)

@@ -178,8 +178,9 @@ func TestNativeToolAbortsOnBadCall(t *testing.T) {
 		return weather(tc, a)
 	})
 	_, err := genkit.Generate(context.Background(), g, ai.WithModel(m), ai.WithPrompt("go"), ai.WithTools(native))
-	if err == nil || !strings.Contains(err.Error(), `tool "native_weather" failed`) {
-		t.Fatalf("Generate with a bad call of a native tool: %v", err)
+	want := "tool \"native_weather\" failed: error calling tool native_weather: data did not match expected schema:\n- city: Invalid type. Expected: string, given: integer"
+	if err == nil || err.Error() != want {
+		t.Fatalf("Generate with a bad call of a native tool: %v\nwant error %q", err, want)
 	}
 }
 
@@ -461,6 +462,25 @@ func TestRichResults(t *testing.T) {
 	}
 	if want := map[string]any{"total": float64(3)}; !reflect.DeepEqual(out, want) {
 		t.Errorf("sum output = %#v, want %#v", out, want)
+	}
+}
+
+func TestToolRemovedAfterDefine(t *testing.T) {
+	reg := weatherRegistry(t)
+	s := &scripted{calls: [][]*ai.ToolRequest{{call("1", "get_weather", map[string]any{"city": "Rome"})}}}
+	g, m := newGenkit(t, s)
+	tools, err := genkittool.Define(g, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.Remove("get_weather")
+	resp, err := genkit.Generate(context.Background(), g, ai.WithModel(m), ai.WithPrompt("go"), ai.WithTools(toolRefs(tools)...))
+	if err != nil {
+		t.Fatalf("Generate aborted: %v", err)
+	}
+	want := `unknown tool "get_weather"; available tools: none`
+	if got := toolOutputs(resp.History()); !reflect.DeepEqual(got, []any{want}) {
+		t.Errorf("tool responses = %q, want [%q]", got, want)
 	}
 }
 
