@@ -117,7 +117,8 @@ func (a *action) RunJSON(ctx context.Context, input json.RawMessage, cb func(con
 }
 
 // RunJSONWithTelemetry runs the call in a genkit trace span, as genkit's
-// own actions do. The only error it returns is a tool interrupt.
+// own actions do. Every Result is an output; the error is a tool interrupt
+// for a pending request, or a result that does not marshal.
 func (a *action) RunJSONWithTelemetry(ctx context.Context, input json.RawMessage, _ func(context.Context, json.RawMessage) error) (*api.ActionRunResult[json.RawMessage], error) {
 	var info tracing.TraceInfo
 	out, err := tracing.RunInNewSpan(ctx, &tracing.SpanMetadata{Name: a.desc.Name, Type: "action", Subtype: string(api.ActionTypeToolV2)}, input,
