@@ -1,0 +1,56 @@
+module github.com/toolnexus/toolnexus/frameworks/genkittool
+
+go 1.26.0
+
+replace github.com/toolnexus/toolnexus => ../..
+
+require (
+	github.com/firebase/genkit/go v1.4.0
+	github.com/toolnexus/toolnexus v0.0.0-00010101000000-000000000000
+)
+
+require (
+	github.com/bahlo/generic-list-go v0.2.0 // indirect
+	github.com/buger/jsonparser v1.1.2 // indirect
+	github.com/gabriel-vasile/mimetype v1.4.16 // indirect
+	github.com/go-logr/logr v1.4.3 // indirect
+	github.com/go-logr/stdr v1.2.2 // indirect
+	github.com/go-playground/locales v0.14.2 // indirect
+	github.com/go-playground/universal-translator v0.18.2 // indirect
+	github.com/go-playground/validator/v10 v10.30.6 // indirect
+	github.com/goccy/go-yaml v1.17.1 // indirect
+	github.com/google/dotprompt/go v0.0.0-20251014011017-8d056e027254 // indirect
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/invopop/jsonschema v0.14.0 // indirect
+	github.com/leodido/go-urn v1.5.0 // indirect
+	github.com/mailru/easyjson v0.9.0 // indirect
+	github.com/mbleigh/raymond v0.0.0-20250414171441-6b3a58ab9e0a // indirect
+	github.com/wk8/go-ordered-map/v2 v2.1.8 // indirect
+	github.com/xeipuuv/gojsonpointer v0.0.0-20190905194746-02993c407bfb // indirect
+	github.com/xeipuuv/gojsonreference v0.0.0-20180127040603-bd5ef7bd5415 // indirect
+	github.com/xeipuuv/gojsonschema v1.2.0 // indirect
+	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+	go.opentelemetry.io/auto/sdk v1.1.0 // indirect
+	go.opentelemetry.io/otel v1.36.0 // indirect
+	go.opentelemetry.io/otel/metric v1.36.0 // indirect
+	go.opentelemetry.io/otel/sdk v1.36.0 // indirect
+	go.opentelemetry.io/otel/trace v1.36.0 // indirect
+	golang.org/x/crypto v0.58.0 // indirect
+	golang.org/x/net v0.60.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
+	gopkg.in/yaml.v3 v3.0.1 // indirect
+)
+
+// Genkit v1.4.0 imports github.com/google/dotprompt/go (v0.0.0-20251014011017,
+// also the newest served, 20251121213842), whose picoschema.go builds a
+// github.com/wk8/go-ordered-map map into jsonschema.Schema.Properties: it
+// compiles only with invopop/jsonschema v0.13.0; v0.14.0, which toolnexus
+// requires, holds a github.com/pb33f/ordered-map map there. This replace is
+// the only way the two build together, and it costs toolnexus the fixes of
+// v0.14.0: registering a tool whose argument type is an unnamed struct
+// (struct{}, struct{ A int }) fails with a nil-pointer error from invopop's
+// ExpandedStruct (TestInvopopReplaceCost). A program importing this module
+// must copy the replace into its own go.mod (replace directives of a
+// dependency are ignored).
+replace github.com/invopop/jsonschema => github.com/invopop/jsonschema v0.13.0
