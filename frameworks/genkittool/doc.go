@@ -67,7 +67,8 @@
 //	replace github.com/invopop/jsonschema => github.com/invopop/jsonschema v0.13.0
 //
 // to its go.mod, as this module's go.mod does (a dependency's replace
-// directives do not apply to its importers). In such a build toolnexus cannot
-// register a tool whose argument type is an unnamed struct (struct{},
-// struct{ A int }): use a named type.
+// directives do not apply to its importers). toolnexus reflects the same
+// input schemas under v0.13.0, except that v0.13.0 splits a
+// jsonschema_extras value at an escaped comma, so such a tag is refused at
+// registration.
 package genkittool

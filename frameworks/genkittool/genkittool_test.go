@@ -600,14 +600,29 @@ func TestFromToolContentAndInterrupt(t *testing.T) {
 	}
 }
 
-// TestInvopopReplaceCost records what the go.mod's replace of
-// invopop/jsonschema (v0.14.0 -> v0.13.0, forced by Genkit's dotprompt)
-// costs toolnexus in this build: an unnamed struct argument type cannot be
-// registered. When this test fails, the replace may be unneeded: try
-// removing it.
-func TestInvopopReplaceCost(t *testing.T) {
-	_, err := toolnexus.NewTool("anon", "Unnamed arguments.", func(context.Context, struct{}) (string, error) { return "", nil })
-	if err == nil || !strings.Contains(err.Error(), "nil pointer dereference") {
-		t.Fatalf("NewTool with struct{} under invopop v0.13.0: %v", err)
+// TestUnderInvopop013 checks the root under this module's replace of
+// invopop/jsonschema (v0.14.0 -> v0.13.0, forced by Genkit's dotprompt):
+// an unnamed struct argument type, which invopop v0.13.0 alone cannot
+// reflect (a nil dereference), registers with the same input schema as on
+// v0.14.0, and a call is checked.
+func TestUnderInvopop013(t *testing.T) {
+	tool, err := toolnexus.NewTool("anon", "Unnamed arguments.", func(_ context.Context, a struct {
+		City string `json:"city" validate:"required"`
+	}) (string, error) {
+		return a.City, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `{"type":"object","properties":{"city":{"type":"string","minLength":1}},"required":["city"],"additionalProperties":false}`
+	if got := string(tool.InputSchema); got != want {
+		t.Errorf("input schema\n got %s\nwant %s", got, want)
+	}
+	reg := toolnexus.NewRegistry()
+	if err := reg.Add(tool); err != nil {
+		t.Fatal(err)
+	}
+	if r := reg.Execute(context.Background(), "anon", json.RawMessage(`{}`)); !r.IsError || !strings.Contains(r.Output, "city") {
+		t.Errorf("call without city: %+v", r)
 	}
 }

@@ -47,10 +47,8 @@ require (
 // github.com/wk8/go-ordered-map map into jsonschema.Schema.Properties: it
 // compiles only with invopop/jsonschema v0.13.0; v0.14.0, which toolnexus
 // requires, holds a github.com/pb33f/ordered-map map there. This replace is
-// the only way the two build together, and it costs toolnexus the fixes of
-// v0.14.0: registering a tool whose argument type is an unnamed struct
-// (struct{}, struct{ A int }) fails with a nil-pointer error from invopop's
-// ExpandedStruct (TestInvopopReplaceCost). A program importing this module
+// the only way the two build together; toolnexus reflects the same schemas
+// under it (TestUnderInvopop013). A program importing this module
 // must copy the replace into its own go.mod (replace directives of a
 // dependency are ignored).
 replace github.com/invopop/jsonschema => github.com/invopop/jsonschema v0.13.0

@@ -3,6 +3,7 @@ package doccheck
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,24 +18,26 @@ import (
 
 const modulePath = "github.com/toolnexus/toolnexus"
 
-// moduleDeps returns the modules (other than this one) whose packages the
-// non-test build of pkg uses.
-func moduleDeps(t *testing.T, root, pkg string) map[string]bool {
-	t.Helper()
+// moduleDeps returns the modules (other than this one and its nested
+// modules) whose packages the non-test build of pkg uses, listed in the
+// module at directory root.
+func moduleDeps(root, pkg string) (map[string]bool, error) {
 	cmd := exec.Command(goTool(), "list", "-deps", "-f", "{{with .Module}}{{.Path}}{{end}}", pkg)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOPROXY=off", "GOWORK=off")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
-	require.NoError(t, err, "go list -deps %s: %v\n%s", pkg, err, stderr.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("go list -deps %s: %v\n%s", pkg, err, stderr.Bytes())
+	}
 	mods := map[string]bool{}
 	for _, m := range strings.Fields(string(out)) {
-		if m != modulePath {
+		if m != modulePath && !strings.HasPrefix(m, modulePath+"/") {
 			mods[m] = true
 		}
 	}
-	return mods
+	return mods, nil
 }
 
 // directRequirements returns the modules go.mod requires without "// indirect".
@@ -66,6 +69,19 @@ func directRequirements(t *testing.T, root string) map[string]bool {
 	return direct
 }
 
+// nestedModule returns the directory of the nested module holding package
+// pkg of this repository, or "" when pkg is in the root module.
+func nestedModule(root, pkg string) string {
+	rel, ok := strings.CutPrefix(pkg, modulePath+"/")
+	for ok && rel != "." {
+		if _, err := os.Stat(filepath.Join(root, rel, "go.mod")); err == nil {
+			return filepath.Join(root, rel)
+		}
+		rel = filepath.Dir(rel)
+	}
+	return ""
+}
+
 // matches reports whether a module named in the table (a path or its tail,
 // "invopop/jsonschema") is module path m.
 func matches(name, m string) bool {
@@ -76,7 +92,8 @@ func matches(name, m string) bool {
 // root package's row lists the modules it adds to a build, every other row
 // those its package adds beyond the root package. Every module go.mod
 // requires directly must be listed where it is added; every module listed
-// must really be added there ("(+ ...)" lists indirect ones).
+// must really be added there ("(+ ...)" lists indirect ones). A row of a
+// package in a nested module is listed in that module, against its go.mod.
 func TestPackagesTable(t *testing.T) {
 	root := repoRoot(t)
 	data, err := os.ReadFile(filepath.Join(root, "docs", "packages.md"))
@@ -85,6 +102,7 @@ func TestPackagesTable(t *testing.T) {
 	var rootDeps map[string]bool
 	seen := map[string]bool{} // every module added by a row so far
 	rows := 0
+	var notDownloaded []string // nested modules whose dependencies are not in the module cache
 	for i, line := range strings.Split(string(data), "\n") {
 		cells := strings.Split(line, "|")
 		if len(cells) != 5 || !strings.HasPrefix(strings.TrimSpace(cells[1]), "`") {
@@ -105,7 +123,17 @@ func TestPackagesTable(t *testing.T) {
 			if strings.HasPrefix(imp, "cmd/") {
 				pkg = modulePath + "/" + imp
 			}
-			deps := moduleDeps(t, root, pkg)
+			dir, direct := root, direct
+			nested := nestedModule(root, pkg)
+			if nested != "" {
+				dir, direct = nested, directRequirements(t, nested)
+			}
+			deps, err := moduleDeps(dir, pkg)
+			if err != nil && nested != "" && os.Getenv("CI") != "true" {
+				notDownloaded = append(notDownloaded, nested)
+				continue
+			}
+			require.NoError(t, err)
 			added := deps
 			if pkg != modulePath {
 				require.False(t, rootDeps == nil, "%s: the root package's row must come first", where)
@@ -142,4 +170,7 @@ func TestPackagesTable(t *testing.T) {
 		}
 	}
 	assert.GreaterOrEqual(t, rows, 8, "found %d table rows in docs/packages.md; the parse is broken", rows)
+	if len(notDownloaded) > 0 {
+		t.Skipf("rows of nested modules not checked: their dependencies are not downloaded (the test lists them offline); run go mod download in %s (CI does)", strings.Join(notDownloaded, ", "))
+	}
 }
